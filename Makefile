@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# etw for Linux: top-level build.
+#
+#   make                  module (for KDIR), libetw, the etw tool
+#   make check            the test command: setup, build, lint, host tests,
+#                         selftests in QEMU on Debian's 6.1 and 6.12 kernels
+#   make demo             the end-to-end demo in the VM
+#   make vm-shell         an interactive shell in the VM, etw.ko loaded
+#   make install          libetw, headers, pkg-config file, etw, man pages
+#   make modules_install  etw.ko into /lib/modules/<release>/updates
+#
+# Outputs go to $(BUILD) (default build/), never next to the sources.
+
+VERSION		:= 0.1.0
+SOVERSION	:= 0
+
+BUILD		?= build
+PREFIX		?= /usr/local
+DESTDIR		?=
+LIBDIR		?= $(PREFIX)/lib
+INCLUDEDIR	?= $(PREFIX)/include
+BINDIR		?= $(PREFIX)/bin
+MANDIR		?= $(PREFIX)/share/man
+PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
+UDEVDIR		?= /lib/udev/rules.d
+
+# The kernel to build etw.ko against: the running kernel's build directory
+# if it exists, otherwise the newest Debian kernel headers installed.
+KDIR		?= $(or $(wildcard /lib/modules/$(shell uname -r)/build), \
+		   $(lastword $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V)))
+KREL		 = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+
+CC		?= cc
+CFLAGS		?= -O2 -g
+WARNINGS	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+		   -Wmissing-prototypes -Wformat=2 -Wno-unused-parameter
+ALL_CFLAGS	 = -std=gnu11 $(WARNINGS) $(CFLAGS) -D_GNU_SOURCE \
+		   -Iuapi -Ilibetw/include -MMD -MP
+
+KSRC		:= $(BUILD)/ksrc
+# The harness compares mixed signedness by design (EXPECT_EQ(0, u32)) and
+# defines its functions without prototypes.
+KSFT_CFLAGS	:= -I$(KSRC)/tools/testing/selftests -Wno-sign-compare \
+		   -Wno-missing-prototypes -Wno-clobbered
+
+.PHONY: all module lib tools selftests unit lint check demo vm-shell \
+	install modules_install uninstall clean help
+.DEFAULT_GOAL := all
+
+all: module lib tools
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+include libetw/build.mk
+include tools/build.mk
+include selftests/build.mk
+include module/build.mk
+include scripts/lint.mk
+
+check:
+	@scripts/check.sh
+
+demo:
+	@scripts/vm-job.sh demo
+
+vm-shell:
+	@scripts/vm-job.sh shell
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# libetw: shared (with soname and symbol versions) and static.
+
+LIB_SRCS	:= $(wildcard libetw/src/*.c)
+LIB_OBJS	:= $(LIB_SRCS:%.c=$(BUILD)/%.o)
+LIB_HDRS	:= $(wildcard libetw/include/*.h)
+LIB_SO		:= $(BUILD)/lib/libetw.so.$(VERSION)
+LIB_SONAME	:= libetw.so.$(SOVERSION)
+LIB_A		:= $(BUILD)/lib/libetw.a
+LIB_PC		:= $(BUILD)/lib/libetw.pc
+
+lib: $(LIB_SO) $(LIB_A) $(LIB_PC)
+
+$(BUILD)/libetw/%.o: libetw/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -pthread -c -o $@ $<
+
+$(LIB_SO): $(LIB_OBJS) libetw/libetw.map
+	@mkdir -p $(@D)
+	$(CC) -shared -pthread -Wl,-soname,$(LIB_SONAME) -Wl,-z,defs \
+		-Wl,--version-script=libetw/libetw.map -o $@ $(LIB_OBJS)
+	ln -sf $(notdir $@) $(BUILD)/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(BUILD)/lib/libetw.so
+
+$(LIB_A): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIB_PC): libetw/libetw.pc.in Makefile
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' $< > $@
+
+# Host unit tests: need no kernel.  Each prints KTAP; scripts/ktap-count.sh
+# adds them up.  uapi_layout is built -m64 and -m32: the uapi structs must
+# be the same in both.
+UNIT_TESTS	:= $(patsubst libetw/tests/%.c,$(BUILD)/tests/%,$(wildcard libetw/tests/*.c))
+UNIT_BINS	:= $(UNIT_TESTS) $(BUILD)/tests/uapi_layout_32
+
+$(BUILD)/tests/%: libetw/tests/%.c uapi/linux/etw.h $(LIB_A) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -pthread -o $@ $< $(LIB_A)
+
+$(BUILD)/tests/uapi_layout_32: libetw/tests/uapi_layout.c uapi/linux/etw.h $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) -m32 $(ALL_CFLAGS) $(KSFT_CFLAGS) -o $@ $<
+
+unit: $(UNIT_BINS)
+	@scripts/run-unit.sh $(UNIT_BINS)
+
+$(KSRC)/.stamp:
+	@scripts/setup.sh $(BUILD)
+
+install: lib tools
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/etw/linux \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(UDEVDIR)
+	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libetw.so
+	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
+	install -m 0644 $(LIB_HDRS) $(DESTDIR)$(INCLUDEDIR)/etw/
+	install -m 0644 uapi/linux/etw.h $(DESTDIR)$(INCLUDEDIR)/etw/linux/
+	install -m 0644 $(LIB_PC) $(DESTDIR)$(PKGCONFIGDIR)/
+	install -m 0755 $(ETW_TOOL) $(DESTDIR)$(BINDIR)/
+	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 udev/60-etw.rules $(DESTDIR)$(UDEVDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libetw.so* $(DESTDIR)$(LIBDIR)/libetw.a \
+		$(DESTDIR)$(PKGCONFIGDIR)/libetw.pc $(DESTDIR)$(BINDIR)/etw \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES))) \
+		$(DESTDIR)$(UDEVDIR)/60-etw.rules
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/etw
+
+-include $(LIB_OBJS:.o=.d)

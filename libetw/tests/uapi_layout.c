@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The uapi structs have one layout for 32- and 64-bit processes: the same
+ * size, the same offsets, no implicit padding.  Built with -m64 and -m32;
+ * the static asserts fail the build, the tests report the same at run time.
+ */
+#include <stddef.h>
+#include <linux/etw.h>
+
+#include "kselftest_harness.h"
+
+#define CHECK_OFF(type, field, off) \
+	_Static_assert(offsetof(type, field) == (off), #type "." #field)
+
+_Static_assert(sizeof(struct etw_version) == 64, "etw_version size");
+_Static_assert(sizeof(struct etw_version) == ETW_VERSION_SIZE_VER0, "etw_version VER0");
+CHECK_OFF(struct etw_version, size, 0);
+CHECK_OFF(struct etw_version, flags, 4);
+CHECK_OFF(struct etw_version, abi_major, 8);
+CHECK_OFF(struct etw_version, abi_minor, 12);
+CHECK_OFF(struct etw_version, features, 16);
+CHECK_OFF(struct etw_version, max_sessions, 24);
+CHECK_OFF(struct etw_version, max_sessions_per_provider, 28);
+CHECK_OFF(struct etw_version, reserved, 32);
+
+TEST(etw_version_layout)
+{
+	EXPECT_EQ(64, sizeof(struct etw_version));
+	EXPECT_EQ(16, offsetof(struct etw_version, features));
+	EXPECT_EQ(32, offsetof(struct etw_version, reserved));
+}
+
+/* The ioctl numbers carry no size, so they are the same in both ABIs. */
+TEST(ioctl_numbers)
+{
+	EXPECT_EQ(0xE700u, (unsigned int)ETW_IOC_VERSION);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# etw.ko.  Kbuild writes its objects next to the sources it is given, so the
+# module sources are copied into $(BUILD)/kmod/<release>/ and built there:
+# one directory per kernel, several kernels side by side, a clean tree.
+
+KMOD_SRCS := Kbuild $(wildcard module/*.c module/*.h) uapi/linux/etw.h
+
+# $(call kmod_dir,KDIR)
+kmod_dir = $(BUILD)/kmod/$(notdir $(realpath $(1)))
+
+# Build for one kernel: $(call kmod_build,KDIR[,extra make args])
+define kmod_build
+	@test -d $(1) || { echo "etw.ko: no kernel build directory '$(1)'; install linux-headers or set KDIR" >&2; exit 1; }
+	@mkdir -p $(call kmod_dir,$(1))
+	@cp --parents -u $(KMOD_SRCS) $(call kmod_dir,$(1))/
+	$(MAKE) -C $(1) M=$(abspath $(call kmod_dir,$(1))) W=1 $(2) modules
+endef
+
+module:
+	$(call kmod_build,$(KDIR))
+
+# Build for every kernel of the VM lane (used by scripts/check.sh).
+modules-%:
+	$(call kmod_build,/usr/src/linux-headers-$*)
+
+modules_install: module
+	$(MAKE) -C $(KDIR) M=$(abspath $(call kmod_dir,$(KDIR))) INSTALL_MOD_DIR=updates modules_install

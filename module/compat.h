@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel API differences between the kernels etw.ko supports, in one place.
+ *
+ * Every ETW_HAVE_* macro comes from a probe in Kbuild that greps the target
+ * kernel's headers, so a distribution backport is picked up without a
+ * version check.  The .c files call the etw_* wrappers below and carry no
+ * #if of their own.
+ */
+#ifndef _ETW_COMPAT_H
+#define _ETW_COMPAT_H
+
+#include <linux/mm.h>
+
+/* vm_flags became read-only behind vm_flags_set() in 6.3. */
+static inline void etw_vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+#ifdef ETW_HAVE_VM_FLAGS_SET
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
+#endif
+}
+
+static inline void etw_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
+{
+#ifdef ETW_HAVE_VM_FLAGS_SET
+	vm_flags_clear(vma, flags);
+#else
+	vma->vm_flags &= ~flags;
+#endif
+}
+
+#endif /* _ETW_COMPAT_H */

@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: everything a change must pass, ending with one line
+# "N passed, N failed" that adds up the host tests, the static checks and
+# the selftests run in QEMU on each of Debian's kernels.
+#
+#   1. install what is missing (scripts/setup.sh)
+#   2. build libetw, etw and the selftests, and etw.ko for every kernel
+#      with W=1 and warnings as errors
+#   3. checkpatch --strict, kernel-doc, sparse (warnings as errors)
+#   4. host unit tests
+#   5. per kernel: initramfs, boot with -accel tcg, selftests, kernel log scan
+#
+# Exits non-zero on any failure, any kernel report, a VM that does not
+# finish, or a run in which nothing passed (everything skipped).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+BUILD=${BUILD:-build}
+export BUILD
+MAKE="make -s --no-print-directory BUILD=$BUILD"
+log=$BUILD/check
+start=$(date +%s)
+
+passed=0 failed=0 skipped=0
+tally() { # tally P F S
+	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
+}
+finish() {
+	now=$(date +%s); dt=$((now - start))
+	echo "check: $skipped skipped, $dt s"
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+	exit $?
+}
+step() { printf '== %s\n' "$*"; }
+# A build or static check: one pass or one fail; stop at a build failure.
+gate() { # gate NAME fatal|go CMD...
+	name=$1 mode=$2
+	shift 2
+	if "$@"; then
+		echo "ok - $name"
+		tally 1 0 0
+	else
+		echo "not ok - $name"
+		tally 0 1 0
+		[ "$mode" = fatal ] && finish
+	fi
+}
+
+step "setup"
+gate setup fatal scripts/setup.sh "$BUILD"
+mkdir -p "$log"
+kernels=$(scripts/kernels.sh) || { tally 0 1 0; finish; }
+
+step "build"
+gate "build: libetw, etw, selftests" fatal $MAKE lib tools selftests stage
+for rel in $kernels; do
+	gate "build: etw.ko for $rel, W=1" fatal sh -c "$MAKE modules-$rel > $log/build-$rel.log 2>&1 || { cat $log/build-$rel.log; exit 1; }"
+done
+
+step "static checks"
+gate "checkpatch --strict" go $MAKE checkpatch
+gate "kernel-doc" go $MAKE kernel-doc
+for rel in $kernels; do
+	gate "sparse on $rel" go sh -c "$MAKE sparse-$rel > $log/sparse-$rel.log 2>&1 || { cat $log/sparse-$rel.log; exit 1; }"
+done
+
+step "host unit tests"
+$MAKE unit > "$log/unit.log" 2>&1
+grep -E '^(not ok|ok|#.*(FAIL|SKIP))' "$log/unit.log" | grep -v '^ok' || true
+set -- $(sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' "$log/unit.log")
+if [ $# -eq 3 ]; then
+	tally "$@"
+	echo "unit: $1 passed, $2 failed, $3 skipped"
+else
+	cat "$log/unit.log"
+	tally 0 1 0
+fi
+
+for rel in $kernels; do
+	step "VM: $rel"
+	ko=$BUILD/kmod/linux-headers-$rel/etw.ko
+	initrd=$BUILD/vm/$rel/initramfs-test.cpio.gz
+	if ! scripts/vm/mkinitramfs.sh "$initrd" "$ko" "$BUILD/stage"; then
+		tally 0 1 0
+		continue
+	fi
+	t0=$(date +%s)
+	scripts/vm/run.sh "$BUILD/vm/$rel/vmlinuz" "$initrd" test "$log/vm-$rel.log"
+	scripts/vm/scan.sh "$log/vm-$rel.log" "vm $rel" > "$log/scan-$rel.log"
+	grep -E '^(not ok|# kernel:)' "$log/scan-$rel.log" || true
+	tail -n 1 "$log/scan-$rel.log"
+	now=$(date +%s); dt=$((now - t0))
+	echo "   $dt s, console log in $log/vm-$rel.log"
+	set -- $(tail -n 1 "$log/scan-$rel.log" | sed 's/.*: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/')
+	tally "$@"
+done
+
+finish

@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install and extract everything the build and the VM lane need.
+# Idempotent and quiet when everything is present.
+#
+#   scripts/setup.sh BUILD_DIR
+#
+# Installs with apt-get: compilers and checkers, QEMU, busybox, the headers
+# of every kernel in scripts/kernels.sh and linux-source-6.12.  Then, into
+# BUILD_DIR (kept between runs, never committed):
+#   vm/<release>/vmlinuz   the kernel image, from Debian's .deb (not installed)
+#   ksrc/                  checkpatch.pl, kernel-doc and the kselftest harness
+#                          headers, from Debian's linux-source-6.12 tarball
+set -eu
+
+build=${1:?usage: setup.sh BUILD_DIR}
+top=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$build"
+
+kernels=$("$top/scripts/kernels.sh")
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+installed() {
+	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
+}
+
+need=
+for pkg in make gcc gcc-multilib libc6-dev pkg-config perl python3 \
+	   sparse cpio gzip xz-utils kmod busybox-static qemu-system-x86 \
+	   linux-source-6.12; do
+	installed "$pkg" || need="$need $pkg"
+done
+for rel in $kernels; do
+	installed "linux-headers-$rel" || need="$need linux-headers-$rel"
+done
+
+export DEBIAN_FRONTEND=noninteractive
+if [ -n "$need" ]; then
+	say "installing:$need"
+	apt-get update -qq >/dev/null
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+
+# Kernel images for the VM: extract vmlinuz from the .deb (downloaded into
+# apt's own cache) rather than installing it, so no bootloader or initramfs
+# hook runs on this machine.
+for rel in $kernels; do
+	out="$build/vm/$rel"
+	[ -s "$out/vmlinuz" ] && continue
+	deb=$(ls /var/cache/apt/archives/linux-image-"${rel}"_*.deb 2>/dev/null | head -n 1 || true)
+	if [ -z "$deb" ]; then
+		say "downloading linux-image-$rel"
+		apt-get install -d -y -qq --no-install-recommends "linux-image-$rel" >/dev/null
+		deb=$(ls /var/cache/apt/archives/linux-image-"${rel}"_*.deb | head -n 1)
+	fi
+	mkdir -p "$out"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -O "./boot/vmlinuz-$rel" > "$out/vmlinuz.tmp"
+	mv "$out/vmlinuz.tmp" "$out/vmlinuz"
+done
+
+# Files from the kernel source tarball: used at build time, never committed.
+ksrc="$build/ksrc"
+if [ ! -e "$ksrc/.stamp" ]; then
+	tarball=$(ls /usr/src/linux-source-6.12.tar.xz)
+	say "extracting checkpatch and kselftest from $tarball"
+	rm -rf "$ksrc"
+	mkdir -p "$ksrc"
+	tar -xJf "$tarball" -C "$ksrc" --strip-components=1 --wildcards \
+		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch' '*/scripts/kernel-doc' \
+		'*/tools/testing/selftests/kselftest_harness.h' \
+		'*/tools/testing/selftests/kselftest.h'
+	touch "$ksrc/.stamp"
+fi

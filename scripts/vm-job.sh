@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make demo / make vm-shell: build what is needed and boot one kernel
+# (ETW_KERNEL, default the newest of scripts/kernels.sh) in QEMU.
+#   vm-job.sh demo|shell
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+mode=$1
+BUILD=${BUILD:-build}
+MAKE="make -s --no-print-directory BUILD=$BUILD"
+
+scripts/setup.sh "$BUILD"
+rel=${ETW_KERNEL:-$(scripts/kernels.sh | tail -n 1)}
+$MAKE lib tools selftests stage "modules-$rel" >/dev/null
+initrd=$BUILD/vm/$rel/initramfs-$mode.cpio.gz
+scripts/vm/mkinitramfs.sh "$initrd" "$BUILD/kmod/linux-headers-$rel/etw.ko" "$BUILD/stage"
+mkdir -p "$BUILD/check"
+echo "Booting Debian's $rel in QEMU (software emulation)..."
+if [ "$mode" = demo ]; then
+	scripts/vm/run.sh "$BUILD/vm/$rel/vmlinuz" "$initrd" demo "$BUILD/check/demo.log" |
+		sed -n '/^ETW-DEMO/,$p' | sed -n '/^ETW-DEMO-END/q; /^ETW-DEMO/d; p'
+	grep -q '^ETW-DEMO-END ok' "$BUILD/check/demo.log"
+else
+	exec scripts/vm/run.sh "$BUILD/vm/$rel/vmlinuz" "$initrd" shell
+fi

@@ -1,0 +1,67 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the test VM (busybox).  The kernel command line chooses the job:
+#   etwvm=test   load etw.ko, run every selftest, unload, dump the kernel log
+#   etwvm=demo   load etw.ko and run /usr/share/etw/demo.sh
+#   etwvm=shell  load etw.ko and start an interactive shell
+# Lines starting with "ETW-" are read by scripts/vm/scan.sh on the host.
+/bin/busybox --install -s /bin
+export PATH=/bin:/usr/bin:/usr/sbin LD_LIBRARY_PATH=/usr/lib
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+
+mode=test
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	etwvm=*) mode=${arg#etwvm=} ;;
+	esac
+done
+
+# Keep the console for our own output; the log is dumped at the end.
+dmesg -n 1
+echo "ETW-VM: kernel $(uname -r) cpus $(grep -c ^processor /proc/cpuinfo)"
+echo "ETW-VM: kfence sample_interval $(cat /sys/module/kfence/parameters/sample_interval 2>/dev/null || echo none)"
+
+if insmod /lib/modules/etw.ko; then
+	echo "ETW-VM: module loaded"
+else
+	echo "ETW-VM: module load failed"
+fi
+export ETW_MODULE=/lib/modules/etw.ko
+
+case "$mode" in
+test)
+	for t in $(cat /selftests/list); do
+		echo "ETW-TEST-BEGIN $t"
+		cd /tmp && timeout 300 "/selftests/$t"
+		echo "ETW-TEST-END $t $?"
+	done
+	;;
+demo)
+	sh /usr/share/etw/demo.sh
+	;;
+shell)
+	echo "etw VM shell: etw.ko is loaded; 'poweroff -f' to leave"
+	setsid cttyhack sh -l
+	;;
+esac
+
+cd /
+if grep -q '^etw ' /proc/modules; then
+	if rmmod etw; then
+		echo "ETW-VM: module unloaded"
+	else
+		echo "ETW-VM: module unload failed"
+	fi
+fi
+echo "ETW-DMESG-BEGIN"
+dmesg
+echo "ETW-DMESG-END"
+echo "ETW-VM: done"
+sync
+poweroff -f

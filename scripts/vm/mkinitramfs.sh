@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the busybox initramfs for one kernel:
+#   mkinitramfs.sh OUT.cpio.gz ETW_KO STAGE_DIR
+# STAGE_DIR holds what `make` built for the VM: usr/bin/etw, usr/lib/libetw*,
+# selftests/* (with selftests/list) and usr/share/etw/demo.sh.  Shared
+# libraries the binaries need are copied from this machine.
+set -eu
+
+out=$1 ko=$2 stage=$3
+top=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root"/bin "$root"/dev "$root"/proc "$root"/sys "$root"/tmp \
+	 "$root"/etc "$root"/root "$root"/lib/modules "$root"/usr/lib
+cp /bin/busybox "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+cp "$top/scripts/vm/init.sh" "$root/init"
+chmod 755 "$root/init"
+cp "$ko" "$root/lib/modules/etw.ko"
+cp -a "$stage"/. "$root"/
+
+# An unprivileged user for the permission tests.
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/tmp:/bin/sh\n' > "$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
+
+# Every shared library the dynamic binaries need, at the same path.
+find "$root" -type f -perm -u+x | while read -r f; do
+	file_is_elf=$(head -c 4 "$f" | od -An -c | tr -d ' ')
+	[ "$file_is_elf" = '177ELF' ] || continue
+	LD_LIBRARY_PATH="$root/usr/lib" ldd "$f" 2>/dev/null |
+		sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'
+done | sort -u | while read -r lib; do
+	case "$lib" in "$root"/*) continue ;; esac
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
+
+(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot one kernel under QEMU software emulation:
+#   run.sh VMLINUZ INITRAMFS MODE [LOG]
+# MODE is test, demo or shell (see init.sh).  With LOG the console goes to
+# that file (and, for demo, to the terminal as well); shell is interactive.
+# ETW_VM_TIMEOUT (seconds, default 600) bounds a non-interactive boot.
+set -eu
+
+kernel=$1 initrd=$2 mode=$3 log=${4:-}
+timeout_s=${ETW_VM_TIMEOUT:-600}
+
+# slub_debug=FZPU: sanity checks, red zones, poisoning and owner tracking on
+# every slab; KFENCE sampling where the kernel has it (6.12; Debian's 6.1 is
+# built without it).  panic=-1 with -no-reboot turns a panic into an exit.
+append="console=ttyS0 quiet panic=-1 slub_debug=FZPU kfence.sample_interval=10"
+append="$append softlockup_panic=0 nokaslr etwvm=$mode"
+
+set -- qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G \
+	-kernel "$kernel" -initrd "$initrd" -append "$append" \
+	-nographic -no-reboot -nodefaults -serial stdio -monitor none
+
+case "$mode" in
+shell)
+	exec "$@"
+	;;
+demo)
+	timeout -k 10 "$timeout_s" "$@" < /dev/null | tee "$log"
+	;;
+*)
+	timeout -k 10 "$timeout_s" "$@" < /dev/null > "$log" 2>&1 || true
+	;;
+esac

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Read a test VM's console log:  scan.sh LOG NAME
+# Prints the selftests' KTAP, every problem found, and a last line
+#   "NAME: P passed, F failed, S skipped"
+# where F also counts problems: a VM that did not finish, a module that did
+# not load or unload, a test program that crashed or timed out, and every
+# kernel report (BUG, WARNING, Oops, KFENCE, slab corruption, lockups...)
+# in the kernel log.  Exits non-zero if F > 0.
+set -u
+log=$1 name=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+clean=$(mktemp)
+trap 'rm -f "$clean"' EXIT
+tr -d '\r' < "$log" > "$clean"
+
+problems=0
+problem() {
+	echo "not ok - $name: $*"
+	problems=$((problems + 1))
+}
+
+grep -q '^ETW-VM: done' "$clean" || problem "the VM did not finish (timeout, panic or hang); see $log"
+grep -q '^ETW-VM: module loaded' "$clean" || problem "etw.ko did not load"
+if grep -q '^ETW-TEST-BEGIN' "$clean"; then
+	grep -q '^ETW-VM: module unloaded' "$clean" || problem "etw.ko did not unload"
+fi
+
+# Each test program's output, with its exit status.
+awk '
+/^ETW-TEST-BEGIN /	{ name = $2; inside = 1; print "# selftest " name; next }
+/^ETW-TEST-END /	{ inside = 0; if (!($2 in seen)) seen[$2] = 1;
+			  print "ETW-RC " $2 " " $3; next }
+inside			{ print }
+' "$clean" > "$clean.tests"
+sed '/^ETW-RC /d' "$clean.tests"
+set -- $("$top/scripts/ktap-count.sh" < "$clean.tests")
+pass=$1 fail=$2 skip=$3
+
+# A program that failed without a "not ok" line crashed or timed out.
+for t in $(sed -n 's/^ETW-TEST-BEGIN //p' "$clean"); do
+	rc=$(sed -n "s/^ETW-RC $t //p" "$clean.tests")
+	nok=$(awk -v t="# selftest $t" '$0 == t { on = 1; next } /^# selftest / { on = 0 } on && /^not ok/' "$clean.tests" | wc -l)
+	if [ -z "$rc" ]; then
+		problem "$t did not finish"
+	elif [ "$rc" -ne 0 ] && [ "$nok" -eq 0 ]; then
+		problem "$t exited with status $rc without a failed test (crash or timeout)"
+	fi
+done
+rm -f "$clean.tests"
+
+# Kernel reports.  The whole console counts (a panic never reaches the dump).
+reports=$(grep -nE 'BUG:|BUG [^ ]+ \(|kernel BUG|WARNING:|Oops|general protection fault|KFENCE:|Slab corruption|Redzone|Poison overwritten|Object padding|Objects remaining|soft lockup|hard LOCKUP|blocked for more than|rcu_.*stall|UBSAN:|list_(add|del) corruption|Kernel panic|Call Trace:' "$clean" | head -n 40)
+if [ -n "$reports" ]; then
+	printf '%s\n' "$reports" | sed 's/^/# kernel: /'
+	problem "kernel reports in the log (above); see $log"
+fi
+
+fail=$((fail + problems))
+echo "$name: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

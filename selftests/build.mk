@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Selftests: kselftest-harness programs run inside the VM (scripts/vm/).
+# The harness headers come from Debian's linux-source-6.12 at build time.
+
+SELFTEST_SRCS	:= $(wildcard selftests/etw/*_test.c)
+SELFTESTS	:= $(patsubst selftests/etw/%.c,$(BUILD)/selftests/%,$(SELFTEST_SRCS))
+# The device tests again as a 32-bit program: the compat ioctl path.
+SELFTESTS_32	:= $(BUILD)/selftests/device_test_32
+SELFTEST_HDRS	:= $(wildcard selftests/etw/*.h) uapi/linux/etw.h
+
+selftests: $(SELFTESTS) $(SELFTESTS_32)
+
+$(BUILD)/selftests/%: selftests/etw/%.c $(SELFTEST_HDRS) $(LIB_A) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -pthread -o $@ $< $(LIB_A)
+
+$(BUILD)/selftests/%_32: selftests/etw/%.c $(SELFTEST_HDRS) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) -m32 -static $(ALL_CFLAGS) $(KSFT_CFLAGS) -o $@ $<
+
+# What goes into the VM besides the kernel module.
+STAGE := $(BUILD)/stage
+
+stage: lib tools selftests scripts/vm/demo.sh
+	@rm -rf $(STAGE)
+	@mkdir -p $(STAGE)/usr/bin $(STAGE)/usr/lib $(STAGE)/selftests $(STAGE)/usr/share/etw
+	@cp -a $(BUILD)/lib/libetw.so* $(STAGE)/usr/lib/
+	@cp $(ETW_TOOL) $(STAGE)/usr/bin/
+	@cp $(SELFTESTS) $(SELFTESTS_32) $(STAGE)/selftests/
+	@cd $(STAGE)/selftests && ls -1 | grep -vx list > ../.list && mv ../.list list
+	@cp scripts/vm/demo.sh $(STAGE)/usr/share/etw/demo.sh
+
+.PHONY: stage

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading and unloading etw.ko: 100 cycles without leaks, and no unload
+ * while the device is open.  Needs root and ETW_MODULE (the path of etw.ko,
+ * set by the VM's init); leaves the module loaded as it found it.
+ *
+ * Leaks are caught twice: the module's objects come from its own slab
+ * caches, and with slub_debug the kernel reports any object left in a
+ * cache when rmmod destroys it (the VM runner fails on that report); and
+ * the kernel's Slab + VmallocUsed + Percpu must not grow across the cycles.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "kselftest_harness.h"
+#include "etw_selftests.h"
+
+#define CYCLES 100
+/* Growth allowed over all cycles: allocator noise, not 10 KiB per cycle. */
+#define LEAK_BUDGET_KB 1024
+
+static int load(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static int unload(void)
+{
+	return syscall(SYS_delete_module, "etw", O_NONBLOCK) ? -errno : 0;
+}
+
+static int loaded(void)
+{
+	struct stat st;
+
+	return stat("/sys/module/etw", &st) == 0;
+}
+
+/* Kernel memory that a leaking module would grow, in KiB. */
+static long kernel_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long sum = 0, kb;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %ld", &kb) == 1 ||
+		    sscanf(line, "VmallocUsed: %ld", &kb) == 1 ||
+		    sscanf(line, "Percpu: %ld", &kb) == 1)
+			sum += kb;
+	fclose(f);
+	return sum;
+}
+
+static void drop_caches(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, "3", 1) < 0)
+			perror("drop_caches");
+		close(fd);
+	}
+}
+
+/* Exercise the device the way a user would between load and unload. */
+static int use_device(void)
+{
+	struct etw_version v = { .size = sizeof(v) };
+	int fd = open(ETW_DEV, O_RDWR | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = etw_ioctl_err(fd, ETW_IOC_VERSION, &v);
+	close(fd);
+	return ret;
+}
+
+FIXTURE(module)
+{
+	const char *path;
+};
+
+FIXTURE_SETUP(module)
+{
+	self->path = getenv("ETW_MODULE");
+	if (!self->path || geteuid() != 0)
+		SKIP(return, "needs root and ETW_MODULE=<path of etw.ko>");
+	if (!loaded())
+		ASSERT_EQ(0, load(self->path));
+}
+
+FIXTURE_TEARDOWN(module)
+{
+	if (self->path && !loaded())
+		load(self->path);
+}
+
+TEST_F_TIMEOUT(module, load_unload_100, 600)
+{
+	long before, after;
+	int i;
+
+	/* One warm-up cycle so first-time allocations are not counted. */
+	ASSERT_EQ(0, unload());
+	ASSERT_EQ(0, load(self->path));
+	ASSERT_EQ(0, use_device());
+	ASSERT_EQ(0, unload());
+	drop_caches();
+	before = kernel_kb();
+	ASSERT_LT(0, before);
+
+	for (i = 0; i < CYCLES; i++) {
+		ASSERT_EQ(0, load(self->path)) TH_LOG("load %d", i);
+		ASSERT_TRUE(loaded());
+		ASSERT_EQ(0, use_device()) TH_LOG("use %d", i);
+		ASSERT_EQ(0, unload()) TH_LOG("unload %d", i);
+		ASSERT_FALSE(loaded());
+		/* The device node goes with the module. */
+		ASSERT_NE(0, access(ETW_DEV, F_OK));
+	}
+
+	drop_caches();
+	after = kernel_kb();
+	TH_LOG("kernel memory %ld KiB before, %ld KiB after %d cycles", before,
+	       after, CYCLES);
+	EXPECT_LT(after - before, LEAK_BUDGET_KB);
+	ASSERT_EQ(0, load(self->path));
+}
+
+TEST_F(module, no_unload_while_open)
+{
+	struct etw_version v = { .size = sizeof(v) };
+	int fd = open(ETW_DEV, O_RDWR | O_CLOEXEC);
+	int ret;
+
+	ASSERT_LE(0, fd);
+	ret = unload();
+	EXPECT_TRUE(ret == -EWOULDBLOCK || ret == -EBUSY) TH_LOG("unload: %d", ret);
+	EXPECT_TRUE(loaded());
+	/* The open file still works. */
+	EXPECT_EQ(0, etw_ioctl_err(fd, ETW_IOC_VERSION, &v));
+	close(fd);
+	EXPECT_EQ(0, unload());
+	EXPECT_EQ(0, load(self->path));
+}
+
+TEST_F(module, double_load_is_eexist)
+{
+	ASSERT_TRUE(loaded());
+	EXPECT_EQ(-EEXIST, load(self->path));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etw: the command line of etw for Linux, in the manner of perf and lttng:
+ * `etw <subcommand> [options]`.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "etw.h"
+
+static const struct etw_cmd commands[] = {
+	{ "version", "show the library and kernel module versions", cmd_version },
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+int etw_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("etw: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+int etw_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	return 0;
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: etw <command> [options]\n\ncommands:\n", out);
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n'etw <command> --help' and 'man etw-<command>' describe each.\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	etw_error("'%s' is not an etw command; see 'etw --help'", argv[1]);
+	return 2;
+}
