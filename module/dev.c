@@ -8,17 +8,44 @@
  * both work), runs the handler on a kernel copy and writes the result back.
  * Handlers never see a user pointer other than the ones inside the struct.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
+#include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/uidgid.h>
+#include <linux/vmalloc.h>
 #include <linux/etw.h>
 
+#include "compat.h"
 #include "internal.h"
 
+/* The control plane: sessions, providers, enables, registrations. */
+DEFINE_MUTEX(etw_lock);
+
 static struct kmem_cache *etw_file_cache;
+
+/*
+ * Windows lets Administrators and "Performance Log Users" control sessions;
+ * here CAP_SYS_ADMIN, CAP_PERFMON, or membership in this group.
+ */
+static int control_gid = -1;
+module_param(control_gid, int, 0644);
+MODULE_PARM_DESC(control_gid, "Group whose members may control sessions (-1: none)");
+
+bool etw_capable(void)
+{
+	int gid = READ_ONCE(control_gid);
+
+	if (capable(CAP_SYS_ADMIN) || perfmon_capable())
+		return true;
+	return gid >= 0 && in_group_p(make_kgid(current_user_ns(), gid));
+}
 
 static int etw_ioctl_version(struct etw_file *ef, void *arg)
 {
@@ -39,9 +66,77 @@ static int etw_ioctl_version(struct etw_file *ef, void *arg)
 	return 0;
 }
 
+static int etw_ioctl_register(struct etw_file *ef, void *arg)
+{
+	return etw_registry_register(ef, arg);
+}
+
+static int etw_ioctl_unregister(struct etw_file *ef, void *arg)
+{
+	struct etw_provider_unregister *u = arg;
+
+	if (u->flags || u->reserved)
+		return -EINVAL;
+	return etw_registry_unregister(ef, u->reg_id);
+}
+
+static int etw_ioctl_write(struct etw_file *ef, void *arg)
+{
+	return etw_write(ef, arg);
+}
+
+static int etw_ioctl_session_start(struct etw_file *ef, void *arg)
+{
+	if (!etw_capable())
+		return -EACCES;
+	return etw_session_start(arg);
+}
+
+static int etw_ioctl_session_control(struct etw_file *ef, void *arg)
+{
+	if (!etw_capable())
+		return -EACCES;
+	return etw_session_control(arg);
+}
+
+static int etw_ioctl_enable(struct etw_file *ef, void *arg)
+{
+	struct etw_enable *e = arg;
+	u16 ids[ETW_MAX_FILTER_EVENT_IDS];
+
+	if (!etw_capable())
+		return -EACCES;
+	if (e->flags || e->reserved0[0] || e->reserved0[1] || e->reserved0[2] ||
+	    e->reserved[0] || e->reserved[1] || e->reserved[2] ||
+	    e->control_code > ETW_CONTROL_CODE_CAPTURE_STATE ||
+	    e->pid_count > ETW_MAX_FILTER_PIDS ||
+	    e->event_id_count > ETW_MAX_FILTER_EVENT_IDS ||
+	    e->event_ids_enable > 1)
+		return -EINVAL;
+	if (e->event_id_count &&
+	    copy_from_user(ids, u64_to_user_ptr(e->event_ids),
+			   e->event_id_count * sizeof(ids[0])))
+		return -EFAULT;
+	return etw_registry_enable(e, ids);
+}
+
+static int etw_ioctl_buffer_read(struct etw_file *ef, void *arg)
+{
+	if (!etw_capable())
+		return -EACCES;
+	return etw_session_buffer_read(arg);
+}
+
 /* One on-stack buffer large enough for any ioctl's struct. */
 union etw_ioctl_buffer {
 	struct etw_version version;
+	struct etw_provider_register reg;
+	struct etw_provider_unregister unreg;
+	struct etw_event_write write;
+	struct etw_session_start start;
+	struct etw_session_control control;
+	struct etw_enable enable;
+	struct etw_buffer_read bread;
 };
 
 /**
@@ -66,10 +161,31 @@ struct etw_ioctl_op {
 	}
 
 static_assert(sizeof(struct etw_version) >= ETW_VERSION_SIZE_VER0);
+static_assert(sizeof(struct etw_provider_register) >= ETW_PROVIDER_REGISTER_SIZE_VER0);
+static_assert(sizeof(struct etw_provider_unregister) >= ETW_PROVIDER_UNREGISTER_SIZE_VER0);
+static_assert(sizeof(struct etw_event_write) >= ETW_EVENT_WRITE_SIZE_VER0);
+static_assert(sizeof(struct etw_session_start) >= ETW_SESSION_START_SIZE_VER0);
+static_assert(sizeof(struct etw_session_control) >= ETW_SESSION_CONTROL_SIZE_VER0);
+static_assert(sizeof(struct etw_enable) >= ETW_ENABLE_SIZE_VER0);
+static_assert(sizeof(struct etw_buffer_read) >= ETW_BUFFER_READ_SIZE_VER0);
 
 static const struct etw_ioctl_op etw_ioctl_ops[] = {
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_VERSION), struct etw_version,
 		     ETW_VERSION_SIZE_VER0, etw_ioctl_version),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_PROVIDER_REGISTER), struct etw_provider_register,
+		     ETW_PROVIDER_REGISTER_SIZE_VER0, etw_ioctl_register),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_PROVIDER_UNREGISTER), struct etw_provider_unregister,
+		     ETW_PROVIDER_UNREGISTER_SIZE_VER0, etw_ioctl_unregister),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_WRITE), struct etw_event_write,
+		     ETW_EVENT_WRITE_SIZE_VER0, etw_ioctl_write),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_SESSION_START), struct etw_session_start,
+		     ETW_SESSION_START_SIZE_VER0, etw_ioctl_session_start),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_SESSION_CONTROL), struct etw_session_control,
+		     ETW_SESSION_CONTROL_SIZE_VER0, etw_ioctl_session_control),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_ENABLE), struct etw_enable,
+		     ETW_ENABLE_SIZE_VER0, etw_ioctl_enable),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_BUFFER_READ), struct etw_buffer_read,
+		     ETW_BUFFER_READ_SIZE_VER0, etw_ioctl_buffer_read),
 };
 
 static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
@@ -116,7 +232,10 @@ static int etw_open(struct inode *inode, struct file *filp)
 	if (!ef)
 		return -ENOMEM;
 	mutex_init(&ef->lock);
-	ef->tgid = task_tgid_nr(current);
+	xa_init_flags(&ef->regs, XA_FLAGS_ALLOC1);
+	spin_lock_init(&ef->notify_lock);
+	INIT_LIST_HEAD(&ef->notify);
+	init_waitqueue_head(&ef->notify_wait);
 	filp->private_data = ef;
 	return nonseekable_open(inode, filp);
 }
@@ -125,15 +244,62 @@ static int etw_release(struct inode *inode, struct file *filp)
 {
 	struct etw_file *ef = filp->private_data;
 
+	etw_registry_release_file(ef);
+	/* Writers may still hold a registration under RCU. */
+	synchronize_rcu();
+	xa_destroy(&ef->regs);
+	etw_notify_flush(ef);
+	vfree(ef->state);
 	mutex_destroy(&ef->lock);
 	kmem_cache_free(etw_file_cache, ef);
 	return 0;
+}
+
+/* Enable notifications: whole struct etw_notification records. */
+static ssize_t etw_read(struct file *filp, char __user *buf, size_t len,
+			loff_t *ppos)
+{
+	return etw_notify_read(filp->private_data, buf, len,
+			       filp->f_flags & O_NONBLOCK);
+}
+
+static __poll_t etw_poll(struct file *filp, struct poll_table_struct *wait)
+{
+	struct etw_file *ef = filp->private_data;
+
+	poll_wait(filp, &ef->notify_wait, wait);
+	return READ_ONCE(ef->notify_count) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+/* The enable-state slots, read-only: userspace must not forge its state. */
+static int etw_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct etw_file *ef = filp->private_data;
+	unsigned long size = vma->vm_end - vma->vm_start;
+	int ret;
+
+	if (vma->vm_pgoff != ETW_MMAP_STATE >> PAGE_SHIFT ||
+	    size > PAGE_ALIGN(ETW_MMAP_STATE_SIZE))
+		return -EINVAL;
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	etw_vm_flags_clear(vma, VM_MAYWRITE);
+
+	mutex_lock(&ef->lock);
+	ret = etw_state_alloc(ef);
+	if (!ret)
+		ret = remap_vmalloc_range(vma, ef->state, 0);
+	mutex_unlock(&ef->lock);
+	return ret;
 }
 
 static const struct file_operations etw_fops = {
 	.owner = THIS_MODULE,
 	.open = etw_open,
 	.release = etw_release,
+	.read = etw_read,
+	.poll = etw_poll,
+	.mmap = etw_mmap,
 	.unlocked_ioctl = etw_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 };
@@ -174,5 +340,9 @@ out_destroy_cache:
 void etw_dev_exit(void)
 {
 	misc_deregister(&etw_miscdev);
+	etw_session_exit();
+	etw_registry_exit();
+	/* kfree_rcu() of routes, providers and registrations. */
+	rcu_barrier();
 	kmem_cache_destroy(etw_file_cache);
 }

@@ -1,24 +1,179 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Objects shared between the files of etw.ko.
+ * Objects shared between the files of etw.ko.  Documentation/design.rst
+ * describes how they relate, their lifetimes and the locking.
+ *
+ * Locking in one paragraph: every change of the control plane (sessions,
+ * providers, enables, registrations) happens under etw_lock.  Writers never
+ * take it: they find their provider's sessions through an RCU-published
+ * route and write into their own CPU's buffer with preemption disabled.  A
+ * session's buffer pool (free and ready lists) has a spinlock, taken once
+ * per buffer hand-over, never per event.
  */
 #ifndef _ETW_INTERNAL_H
 #define _ETW_INTERNAL_H
 
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uuid.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <linux/etw.h>
+
+extern struct mutex etw_lock;
 
 /*
  * struct etw_file - the state behind one open file description of /dev/etw.
  *
- * libetw opens one per process; every registration a process makes will
- * be owned by it, so closing the file (or the process dying) cleans up.
+ * libetw opens one per process; the registrations it makes are owned here,
+ * so closing the file (or the process dying) unregisters them.
  */
 struct etw_file {
-	struct mutex lock;	/* serialises ioctls that change this file */
-	pid_t tgid;		/* process that opened the file */
+	struct mutex lock;		/* state area allocation, notification reads */
+	struct xarray regs;		/* reg_id -> struct etw_reg */
+	struct etw_reg_state *state;	/* vmalloc_user, ETW_MMAP_STATE_SIZE */
+	spinlock_t notify_lock;		/* protects the three below */
+	struct list_head notify;	/* queued struct etw_notify */
+	unsigned int notify_count;
+	unsigned long notify_dropped;
+	wait_queue_head_t notify_wait;
 };
 
+/* Enable notifications queued on a file before read() takes them. */
+#define ETW_MAX_PENDING_NOTIFY	1024
+
+struct etw_notify {
+	struct list_head node;
+	struct etw_notification n;
+};
+
+/* One session's view of one provider: the filters of an EnableTraceEx2. */
+struct etw_route_entry {
+	struct etw_session *session;
+	u64 match_any;		/* effective: ~0 when the controller gave 0 */
+	u64 match_all;		/* effective: 0 when match_any was 0 */
+	u8 level;		/* effective: 255 when the controller gave 0 */
+	u8 raw_level;		/* as the controller gave it */
+	u32 enable_property;
+	u32 pid_count;
+	u32 pids[ETW_MAX_FILTER_PIDS];
+	u32 event_id_count;
+	bool event_ids_enable;
+	u16 event_ids[ETW_MAX_FILTER_EVENT_IDS];
+};
+
+/* What writers read: the sessions a provider's events go to. */
+struct etw_route {
+	struct rcu_head rcu;
+	unsigned int count;
+	struct etw_route_entry entry[];
+};
+
+/*
+ * struct etw_provider - a provider GUID known to the kernel: registered by
+ * at least one process, or enabled by at least one session, or both.
+ */
+struct etw_provider {
+	struct hlist_node hnode;	/* etw_providers, etw_lock */
+	guid_t guid;
+	struct list_head regs;		/* struct etw_reg, etw_lock */
+	unsigned int nr_enables;	/* etw_lock */
+	struct etw_route_entry enables[ETW_MAX_SESSIONS_PER_PROVIDER];
+	struct etw_route __rcu *route;	/* published copy of enables */
+	struct rcu_head rcu;
+};
+
+/* struct etw_reg - one EventRegister, owned by an etw_file. */
+struct etw_reg {
+	struct etw_file *file;
+	struct etw_provider *prov;
+	struct list_head prov_node;	/* prov->regs, etw_lock */
+	u32 id;				/* index in file->regs, >= 1 */
+	struct rcu_head rcu;
+};
+
+/* One ETL buffer of a session. */
+struct etw_buffer {
+	struct list_head node;		/* session free or ready list */
+	u8 *data;			/* buffer_size bytes */
+	u32 offset;			/* next record, 8-aligned */
+	u32 cpu;
+	u64 sequence;
+	bool events_lost;		/* an event was lost while current */
+};
+
+/* A session's per-CPU writer state.  Touched only with preemption off. */
+struct etw_cpu {
+	struct etw_buffer *cur;
+	u64 events_lost;
+};
+
+struct etw_session {
+	struct kref ref;
+	struct etw_session_info info;	/* settings; statistics filled on query */
+	u32 buffer_size;		/* bytes */
+	u8 *area;			/* all buffers, vmalloc_user */
+	struct etw_buffer *buffers;	/* max_buffers descriptors */
+	struct etw_cpu __percpu *cpu;
+	struct delayed_work flush_work;	/* FlushTimer */
+	spinlock_t pool_lock;		/* protects the fields below */
+	struct list_head free;
+	struct list_head ready;
+	u32 nr_free;
+	u64 sequence;			/* last SequenceNumber given */
+	u32 buffers_written;		/* taken by a consumer */
+	u64 events_lost_stopped;	/* events_lost of CPUs, at stop */
+	bool stopped;
+};
+
+/* dev.c */
+bool etw_capable(void);
 int etw_dev_init(void);
 void etw_dev_exit(void);
+
+/* state.c: per-file enable state page and notification queue */
+int etw_state_alloc(struct etw_file *ef);
+void etw_state_set(struct etw_file *ef, u32 slot, bool enabled, u8 level,
+		   u64 any, u64 all);
+void etw_notify_queue(struct etw_file *ef, const struct etw_notification *n);
+void etw_notify_flush(struct etw_file *ef);
+ssize_t etw_notify_read(struct etw_file *ef, char __user *buf, size_t len,
+			bool nonblock);
+
+/* registry.c */
+int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg);
+int etw_registry_unregister(struct etw_file *ef, u32 reg_id);
+void etw_registry_release_file(struct etw_file *ef);
+int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids);
+void etw_registry_session_stopped(struct etw_session *s);
+void etw_registry_exit(void);
+
+/* session.c */
+int etw_session_start(struct etw_session_start *arg);
+int etw_session_control(struct etw_session_control *arg);
+int etw_session_buffer_read(struct etw_buffer_read *arg);
+struct etw_session *etw_session_get(u32 logger_id);
+void etw_session_put(struct etw_session *s);
+void etw_session_exit(void);
+u64 etw_clock(void);
+
+/* buffer.c: the per-CPU write side */
+void *etw_buffer_reserve(struct etw_session *s, struct etw_cpu *c, u32 len);
+void etw_buffer_commit(struct etw_cpu *c, u32 len);
+void etw_buffer_hand_over(struct etw_session *s, struct etw_buffer *b, bool final);
+void etw_buffer_flush_cpu(struct etw_session *s, unsigned int cpu, bool final);
+struct etw_buffer *etw_buffer_take(struct etw_session *s);
+void etw_buffer_release(struct etw_session *s, struct etw_buffer *b);
+int etw_buffers_init(struct etw_session *s);
+void etw_buffers_free(struct etw_session *s);
+
+/* write.c */
+int etw_write(struct etw_file *ef, struct etw_event_write *arg);
 
 #endif /* _ETW_INTERNAL_H */

@@ -84,4 +84,405 @@ struct etw_version {
 /* Read the ABI version (struct etw_version). */
 #define ETW_IOC_VERSION		_IO(ETW_IOC_MAGIC, 0x00)
 
+/* Limits (the values Windows uses). */
+#define ETW_MAX_SESSIONS		64
+#define ETW_MAX_SESSIONS_PER_PROVIDER	8
+#define ETW_MAX_REGS_PER_FILE		1024
+#define ETW_MAX_DATA_DESCRIPTORS	128
+#define ETW_MAX_EVENT_SIZE		65535	/* the 16-bit record Size */
+#define ETW_MAX_NAME			128	/* session name, bytes incl. NUL */
+#define ETW_BUFFER_HEADER_SIZE		0x48	/* WMI_BUFFER_HEADER */
+#define ETW_EVENT_HEADER_SIZE		0x50	/* EVENT_HEADER as stored */
+
+/**
+ * struct etw_provider_register - ETW_IOC_PROVIDER_REGISTER (EventRegister)
+ * @size: sizeof(struct etw_provider_register)
+ * @flags: must be 0
+ * @guid: the provider (control) GUID, in Windows' in-memory byte order
+ * @reg_id: out: the registration, valid on this file until unregistered
+ * @state_index: out: index of this registration's &struct etw_reg_state in
+ *	the enable-state mapping (mmap offset %ETW_MMAP_STATE)
+ * @reserved: must be 0
+ *
+ * The registration belongs to the file: closing it unregisters.  If a
+ * session already enabled @guid, the registration starts enabled and a
+ * notification with a zero source id is queued.
+ */
+struct etw_provider_register {
+	__u32 size;
+	__u32 flags;
+	__u8 guid[16];
+	__u32 reg_id;
+	__u32 state_index;
+	__u64 reserved[2];
+};
+
+#define ETW_PROVIDER_REGISTER_SIZE_VER0	48
+
+/**
+ * struct etw_provider_unregister - ETW_IOC_PROVIDER_UNREGISTER
+ * @size: sizeof(struct etw_provider_unregister)
+ * @flags: must be 0
+ * @reg_id: from ETW_IOC_PROVIDER_REGISTER
+ * @reserved: must be 0
+ */
+struct etw_provider_unregister {
+	__u32 size;
+	__u32 flags;
+	__u32 reg_id;
+	__u32 reserved;
+};
+
+#define ETW_PROVIDER_UNREGISTER_SIZE_VER0	16
+
+/**
+ * struct etw_reg_state - a registration's enable state, read without a
+ *	system call from the read-only mapping at %ETW_MMAP_STATE
+ * @seq: even when stable; the kernel makes it odd while it updates the
+ *	other fields (read @seq with acquire, the fields, then @seq again with
+ *	acquire; retry if it changed or was odd)
+ * @enabled: 1 if at least one session enables the provider
+ * @level: the highest level any session enables (255 for a session that
+ *	gave level 0, which means all levels)
+ * @reserved0: 0
+ * @match_any: OR of the sessions' MatchAnyKeyword (all ones for a session
+ *	that gave 0, which means all)
+ * @match_all: AND of the sessions' MatchAllKeyword
+ * @reserved1: 0
+ *
+ * An event can be written only if @enabled && (level == 0 || level <=
+ * @level) && (keyword == 0 || ((keyword & @match_any) && (keyword &
+ * @match_all) == @match_all)): that test is EventEnabled.  The kernel still
+ * filters per session.
+ */
+struct etw_reg_state {
+	__u32 seq;
+	__u8 enabled;
+	__u8 level;
+	__u16 reserved0;
+	__u64 match_any;
+	__u64 match_all;
+	__u64 reserved1;
+};
+
+/* mmap offsets of /dev/etw. */
+#define ETW_MMAP_STATE		0x0ULL	/* ETW_MAX_REGS_PER_FILE etw_reg_state, read-only */
+#define ETW_MMAP_STATE_SIZE	(ETW_MAX_REGS_PER_FILE * 32)
+
+/**
+ * struct etw_data_desc - EVENT_DATA_DESCRIPTOR: one block of user data
+ * @ptr: address of the data
+ * @size: its length in bytes
+ * @type: 0 (the descriptor Type byte, with EventSetInformation traits)
+ * @reserved: must be 0
+ */
+struct etw_data_desc {
+	__u64 ptr;
+	__u32 size;
+	__u8 type;
+	__u8 reserved[3];
+};
+
+/**
+ * struct etw_event_desc - EVENT_DESCRIPTOR, same layout as Windows'
+ * @id: event id
+ * @version: event version
+ * @channel: channel (11 for TraceLogging)
+ * @level: level, 0 always passes level filters
+ * @opcode: opcode
+ * @task: task
+ * @keyword: keywords, 0 always passes keyword filters
+ */
+struct etw_event_desc {
+	__u16 id;
+	__u8 version;
+	__u8 channel;
+	__u8 level;
+	__u8 opcode;
+	__u16 task;
+	__u64 keyword;
+};
+
+/* etw_event_write.kind: which NtTraceEvent-style write this is. */
+#define ETW_WRITE_EVENT		1	/* EventWrite / EventWriteTransfer / EventWriteEx */
+
+/* etw_event_write.flags */
+#define ETW_WRITE_F_ACTIVITY	0x1	/* @activity_id is valid */
+#define ETW_WRITE_F_RELATED	0x2	/* @related_id is valid: add RELATED_ACTIVITYID */
+#define ETW_WRITE_F_STRING	0x4	/* EventWriteString: EVENT_HEADER_FLAG_STRING_ONLY */
+#define ETW_WRITE_F_MASK	0x7
+
+/**
+ * struct etw_event_write - ETW_IOC_WRITE, the one entry point for events
+ * @size: sizeof(struct etw_event_write)
+ * @kind: %ETW_WRITE_EVENT
+ * @flags: ETW_WRITE_F_*
+ * @reg_id: the registration writing
+ * @desc: the event descriptor
+ * @activity_id: ActivityId GUID (zero if not %ETW_WRITE_F_ACTIVITY)
+ * @related_id: RelatedActivityId GUID, with %ETW_WRITE_F_RELATED
+ * @data: address of @count &struct etw_data_desc
+ * @count: number of data descriptors, at most %ETW_MAX_DATA_DESCRIPTORS
+ * @reserved0: must be 0
+ * @filter: EventWriteEx Filter: bit n set = not for the session with
+ *	logger id n + 1
+ * @written: out: number of sessions that stored the event
+ * @lost: out: number of sessions that counted it lost
+ * @reserved: must be 0
+ *
+ * Errors besides the common ones: ``EOVERFLOW`` the record would exceed
+ * 64 KiB (ERROR_ARITHMETIC_OVERFLOW); ``EMSGSIZE`` it does not fit one
+ * buffer of a session that wants it (ERROR_MORE_DATA); ``ENOSPC`` a session
+ * had no free buffer and the event was counted lost
+ * (ERROR_NOT_ENOUGH_MEMORY); ``EBADF`` unknown @reg_id.
+ */
+struct etw_event_write {
+	__u32 size;
+	__u16 kind;
+	__u16 flags;
+	__u32 reg_id;
+	__u32 count;
+	struct etw_event_desc desc;
+	__u8 activity_id[16];
+	__u8 related_id[16];
+	__u64 data;
+	__u64 filter;
+	__u32 written;
+	__u32 lost;
+	__u32 reserved0;
+	__u32 reserved[3];
+};
+
+#define ETW_EVENT_WRITE_SIZE_VER0	104
+
+/* Session LogFileMode bits understood by the kernel (EVENT_TRACE_*). */
+#define ETW_MODE_FILE_SEQUENTIAL	0x00000001
+#define ETW_MODE_FILE_CIRCULAR		0x00000002
+#define ETW_MODE_FILE_APPEND		0x00000004
+#define ETW_MODE_FILE_NEWFILE		0x00000008
+#define ETW_MODE_REAL_TIME		0x00000100
+#define ETW_MODE_BUFFERING		0x00000400
+#define ETW_MODE_INDEPENDENT		0x08000000
+
+/**
+ * struct etw_session_info - a session's settings and statistics
+ * @logger_id: 1..%ETW_MAX_SESSIONS
+ * @log_file_mode: EVENT_TRACE_* LogFileMode bits
+ * @buffer_size_kb: buffer size in KiB
+ * @min_buffers: MinimumBuffers
+ * @max_buffers: MaximumBuffers
+ * @flush_timer: FlushTimer, seconds
+ * @number_of_buffers: buffers allocated
+ * @free_buffers: buffers free
+ * @buffers_written: buffers handed to a consumer
+ * @events_lost: events dropped (no free buffer)
+ * @log_buffers_lost: buffers lost on the way to the file
+ * @real_time_buffers_lost: buffers lost on the way to a real-time consumer
+ * @clock_type: 1 (QPC-like: nanoseconds of CLOCK_MONOTONIC)
+ * @reserved0: 0
+ * @frequency: ticks per second of the session clock (1000000000)
+ * @start_time: session start, FILETIME (100 ns since 1601, UTC)
+ * @start_ticks: session clock at @start_time
+ * @guid: the session GUID
+ * @name: the session name, NUL-terminated UTF-8
+ */
+struct etw_session_info {
+	__u32 logger_id;
+	__u32 log_file_mode;
+	__u32 buffer_size_kb;
+	__u32 min_buffers;
+	__u32 max_buffers;
+	__u32 flush_timer;
+	__u32 number_of_buffers;
+	__u32 free_buffers;
+	__u32 buffers_written;
+	__u32 events_lost;
+	__u32 log_buffers_lost;
+	__u32 real_time_buffers_lost;
+	__u32 clock_type;
+	__u32 reserved0;
+	__u64 frequency;
+	__u64 start_time;
+	__u64 start_ticks;
+	__u8 guid[16];
+	char name[ETW_MAX_NAME];
+};
+
+/**
+ * struct etw_session_start - ETW_IOC_SESSION_START (StartTrace)
+ * @size: sizeof(struct etw_session_start)
+ * @flags: must be 0
+ * @info: in: name, guid (zero: the kernel makes one), log_file_mode,
+ *	buffer_size_kb (0: 64), min_buffers, max_buffers (0: defaults),
+ *	flush_timer; the other fields must be 0.  Out: the session as started.
+ * @reserved: must be 0
+ *
+ * Needs CAP_SYS_ADMIN, CAP_PERFMON or the module's control group
+ * (``EACCES``).  ``EEXIST``: the name or GUID is taken; ``ENOSPC``: 64
+ * sessions run; ``EINVAL``: a bad mode combination or size; ``ENOMEM``.
+ */
+struct etw_session_start {
+	__u32 size;
+	__u32 flags;
+	struct etw_session_info info;
+	__u64 reserved[2];
+};
+
+#define ETW_SESSION_START_SIZE_VER0	248
+
+/* etw_session_control.code: ControlTrace's codes. */
+#define ETW_CONTROL_QUERY	0
+#define ETW_CONTROL_STOP	1
+#define ETW_CONTROL_UPDATE	2
+#define ETW_CONTROL_FLUSH	3
+
+/**
+ * struct etw_session_control - ETW_IOC_SESSION_CONTROL (ControlTrace)
+ * @size: sizeof(struct etw_session_control)
+ * @flags: must be 0
+ * @code: ETW_CONTROL_*
+ * @logger_id: the session, or 0 to find it by @info.name
+ * @info: out: the session's settings and statistics (for STOP: final);
+ *	in for UPDATE: flush_timer and max_buffers (0: unchanged)
+ * @reserved: must be 0
+ *
+ * ``ENOENT``: no such session (ERROR_WMI_INSTANCE_NOT_FOUND).
+ */
+struct etw_session_control {
+	__u32 size;
+	__u32 flags;
+	__u32 code;
+	__u32 logger_id;
+	struct etw_session_info info;
+	__u64 reserved[2];
+};
+
+#define ETW_SESSION_CONTROL_SIZE_VER0	256
+
+/* etw_enable.control_code: EVENT_CONTROL_CODE_*. */
+#define ETW_CONTROL_CODE_DISABLE	0
+#define ETW_CONTROL_CODE_ENABLE		1
+#define ETW_CONTROL_CODE_CAPTURE_STATE	2
+
+/* EVENT_ENABLE_PROPERTY_* honoured by the kernel. */
+#define ETW_ENABLE_IGNORE_KEYWORD_0	0x010
+
+/* Filter types (EVENT_FILTER_TYPE_*). */
+#define ETW_FILTER_TYPE_PID		0x80000004
+#define ETW_FILTER_TYPE_EVENT_ID	0x80000200
+#define ETW_MAX_FILTER_PIDS		8
+#define ETW_MAX_FILTER_EVENT_IDS	64
+
+/**
+ * struct etw_enable - ETW_IOC_ENABLE (EnableTraceEx2)
+ * @size: sizeof(struct etw_enable)
+ * @flags: must be 0
+ * @logger_id: the session
+ * @control_code: ETW_CONTROL_CODE_*
+ * @guid: the provider GUID
+ * @source_id: SourceId passed to the providers' callbacks
+ * @match_any: MatchAnyKeyword (0: all)
+ * @match_all: MatchAllKeyword
+ * @level: Level (0: all)
+ * @reserved0: must be 0
+ * @enable_property: EVENT_ENABLE_PROPERTY_* bits
+ * @pids: with @pid_count, EVENT_FILTER_TYPE_PID: only these processes
+ * @pid_count: 0..%ETW_MAX_FILTER_PIDS
+ * @event_id_count: 0..%ETW_MAX_FILTER_EVENT_IDS
+ * @event_ids: address of @event_id_count __u16 event ids
+ *	(EVENT_FILTER_TYPE_EVENT_ID)
+ * @event_ids_enable: 1: only these ids; 0: all but these
+ * @reserved: must be 0
+ *
+ * ``ENOSPC``: 8 sessions already enable the provider
+ * (ERROR_NO_SYSTEM_RESOURCES); ``ENOENT``: no such session.
+ */
+struct etw_enable {
+	__u32 size;
+	__u32 flags;
+	__u32 logger_id;
+	__u32 control_code;
+	__u8 guid[16];
+	__u8 source_id[16];
+	__u64 match_any;
+	__u64 match_all;
+	__u8 level;
+	__u8 reserved0[3];
+	__u32 enable_property;
+	__u32 pids[ETW_MAX_FILTER_PIDS];
+	__u32 pid_count;
+	__u32 event_id_count;
+	__u64 event_ids;
+	__u32 event_ids_enable;
+	__u32 reserved[3];
+};
+
+#define ETW_ENABLE_SIZE_VER0	136
+
+/**
+ * struct etw_notification - one enable notification, read() from the fd
+ * @size: sizeof(struct etw_notification) + @filter_size
+ * @reg_id: the registration to call back
+ * @control_code: IsEnabled: 0, 1 or 2
+ * @level: aggregate Level
+ * @reserved0: 0
+ * @match_any: aggregate MatchAnyKeyword
+ * @match_all: aggregate MatchAllKeyword
+ * @source_id: SourceId (zero for a pre-registration enable)
+ * @logger_id: the session whose action caused it
+ * @filter_size: bytes of filter data that follow (0 for now)
+ *
+ * read() returns whole notifications only (``EINVAL`` if the buffer cannot
+ * hold the next one), ``EAGAIN`` when none is queued with O_NONBLOCK;
+ * poll() reports EPOLLIN when one is queued.
+ */
+struct etw_notification {
+	__u32 size;
+	__u32 reg_id;
+	__u32 control_code;
+	__u8 level;
+	__u8 reserved0[3];
+	__u64 match_any;
+	__u64 match_all;
+	__u8 source_id[16];
+	__u32 logger_id;
+	__u32 filter_size;
+};
+
+/**
+ * struct etw_buffer_read - ETW_IOC_BUFFER_READ: take the next full buffer
+ * @size: sizeof(struct etw_buffer_read)
+ * @flags: must be 0
+ * @logger_id: the session
+ * @length: length of the memory at @buf (at least the session buffer size)
+ * @buf: where the ETL buffer (header and records, 0xFF fill) is copied
+ * @cpu: out: the processor the buffer belongs to
+ * @reserved0: must be 0
+ * @sequence: out: the buffer's SequenceNumber
+ * @reserved: must be 0
+ *
+ * ``EAGAIN``: no full buffer is ready (FLUSH hands over partial ones).
+ */
+struct etw_buffer_read {
+	__u32 size;
+	__u32 flags;
+	__u32 logger_id;
+	__u32 length;
+	__u64 buf;
+	__u32 cpu;
+	__u32 reserved0;
+	__u64 sequence;
+	__u64 reserved[2];
+};
+
+#define ETW_BUFFER_READ_SIZE_VER0	56
+
+#define ETW_IOC_PROVIDER_REGISTER	_IO(ETW_IOC_MAGIC, 0x01)
+#define ETW_IOC_PROVIDER_UNREGISTER	_IO(ETW_IOC_MAGIC, 0x02)
+#define ETW_IOC_WRITE			_IO(ETW_IOC_MAGIC, 0x03)
+#define ETW_IOC_SESSION_START		_IO(ETW_IOC_MAGIC, 0x04)
+#define ETW_IOC_SESSION_CONTROL		_IO(ETW_IOC_MAGIC, 0x05)
+#define ETW_IOC_ENABLE			_IO(ETW_IOC_MAGIC, 0x06)
+#define ETW_IOC_BUFFER_READ		_IO(ETW_IOC_MAGIC, 0x07)
+
 #endif /* _UAPI_LINUX_ETW_H */

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * windows.h for libetw: only the Win32 base types, calling-convention
+ * macros and error codes that the ETW headers (wmistr.h, evntprov.h,
+ * evntrace.h, evntcons.h) and programs written against them use.  It is
+ * not a Windows SDK and never includes one: the only functions declared
+ * here are GetLastError() and SetLastError().
+ *
+ * Type model (etw-api.md 0.1): ULONG, LONG and DWORD are 32-bit on every
+ * ABI ("long" is 64-bit on LP64 Linux and is never used), BOOLEAN is one
+ * byte and BOOL an int, WCHAR is a 16-bit UTF-16 code unit (char16_t).
+ * Wide strings are written u"..." or TEXT("...") with UNICODE defined;
+ * L"..." is a 32-bit wchar_t string on Linux and is not an LPCWSTR.
+ *
+ * On 32-bit x86 the 64-bit integer types get 8-byte alignment, as in the
+ * Windows x86 ABI, so that structures keep Windows' layout there too.
+ *
+ * NONAMELESSUNION / NONAMELESSSTRUCT name the anonymous unions and
+ * structs u, u2, ... and s, s2, ... as the Windows headers do.
+ */
+#ifndef LIBETW_WINDOWS_H
+#define LIBETW_WINDOWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#ifndef __cplusplus
+#include <uchar.h>
+#endif
+
+#ifdef __cplusplus
+#define LIBETW_STATIC_ASSERT(expr, msg)	static_assert(expr, msg)
+#else
+#define LIBETW_STATIC_ASSERT(expr, msg)	_Static_assert(expr, msg)
+#endif
+
+#if defined(__i386__)
+#define LIBETW_ALIGN8	__attribute__((aligned(8)))
+#else
+#define LIBETW_ALIGN8
+#endif
+
+#ifndef EXTERN_C
+#ifdef __cplusplus
+#define EXTERN_C	extern "C"
+#else
+#define EXTERN_C	extern
+#endif
+#endif
+
+/* Calling conventions: one convention on Linux, so all of them are empty. */
+#define WINAPI
+#define NTAPI
+#define CALLBACK
+#define WMIAPI
+#define EVNTAPI
+#define DECLSPEC_IMPORT
+#define UNALIGNED
+
+#define VOID	void
+#define CONST	const
+
+#ifndef FALSE
+#define FALSE	0
+#endif
+#ifndef TRUE
+#define TRUE	1
+#endif
+
+#define ANYSIZE_ARRAY	1
+#define MAX_PATH	260
+#define INFINITE	0xFFFFFFFF
+
+#ifdef NONAMELESSUNION
+#define DUMMYUNIONNAME	u
+#define DUMMYUNIONNAME2	u2
+#define DUMMYUNIONNAME3	u3
+#define DUMMYUNIONNAME4	u4
+#define DUMMYUNIONNAME5	u5
+#else
+#define DUMMYUNIONNAME
+#define DUMMYUNIONNAME2
+#define DUMMYUNIONNAME3
+#define DUMMYUNIONNAME4
+#define DUMMYUNIONNAME5
+#endif
+
+#ifdef NONAMELESSSTRUCT
+#define DUMMYSTRUCTNAME		s
+#define DUMMYSTRUCTNAME2	s2
+#define DUMMYSTRUCTNAME3	s3
+#else
+#define DUMMYSTRUCTNAME
+#define DUMMYSTRUCTNAME2
+#define DUMMYSTRUCTNAME3
+#endif
+
+typedef char CHAR;
+typedef uint8_t UCHAR, BYTE, BOOLEAN;
+typedef int16_t SHORT;
+typedef uint16_t USHORT, WORD;
+typedef int32_t LONG, LONG32, INT32;
+typedef uint32_t ULONG, DWORD, ULONG32, DWORD32, UINT32;
+typedef int INT, BOOL;
+typedef unsigned int UINT;
+typedef int64_t LONGLONG LIBETW_ALIGN8;
+typedef int64_t LONG64 LIBETW_ALIGN8;
+typedef int64_t INT64 LIBETW_ALIGN8;
+typedef uint64_t ULONGLONG LIBETW_ALIGN8;
+typedef uint64_t ULONG64 LIBETW_ALIGN8;
+typedef uint64_t DWORD64 LIBETW_ALIGN8;
+typedef uint64_t UINT64 LIBETW_ALIGN8;
+typedef intptr_t INT_PTR, LONG_PTR;
+typedef uintptr_t UINT_PTR, ULONG_PTR, DWORD_PTR, SIZE_T;
+
+typedef char16_t WCHAR;
+
+typedef void *PVOID, *LPVOID, *HANDLE;
+typedef const void *LPCVOID;
+typedef HANDLE *PHANDLE;
+
+typedef CHAR *PCHAR, *PSTR, *LPSTR;
+typedef const CHAR *PCSTR, *LPCSTR;
+typedef WCHAR *PWCHAR, *PWSTR, *LPWSTR;
+typedef const WCHAR *PCWSTR, *LPCWSTR;
+typedef UCHAR *PUCHAR;
+typedef BYTE *PBYTE, *LPBYTE;
+typedef BOOLEAN *PBOOLEAN;
+typedef BOOL *PBOOL, *LPBOOL;
+typedef USHORT *PUSHORT;
+typedef WORD *PWORD;
+typedef LONG *PLONG;
+typedef ULONG *PULONG;
+typedef DWORD *PDWORD, *LPDWORD;
+typedef LONGLONG *PLONGLONG;
+typedef ULONGLONG *PULONGLONG;
+typedef ULONG64 *PULONG64;
+
+#define INVALID_HANDLE_VALUE	((HANDLE)(LONG_PTR)-1)
+
+/* TEXT("x") is u"x" when UNICODE is defined, "x" otherwise. */
+#ifdef UNICODE
+typedef WCHAR TCHAR;
+#define LIBETW_TEXT(quote)	u##quote
+#else
+typedef CHAR TCHAR;
+#define LIBETW_TEXT(quote)	quote
+#endif
+#define TEXT(quote)	LIBETW_TEXT(quote)
+typedef TCHAR *PTCHAR, *PTSTR, *LPTSTR;
+typedef const TCHAR *PCTSTR, *LPCTSTR;
+
+typedef union _LARGE_INTEGER {
+	struct {
+		DWORD LowPart;
+		LONG HighPart;
+	} DUMMYSTRUCTNAME;
+	struct {
+		DWORD LowPart;
+		LONG HighPart;
+	} u;
+	LONGLONG QuadPart;
+} LARGE_INTEGER, *PLARGE_INTEGER;
+
+typedef union _ULARGE_INTEGER {
+	struct {
+		DWORD LowPart;
+		DWORD HighPart;
+	} DUMMYSTRUCTNAME;
+	struct {
+		DWORD LowPart;
+		DWORD HighPart;
+	} u;
+	ULONGLONG QuadPart;
+} ULARGE_INTEGER, *PULARGE_INTEGER;
+
+/* 100-ns intervals since 1601-01-01 UTC, split in two 32-bit halves. */
+typedef struct _FILETIME {
+	DWORD dwLowDateTime;
+	DWORD dwHighDateTime;
+} FILETIME, *PFILETIME, *LPFILETIME;
+
+typedef struct _SYSTEMTIME {
+	WORD wYear;
+	WORD wMonth;
+	WORD wDayOfWeek;
+	WORD wDay;
+	WORD wHour;
+	WORD wMinute;
+	WORD wSecond;
+	WORD wMilliseconds;
+} SYSTEMTIME, *PSYSTEMTIME, *LPSYSTEMTIME;
+
+/* Embedded in TRACE_LOGFILE_HEADER: 172 bytes (etw-api.md 0.1). */
+typedef struct _TIME_ZONE_INFORMATION {
+	LONG Bias;
+	WCHAR StandardName[32];
+	SYSTEMTIME StandardDate;
+	LONG StandardBias;
+	WCHAR DaylightName[32];
+	SYSTEMTIME DaylightDate;
+	LONG DaylightBias;
+} TIME_ZONE_INFORMATION, *PTIME_ZONE_INFORMATION, *LPTIME_ZONE_INFORMATION;
+
+#include "guiddef.h"
+#include "winerror.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The calling thread's last Win32 error code (thread-local in libetw). */
+DWORD WINAPI GetLastError(void);
+void WINAPI SetLastError(DWORD dwErrCode);
+
+#ifdef __cplusplus
+}
+#endif
+
+LIBETW_STATIC_ASSERT(sizeof(WCHAR) == 2, "WCHAR is one UTF-16 code unit");
+LIBETW_STATIC_ASSERT(sizeof(BOOLEAN) == 1, "BOOLEAN is one byte");
+LIBETW_STATIC_ASSERT(sizeof(BOOL) == 4, "BOOL is an int");
+LIBETW_STATIC_ASSERT(sizeof(ULONG) == 4 && sizeof(LONG) == 4, "ULONG is 32-bit");
+LIBETW_STATIC_ASSERT(sizeof(LARGE_INTEGER) == 8, "LARGE_INTEGER");
+LIBETW_STATIC_ASSERT(_Alignof(LARGE_INTEGER) == 8, "LARGE_INTEGER alignment");
+LIBETW_STATIC_ASSERT(sizeof(FILETIME) == 8, "FILETIME");
+LIBETW_STATIC_ASSERT(sizeof(SYSTEMTIME) == 16, "SYSTEMTIME");
+LIBETW_STATIC_ASSERT(sizeof(TIME_ZONE_INFORMATION) == 172, "TIME_ZONE_INFORMATION");
+
+#endif /* LIBETW_WINDOWS_H */

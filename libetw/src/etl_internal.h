@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ETL reader's private state, shared by etl_*.c.
+ */
+#ifndef LIBETW_ETL_INTERNAL_H
+#define LIBETW_ETL_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "etw_etl.h"
+#include "etl_format.h"
+#include "internal.h"
+
+/*
+ * Records are at most 0xffff bytes and every item takes at least 8, so
+ * this many extended items always fit.
+ */
+#define ETL_MAX_EXT	(0x10000 / 8)
+
+struct etl_merge;
+
+struct etw_etl {
+	const uint8_t *data;
+	uint64_t size;
+	void *map;			/* mmap()ed file, or NULL */
+	void *copy;			/* file read into memory, or NULL */
+
+	struct etw_etl_header hdr;
+	char *logger_name;
+	char *log_file_name;
+
+	struct etw_etl_buffer *bufs;
+	uint32_t nbufs;
+	uint32_t bufs_cap;
+	struct etw_etl_error index_err;	/* what ended the buffer walk early */
+
+	/* Iteration. */
+	enum etw_etl_order order;
+	uint32_t cur_buf;
+	uint32_t cur_pos;		/* next record, from the buffer start */
+	struct etl_merge *merge;
+	struct etw_etl_error err;	/* sticky until rewind */
+
+	struct etw_etl_ext_item ext[ETL_MAX_EXT];
+};
+
+/* Set *err (code, offset, "<what> at offset 0x..: <why>"); returns code. */
+int etl_error(struct etw_etl_error *err, int code, uint64_t offset,
+	      const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* Buffer 0, the header event and the index of the other buffers. */
+int etl_load(struct etw_etl *etl, struct etw_etl_error *err);
+void etl_unload(struct etw_etl *etl);
+
+/*
+ * The record at pos (from the start of buffer b): 1 and *ev filled (its
+ * ext items in etl->ext), *next = where the next record starts; 0 at the
+ * end of the buffer's data; -errno with etl->err set.
+ */
+int etl_parse_record(struct etw_etl *etl, uint32_t b, uint32_t pos,
+		     struct etw_etl_event *ev, uint32_t *next);
+
+/* Provider of a kernel hook id; false for an unknown group. */
+bool etl_kernel_provider(uint16_t hook_id, struct etw_etl_guid *g);
+
+/* Timestamp to FILETIME; false if the header gives no clock rate. */
+bool etl_to_filetime(const struct etw_etl_header *h, uint64_t ts,
+		     uint64_t *ft);
+
+/* Time-ordered iteration over buffers 1..n (etl_merge.c). */
+int etl_merge_next(struct etw_etl *etl, struct etw_etl_event *ev);
+void etl_merge_free(struct etl_merge *m);
+
+/* UTF-16LE units at p (count of them, up to a NUL) as UTF-8 in out. */
+size_t etl_utf16_to_utf8(const uint8_t *p, size_t units, char *out,
+			 size_t out_size);
+
+static inline void etl_get_guid(const uint8_t *p, struct etw_etl_guid *g)
+{
+	g->data1 = ETL_GET(p, etl_guid, data1);
+	g->data2 = ETL_GET(p, etl_guid, data2);
+	g->data3 = ETL_GET(p, etl_guid, data3);
+	for (int i = 0; i < 8; i++)
+		g->data4[i] = p[offsetof(struct etl_guid, data4) + i];
+}
+
+#endif /* LIBETW_ETL_INTERNAL_H */

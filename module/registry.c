@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The provider registry: provider GUIDs, the processes that registered
+ * them, the sessions that enabled them, and the routes writers follow.
+ *
+ * All changes happen under etw_lock.  A provider's enables[] is the
+ * control-plane record; after every change it is copied into a new
+ * struct etw_route, published with rcu_assign_pointer() and the old one
+ * freed after a grace period, so writers never take a lock.  Every change
+ * also recomputes the aggregate state (seed 000: Level = max, MatchAny =
+ * OR, MatchAll = AND) into each registration's state slot and queues an
+ * enable notification for it.
+ */
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+static DEFINE_HASHTABLE(etw_providers, 8);
+
+static u32 etw_guid_hash(const guid_t *g)
+{
+	return jhash(g, sizeof(*g), 0);
+}
+
+static struct etw_provider *etw_provider_find(const guid_t *g)
+{
+	struct etw_provider *p;
+
+	lockdep_assert_held(&etw_lock);
+	hash_for_each_possible(etw_providers, p, hnode, etw_guid_hash(g))
+		if (guid_equal(&p->guid, g))
+			return p;
+	return NULL;
+}
+
+static struct etw_provider *etw_provider_get(const guid_t *g)
+{
+	struct etw_provider *p = etw_provider_find(g);
+
+	if (p)
+		return p;
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return NULL;
+	guid_copy(&p->guid, g);
+	INIT_LIST_HEAD(&p->regs);
+	hash_add(etw_providers, &p->hnode, etw_guid_hash(g));
+	return p;
+}
+
+/* Free a provider nobody registers and no session enables. */
+static void etw_provider_put(struct etw_provider *p)
+{
+	struct etw_route *route;
+
+	if (!list_empty(&p->regs) || p->nr_enables)
+		return;
+	hash_del(&p->hnode);
+	route = rcu_dereference_protected(p->route, lockdep_is_held(&etw_lock));
+	RCU_INIT_POINTER(p->route, NULL);
+	if (route)
+		kfree_rcu(route, rcu);
+	kfree_rcu(p, rcu);
+}
+
+/*
+ * Copy enables[] into a new route for writers.  Removals pass __GFP_NOFAIL:
+ * a stopping session must become unreachable whatever the memory pressure
+ * (the route is at most a few hundred bytes).
+ */
+static int etw_route_publish(struct etw_provider *p, gfp_t gfp)
+{
+	struct etw_route *old, *new = NULL;
+
+	if (p->nr_enables) {
+		new = kmalloc(struct_size(new, entry, p->nr_enables), gfp);
+		if (!new)
+			return -ENOMEM;
+		new->count = p->nr_enables;
+		memcpy(new->entry, p->enables,
+		       p->nr_enables * sizeof(p->enables[0]));
+	}
+	old = rcu_dereference_protected(p->route, lockdep_is_held(&etw_lock));
+	rcu_assign_pointer(p->route, new);
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
+}
+
+struct etw_aggregate {
+	bool enabled;
+	u8 level;	/* effective, for the state page */
+	u8 cb_level;	/* for the callback: 0 if any session gave 0 */
+	u64 any;
+	u64 all;
+};
+
+static void etw_provider_aggregate(const struct etw_provider *p,
+				   struct etw_aggregate *a)
+{
+	unsigned int i;
+
+	memset(a, 0, sizeof(*a));
+	if (!p->nr_enables)
+		return;
+	a->enabled = true;
+	a->all = ~0ULL;
+	for (i = 0; i < p->nr_enables; i++) {
+		const struct etw_route_entry *e = &p->enables[i];
+
+		a->level = max(a->level, e->level);
+		a->any |= e->match_any;
+		a->all &= e->match_all;
+	}
+	a->cb_level = a->level;
+	for (i = 0; i < p->nr_enables; i++)
+		if (!p->enables[i].raw_level)
+			a->cb_level = 0;
+}
+
+static void etw_reg_notify(struct etw_reg *r, const struct etw_aggregate *a,
+			   u32 code, const u8 *source_id, u32 logger_id)
+{
+	struct etw_notification n = {
+		.reg_id = r->id,
+		.control_code = code,
+		.level = a->cb_level,
+		.match_any = a->any,
+		.match_all = a->all,
+		.logger_id = logger_id,
+	};
+
+	if (source_id)
+		memcpy(n.source_id, source_id, sizeof(n.source_id));
+	etw_notify_queue(r->file, &n);
+}
+
+/*
+ * Publish the new state to every registration and tell them.  @code is
+ * what the controller did; the callback sees the resulting state instead
+ * (1 if still enabled by some session), except for capture-state.
+ */
+static void etw_provider_changed(struct etw_provider *p, u32 code,
+				 const u8 *source_id, u32 logger_id)
+{
+	struct etw_aggregate a;
+	struct etw_reg *r;
+
+	etw_provider_aggregate(p, &a);
+	if (code != ETW_CONTROL_CODE_CAPTURE_STATE)
+		code = a.enabled ? ETW_CONTROL_CODE_ENABLE : ETW_CONTROL_CODE_DISABLE;
+	list_for_each_entry(r, &p->regs, prov_node) {
+		if (code != ETW_CONTROL_CODE_CAPTURE_STATE)
+			etw_state_set(r->file, r->id - 1, a.enabled, a.level,
+				      a.any, a.all);
+		etw_reg_notify(r, &a, code, source_id, logger_id);
+	}
+}
+
+int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg)
+{
+	struct etw_aggregate a;
+	struct etw_reg *r;
+	guid_t g;
+	u32 id;
+	int ret;
+
+	if (arg->flags || arg->reserved[0] || arg->reserved[1])
+		return -EINVAL;
+	import_guid(&g, arg->guid);
+
+	mutex_lock(&ef->lock);
+	ret = etw_state_alloc(ef);
+	mutex_unlock(&ef->lock);
+	if (ret)
+		return ret;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->file = ef;
+
+	mutex_lock(&etw_lock);
+	r->prov = etw_provider_get(&g);
+	if (!r->prov) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	ret = xa_alloc(&ef->regs, &id, r, XA_LIMIT(1, ETW_MAX_REGS_PER_FILE),
+		       GFP_KERNEL);
+	if (ret) {
+		etw_provider_put(r->prov);
+		ret = ret == -EBUSY ? -ENOSPC : ret;
+		goto out_unlock;
+	}
+	r->id = id;
+	list_add_tail(&r->prov_node, &r->prov->regs);
+
+	/* Pre-enabled: start enabled, and call back with a zero SourceId. */
+	etw_provider_aggregate(r->prov, &a);
+	etw_state_set(ef, id - 1, a.enabled, a.level, a.any, a.all);
+	if (a.enabled)
+		etw_reg_notify(r, &a, ETW_CONTROL_CODE_ENABLE, NULL, 0);
+	mutex_unlock(&etw_lock);
+
+	arg->reg_id = id;
+	arg->state_index = id - 1;
+	return 0;
+
+out_unlock:
+	mutex_unlock(&etw_lock);
+	kfree(r);
+	return ret;
+}
+
+/* Drop queued notifications of a registration whose id may be reused. */
+static void etw_notify_forget(struct etw_file *ef, u32 reg_id)
+{
+	struct etw_notify *item, *tmp;
+
+	spin_lock(&ef->notify_lock);
+	list_for_each_entry_safe(item, tmp, &ef->notify, node) {
+		if (item->n.reg_id != reg_id)
+			continue;
+		list_del(&item->node);
+		ef->notify_count--;
+		kfree(item);
+	}
+	spin_unlock(&ef->notify_lock);
+}
+
+static void etw_reg_remove(struct etw_reg *r)
+{
+	struct etw_file *ef = r->file;
+
+	lockdep_assert_held(&etw_lock);
+	xa_erase(&ef->regs, r->id);
+	list_del(&r->prov_node);
+	etw_state_set(ef, r->id - 1, false, 0, 0, 0);
+	etw_notify_forget(ef, r->id);
+	etw_provider_put(r->prov);
+	kfree_rcu(r, rcu);
+}
+
+int etw_registry_unregister(struct etw_file *ef, u32 reg_id)
+{
+	struct etw_reg *r;
+	int ret = -EBADF;
+
+	mutex_lock(&etw_lock);
+	r = xa_load(&ef->regs, reg_id);
+	if (r) {
+		etw_reg_remove(r);
+		ret = 0;
+	}
+	mutex_unlock(&etw_lock);
+	return ret;
+}
+
+void etw_registry_release_file(struct etw_file *ef)
+{
+	struct etw_reg *r;
+	unsigned long id;
+
+	mutex_lock(&etw_lock);
+	xa_for_each(&ef->regs, id, r)
+		etw_reg_remove(r);
+	mutex_unlock(&etw_lock);
+}
+
+static int etw_enable_find(const struct etw_provider *p,
+			   const struct etw_session *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nr_enables; i++)
+		if (p->enables[i].session == s)
+			return i;
+	return -1;
+}
+
+static void etw_enable_fill(struct etw_route_entry *e, struct etw_session *s,
+			    const struct etw_enable *arg, const u16 *event_ids)
+{
+	memset(e, 0, sizeof(*e));
+	e->session = s;
+	e->raw_level = arg->level;
+	/* Level 0 and MatchAnyKeyword 0 mean "all" (see the uapi). */
+	e->level = arg->level ? arg->level : 255;
+	e->match_any = arg->match_any ? arg->match_any : ~0ULL;
+	e->match_all = arg->match_any ? arg->match_all : 0;
+	e->enable_property = arg->enable_property;
+	e->pid_count = arg->pid_count;
+	memcpy(e->pids, arg->pids, sizeof(e->pids));
+	e->event_id_count = arg->event_id_count;
+	e->event_ids_enable = arg->event_ids_enable;
+	if (arg->event_id_count)
+		memcpy(e->event_ids, event_ids, arg->event_id_count * sizeof(u16));
+}
+
+int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids)
+{
+	struct etw_route_entry saved;
+	struct etw_provider *p;
+	struct etw_session *s;
+	bool added = false;
+	guid_t g;
+	int idx, ret = 0;
+
+	import_guid(&g, arg->guid);
+	mutex_lock(&etw_lock);
+	s = etw_session_get(arg->logger_id);
+	if (!s) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	p = arg->control_code == ETW_CONTROL_CODE_ENABLE ?
+		etw_provider_get(&g) : etw_provider_find(&g);
+	if (!p)
+		goto out_put;	/* nothing to disable or capture: done */
+	idx = etw_enable_find(p, s);
+
+	switch (arg->control_code) {
+	case ETW_CONTROL_CODE_ENABLE:
+		if (idx < 0 && p->nr_enables == ETW_MAX_SESSIONS_PER_PROVIDER) {
+			ret = -ENOSPC;
+			break;
+		}
+		if (idx < 0) {
+			idx = p->nr_enables++;
+			added = true;
+		}
+		saved = p->enables[idx];
+		etw_enable_fill(&p->enables[idx], s, arg, event_ids);
+		ret = etw_route_publish(p, GFP_KERNEL);
+		if (ret) {
+			if (added)
+				p->nr_enables--;
+			else
+				p->enables[idx] = saved;
+			break;
+		}
+		etw_provider_changed(p, arg->control_code, arg->source_id,
+				     arg->logger_id);
+		break;
+	case ETW_CONTROL_CODE_DISABLE:
+		if (idx < 0)
+			break;
+		p->enables[idx] = p->enables[--p->nr_enables];
+		etw_route_publish(p, GFP_KERNEL | __GFP_NOFAIL);
+		etw_provider_changed(p, arg->control_code, arg->source_id,
+				     arg->logger_id);
+		break;
+	case ETW_CONTROL_CODE_CAPTURE_STATE:
+		if (p->nr_enables)
+			etw_provider_changed(p, arg->control_code,
+					     arg->source_id, arg->logger_id);
+		break;
+	}
+	etw_provider_put(p);
+out_put:
+	etw_session_put(s);
+out_unlock:
+	mutex_unlock(&etw_lock);
+	return ret;
+}
+
+/* A session stops: it leaves every provider; writers stop seeing it. */
+void etw_registry_session_stopped(struct etw_session *s)
+{
+	struct hlist_node *tmp;
+	struct etw_provider *p;
+	unsigned int bkt;
+	int idx;
+
+	lockdep_assert_held(&etw_lock);
+	hash_for_each_safe(etw_providers, bkt, tmp, p, hnode) {
+		idx = etw_enable_find(p, s);
+		if (idx < 0)
+			continue;
+		p->enables[idx] = p->enables[--p->nr_enables];
+		etw_route_publish(p, GFP_KERNEL | __GFP_NOFAIL);
+		etw_provider_changed(p, ETW_CONTROL_CODE_DISABLE, NULL,
+				     s->info.logger_id);
+		etw_provider_put(p);
+	}
+}
+
+/* Module exit: no file is open and no session runs, so nothing is left. */
+void etw_registry_exit(void)
+{
+	struct etw_provider *p;
+	unsigned int bkt;
+
+	hash_for_each(etw_providers, bkt, p, hnode)
+		WARN(1, "etw: provider left at exit\n");
+}

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sessions (loggers): at most ETW_MAX_SESSIONS, each with an id, a name, a
+ * GUID, settings and per-CPU buffers.  A session lives until it is stopped,
+ * whoever started it; while one runs the module cannot be unloaded.
+ *
+ * The table is changed under etw_lock.  A session is reference counted:
+ * the table holds one reference, and a control operation that must drop
+ * etw_lock (copying a buffer out) holds another.  Writers hold none: they
+ * reach a session only through a provider's RCU route, and a stopping
+ * session is removed from every route, then a grace period passes, before
+ * its buffers are flushed for the last time.
+ */
+#include <linux/cpu.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+#include "internal.h"
+
+static struct etw_session *etw_sessions[ETW_MAX_SESSIONS];
+
+/* Memory all sessions' buffers may use, in MiB. */
+static unsigned int max_buffer_memory_mb = 256;
+module_param(max_buffer_memory_mb, uint, 0644);
+MODULE_PARM_DESC(max_buffer_memory_mb, "Total buffer memory of all sessions, MiB");
+
+static u64 etw_buffer_bytes;	/* etw_lock */
+
+/* FlushTimer bound: a day, in seconds. */
+#define ETW_MAX_FLUSH_TIMER	86400
+
+/* Seconds between FILETIME's epoch (1601) and the Unix epoch. */
+#define ETW_FILETIME_UNIX_OFFSET	11644473600ULL
+
+/* The session clock: CLOCK_MONOTONIC in ns, the "QPC" of our ETL files. */
+u64 etw_clock(void)
+{
+	return ktime_get_ns();
+}
+
+static u64 etw_filetime_now(void)
+{
+	return div_u64(ktime_get_real_ns(), 100) +
+	       ETW_FILETIME_UNIX_OFFSET * 10000000ULL;
+}
+
+/* Find a session by id; etw_lock held.  Takes a reference. */
+struct etw_session *etw_session_get(u32 logger_id)
+{
+	struct etw_session *s;
+
+	lockdep_assert_held(&etw_lock);
+	if (!logger_id || logger_id > ETW_MAX_SESSIONS)
+		return NULL;
+	s = etw_sessions[logger_id - 1];
+	if (s)
+		kref_get(&s->ref);
+	return s;
+}
+
+static struct etw_session *etw_session_by_name(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ETW_MAX_SESSIONS; i++)
+		if (etw_sessions[i] && !strcmp(etw_sessions[i]->info.name, name)) {
+			kref_get(&etw_sessions[i]->ref);
+			return etw_sessions[i];
+		}
+	return NULL;
+}
+
+static void etw_session_free(struct kref *ref)
+{
+	struct etw_session *s = container_of(ref, struct etw_session, ref);
+
+	cancel_delayed_work_sync(&s->flush_work);
+	etw_buffers_free(s);
+	free_percpu(s->cpu);
+	kfree(s);
+	module_put(THIS_MODULE);
+}
+
+void etw_session_put(struct etw_session *s)
+{
+	kref_put(&s->ref, etw_session_free);
+}
+
+/* Fill the statistics Windows reports into s->info. */
+static void etw_session_stats(struct etw_session *s)
+{
+	u64 lost = s->events_lost_stopped;
+	unsigned int cpu;
+
+	if (!s->stopped)
+		for_each_possible_cpu(cpu)
+			lost += READ_ONCE(per_cpu_ptr(s->cpu, cpu)->events_lost);
+	spin_lock(&s->pool_lock);
+	s->info.number_of_buffers = s->info.max_buffers;
+	s->info.free_buffers = s->nr_free;
+	s->info.buffers_written = s->buffers_written;
+	spin_unlock(&s->pool_lock);
+	s->info.events_lost = min_t(u64, lost, U32_MAX);
+}
+
+static long etw_flush_on_cpu(void *arg)
+{
+	struct etw_session *s = arg;
+
+	preempt_disable();
+	etw_buffer_flush_cpu(s, smp_processor_id(), false);
+	preempt_enable();
+	return 0;
+}
+
+/* Hand over every CPU's partial buffer (ControlTrace FLUSH, FlushTimer). */
+static void etw_session_flush(struct etw_session *s)
+{
+	unsigned int cpu;
+
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		if (cpu_online(cpu))
+			work_on_cpu(cpu, etw_flush_on_cpu, s);
+		else
+			etw_buffer_flush_cpu(s, cpu, false);
+	}
+	cpus_read_unlock();
+}
+
+static void etw_flush_timer_fn(struct work_struct *work)
+{
+	struct etw_session *s = container_of(to_delayed_work(work),
+					     struct etw_session, flush_work);
+
+	if (READ_ONCE(s->stopped))
+		return;
+	etw_session_flush(s);
+	schedule_delayed_work(&s->flush_work, READ_ONCE(s->info.flush_timer) * HZ);
+}
+
+static int etw_session_check(struct etw_session_info *in)
+{
+	u32 mode = in->log_file_mode;
+
+	if (in->logger_id || in->number_of_buffers || in->free_buffers ||
+	    in->buffers_written || in->events_lost || in->log_buffers_lost ||
+	    in->real_time_buffers_lost || in->clock_type || in->reserved0 ||
+	    in->frequency || in->start_time || in->start_ticks)
+		return -EINVAL;
+	if ((mode & ETW_MODE_FILE_SEQUENTIAL) && (mode & ETW_MODE_FILE_CIRCULAR))
+		return -EINVAL;
+	if (!in->name[0] || strnlen(in->name, ETW_MAX_NAME) == ETW_MAX_NAME)
+		return -EINVAL;
+	if (in->flush_timer > ETW_MAX_FLUSH_TIMER)
+		return -EINVAL;
+	if (!in->buffer_size_kb)
+		in->buffer_size_kb = 64;
+	if (in->buffer_size_kb > 1024)
+		return -EINVAL;
+	if (in->max_buffers && in->min_buffers > in->max_buffers)
+		return -EINVAL;
+	/* As Windows: at least two buffers per CPU, and room to grow. */
+	in->min_buffers = max(in->min_buffers, 2 * num_possible_cpus());
+	if (!in->max_buffers)
+		in->max_buffers = in->min_buffers + 20;
+	in->max_buffers = max(in->max_buffers, in->min_buffers);
+	return 0;
+}
+
+int etw_session_start(struct etw_session_start *arg)
+{
+	struct etw_session_info *in = &arg->info;
+	struct etw_session *s, *other;
+	unsigned int i, slot = ETW_MAX_SESSIONS;
+	guid_t g;
+	u64 bytes;
+	int ret;
+
+	if (arg->flags || arg->reserved[0] || arg->reserved[1])
+		return -EINVAL;
+	ret = etw_session_check(in);
+	if (ret)
+		return ret;
+	bytes = (u64)in->max_buffers * in->buffer_size_kb * 1024;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	kref_init(&s->ref);
+	spin_lock_init(&s->pool_lock);
+	INIT_DELAYED_WORK(&s->flush_work, etw_flush_timer_fn);
+	s->info = *in;
+	s->buffer_size = in->buffer_size_kb * 1024;
+	s->cpu = alloc_percpu(struct etw_cpu);
+	if (!s->cpu)
+		goto out_free;
+
+	mutex_lock(&etw_lock);
+	for (i = 0; i < ETW_MAX_SESSIONS; i++) {
+		other = etw_sessions[i];
+		if (!other) {
+			slot = min(slot, i);
+			continue;
+		}
+		if (!strcmp(other->info.name, in->name) ||
+		    (!guid_is_null((guid_t *)in->guid) &&
+		     !memcmp(other->info.guid, in->guid, sizeof(in->guid)))) {
+			ret = -EEXIST;
+			goto out_unlock;
+		}
+	}
+	if (slot == ETW_MAX_SESSIONS) {
+		ret = -ENOSPC;
+		goto out_unlock;
+	}
+	if (etw_buffer_bytes + bytes > (u64)max_buffer_memory_mb << 20) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	ret = etw_buffers_init(s);
+	if (ret)
+		goto out_unlock;
+	etw_buffer_bytes += bytes;
+
+	if (guid_is_null((guid_t *)in->guid)) {
+		guid_gen(&g);
+		export_guid(s->info.guid, &g);
+	}
+	s->info.logger_id = slot + 1;
+	s->info.clock_type = 1;
+	s->info.frequency = NSEC_PER_SEC;
+	s->info.start_time = etw_filetime_now();
+	s->info.start_ticks = etw_clock();
+	__module_get(THIS_MODULE);
+	etw_sessions[slot] = s;
+	if (s->info.flush_timer)
+		schedule_delayed_work(&s->flush_work, s->info.flush_timer * HZ);
+	etw_session_stats(s);
+	in = &s->info;
+	arg->info = *in;
+	mutex_unlock(&etw_lock);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&etw_lock);
+	free_percpu(s->cpu);
+out_free:
+	kfree(s);
+	return ret ? ret : -ENOMEM;
+}
+
+/* Stop: unreachable for writers, a grace period, then the last flush. */
+static void etw_session_stop(struct etw_session *s)
+{
+	unsigned int cpu;
+	u64 lost = 0;
+
+	lockdep_assert_held(&etw_lock);
+	etw_sessions[s->info.logger_id - 1] = NULL;
+	etw_registry_session_stopped(s);
+	synchronize_rcu();
+	cancel_delayed_work_sync(&s->flush_work);
+
+	for_each_possible_cpu(cpu) {
+		etw_buffer_flush_cpu(s, cpu, true);
+		lost += per_cpu_ptr(s->cpu, cpu)->events_lost;
+	}
+	s->events_lost_stopped = lost;
+	WRITE_ONCE(s->stopped, true);
+	etw_buffer_bytes -= (u64)s->info.max_buffers * s->buffer_size;
+	etw_session_stats(s);
+	etw_session_put(s);	/* the table's reference */
+}
+
+int etw_session_control(struct etw_session_control *arg)
+{
+	struct etw_session *s;
+	int ret = 0;
+
+	if (arg->flags || arg->reserved[0] || arg->reserved[1] ||
+	    arg->code > ETW_CONTROL_FLUSH)
+		return -EINVAL;
+
+	mutex_lock(&etw_lock);
+	if (arg->logger_id) {
+		s = etw_session_get(arg->logger_id);
+	} else {
+		arg->info.name[ETW_MAX_NAME - 1] = 0;
+		s = etw_session_by_name(arg->info.name);
+	}
+	if (!s) {
+		mutex_unlock(&etw_lock);
+		return -ENOENT;
+	}
+
+	switch (arg->code) {
+	case ETW_CONTROL_UPDATE:
+		if (arg->info.max_buffers &&
+		    arg->info.max_buffers != s->info.max_buffers) {
+			/* The pool is allocated at start; it cannot grow. */
+			ret = -EINVAL;
+			break;
+		}
+		if (arg->info.flush_timer > ETW_MAX_FLUSH_TIMER) {
+			ret = -EINVAL;
+			break;
+		}
+		if (arg->info.flush_timer) {
+			WRITE_ONCE(s->info.flush_timer, arg->info.flush_timer);
+			mod_delayed_work(system_wq, &s->flush_work,
+					 arg->info.flush_timer * HZ);
+		}
+		break;
+	case ETW_CONTROL_FLUSH:
+		etw_session_flush(s);
+		break;
+	case ETW_CONTROL_STOP:
+		etw_session_stop(s);
+		break;
+	}
+	etw_session_stats(s);
+	arg->info = s->info;
+	mutex_unlock(&etw_lock);
+	etw_session_put(s);
+	return ret;
+}
+
+int etw_session_buffer_read(struct etw_buffer_read *arg)
+{
+	struct etw_session *s;
+	struct etw_buffer *b;
+	int ret = 0;
+
+	if (arg->flags || arg->reserved0 || arg->reserved[0] || arg->reserved[1])
+		return -EINVAL;
+	mutex_lock(&etw_lock);
+	s = etw_session_get(arg->logger_id);
+	mutex_unlock(&etw_lock);
+	if (!s)
+		return -ENOENT;
+	if (arg->length < s->buffer_size) {
+		ret = -EINVAL;
+		goto out_put;
+	}
+	b = etw_buffer_take(s);
+	if (!b) {
+		ret = -EAGAIN;
+		goto out_put;
+	}
+	if (copy_to_user(u64_to_user_ptr(arg->buf), b->data, s->buffer_size))
+		ret = -EFAULT;
+	arg->cpu = b->cpu;
+	arg->sequence = b->sequence;
+	etw_buffer_release(s, b);
+out_put:
+	etw_session_put(s);
+	return ret;
+}
+
+/* Module exit: nothing runs (each session holds a module reference). */
+void etw_session_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ETW_MAX_SESSIONS; i++)
+		WARN_ON(etw_sessions[i]);
+}
