@@ -42,7 +42,7 @@ KSRC		:= $(BUILD)/ksrc
 # The harness compares mixed signedness by design (EXPECT_EQ(0, u32)) and
 # defines its functions without prototypes.
 KSFT_CFLAGS	:= -I$(KSRC)/tools/testing/selftests -Wno-sign-compare \
-		   -Wno-missing-prototypes -Wno-clobbered
+		   -Wno-missing-prototypes -Wno-clobbered -Wno-misleading-indentation
 
 .PHONY: all module lib tools selftests unit lint check demo vm-shell \
 	install modules_install uninstall clean help

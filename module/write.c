@@ -198,8 +198,11 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 
 	if (arg->kind != ETW_WRITE_EVENT || (arg->flags & ~ETW_WRITE_F_MASK) ||
 	    arg->reserved0 || arg->reserved[0] || arg->reserved[1] ||
-	    arg->reserved[2] || arg->written || arg->lost)
+	    arg->reserved[2])
 		return -EINVAL;
+	/* Out-only: a caller reusing its struct may pass back old values. */
+	arg->written = 0;
+	arg->lost = 0;
 	if (arg->count > ETW_MAX_DATA_DESCRIPTORS || (arg->count && !arg->data))
 		return -EINVAL;
 

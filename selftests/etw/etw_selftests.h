@@ -38,3 +38,208 @@ static inline int etw_ioctl_err(int fd, unsigned long cmd, void *arg)
 }
 
 #endif /* ETW_SELFTESTS_H */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+/* A fixed test GUID; the last byte distinguishes providers. */
+static inline void etw_test_guid(__u8 g[16], __u8 n)
+{
+	static const __u8 base[16] = {
+		0x38, 0x4c, 0x86, 0xb3, 0x73, 0x42, 0xc5, 0x58,
+		0x54, 0x5b, 0x8b, 0x36, 0x08, 0x34, 0x34, 0x00,
+	};
+
+	memcpy(g, base, 16);
+	g[15] = n;
+}
+
+static inline int etw_session_start_simple(int fd, const char *name, __u32 mode,
+					   __u32 buffer_kb, __u32 max_buffers,
+					   __u32 *logger_id)
+{
+	struct etw_session_start st = { .size = sizeof(st) };
+	int ret;
+
+	snprintf(st.info.name, sizeof(st.info.name), "%s", name);
+	st.info.log_file_mode = mode;
+	st.info.buffer_size_kb = buffer_kb;
+	st.info.max_buffers = max_buffers;
+	ret = etw_ioctl_err(fd, ETW_IOC_SESSION_START, &st);
+	if (!ret && logger_id)
+		*logger_id = st.info.logger_id;
+	return ret;
+}
+
+static inline int etw_session_ctl(int fd, __u32 logger_id, __u32 code,
+				  struct etw_session_info *info)
+{
+	struct etw_session_control c = { .size = sizeof(c) };
+	int ret;
+
+	c.code = code;
+	c.logger_id = logger_id;
+	ret = etw_ioctl_err(fd, ETW_IOC_SESSION_CONTROL, &c);
+	if (!ret && info)
+		*info = c.info;
+	return ret;
+}
+
+static inline int etw_enable_simple(int fd, __u32 logger_id, const __u8 guid[16],
+				    __u32 code, __u8 level, __u64 any, __u64 all,
+				    __u32 property)
+{
+	struct etw_enable e = { .size = sizeof(e) };
+
+	e.logger_id = logger_id;
+	e.control_code = code;
+	memcpy(e.guid, guid, 16);
+	e.level = level;
+	e.match_any = any;
+	e.match_all = all;
+	e.enable_property = property;
+	return etw_ioctl_err(fd, ETW_IOC_ENABLE, &e);
+}
+
+static inline int etw_register_simple(int fd, const __u8 guid[16], __u32 *reg_id)
+{
+	struct etw_provider_register r = { .size = sizeof(r) };
+	int ret;
+
+	memcpy(r.guid, guid, 16);
+	ret = etw_ioctl_err(fd, ETW_IOC_PROVIDER_REGISTER, &r);
+	if (!ret)
+		*reg_id = r.reg_id;
+	return ret;
+}
+
+static inline int etw_write_simple(int fd, __u32 reg_id, __u16 id, __u8 level,
+				   __u64 keyword, const void *data, __u32 len)
+{
+	struct etw_data_desc d = { .ptr = (uintptr_t)data, .size = len };
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+
+	w.reg_id = reg_id;
+	w.desc.id = id;
+	w.desc.level = level;
+	w.desc.keyword = keyword;
+	w.count = len ? 1 : 0;
+	w.data = len ? (uintptr_t)&d : 0;
+	return etw_ioctl_err(fd, ETW_IOC_WRITE, &w);
+}
+
+/* The on-disk EVENT_HEADER, as the selftests check it. */
+struct etw_test_event_header {
+	__u16 size;
+	__u16 header_type;
+	__u16 flags;
+	__u16 event_property;
+	__u32 thread_id;
+	__u32 process_id;
+	__u64 timestamp;
+	__u8 provider_id[16];
+	struct etw_event_desc desc;
+	__u32 kernel_time;
+	__u32 user_time;
+	__u8 activity_id[16];
+};
+
+/* Called for each record of each buffer; return 0 to go on. */
+typedef int (*etw_record_fn)(const struct etw_test_event_header *h,
+			     const __u8 *buffer, __u32 cpu, void *ctx);
+
+/*
+ * Flush the session and read every ready buffer, checking the ETL buffer
+ * framing and calling @fn for each record.  Returns the number of records,
+ * or a negative errno (-EPROTO for a malformed buffer).
+ */
+static inline long etw_drain(int fd, __u32 logger_id, etw_record_fn fn, void *ctx)
+{
+	static __u8 buf[1024 * 1024];
+	struct etw_buffer_read r;
+	long records = 0;
+	int ret;
+
+	ret = etw_session_ctl(fd, logger_id, ETW_CONTROL_FLUSH, NULL);
+	if (ret)
+		return ret;
+	for (;;) {
+		__u32 bufsize, saved, off;
+
+		memset(&r, 0, sizeof(r));
+		r.size = sizeof(r);
+		r.logger_id = logger_id;
+		r.length = sizeof(buf);
+		r.buf = (uintptr_t)buf;
+		ret = etw_ioctl_err(fd, ETW_IOC_BUFFER_READ, &r);
+		if (ret == -EAGAIN)
+			return records;
+		if (ret)
+			return ret;
+		memcpy(&bufsize, buf, 4);
+		memcpy(&saved, buf + 4, 4);
+		if (saved < ETW_BUFFER_HEADER_SIZE || saved > bufsize || saved % 8)
+			return -EPROTO;
+		for (off = saved; off < bufsize; off++)
+			if (buf[off] != 0xff)
+				return -EPROTO;
+		for (off = ETW_BUFFER_HEADER_SIZE; off < saved;) {
+			const struct etw_test_event_header *h = (const void *)(buf + off);
+
+			if (h->size < ETW_EVENT_HEADER_SIZE || off + h->size > saved)
+				return -EPROTO;
+			records++;
+			if (fn && fn(h, buf, r.cpu, ctx))
+				return -ECANCELED;
+			off += (h->size + 7) & ~7u;
+		}
+	}
+}
+
+/* Count of records per event id, for the provider @guid. */
+struct etw_counts {
+	__u8 guid[16];
+	long by_id[256];
+	long total;
+};
+
+static inline int etw_count_fn(const struct etw_test_event_header *h,
+			       const __u8 *buffer, __u32 cpu, void *ctx)
+{
+	struct etw_counts *c = ctx;
+
+	if (memcmp(h->provider_id, c->guid, 16))
+		return 0;
+	c->total++;
+	c->by_id[h->desc.id & 0xff]++;
+	return 0;
+}
+
+static inline long etw_count(int fd, __u32 logger_id, const __u8 guid[16],
+			     struct etw_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	memcpy(c->guid, guid, 16);
+	return etw_drain(fd, logger_id, etw_count_fn, c);
+}
+
+/* Test sessions are named "etwtest-*"; stop any left behind. */
+static inline void etw_stop_test_sessions(int fd)
+{
+	struct etw_session_info info;
+	__u32 id;
+
+	for (id = 1; id <= ETW_MAX_SESSIONS; id++)
+		if (!etw_session_ctl(fd, id, ETW_CONTROL_QUERY, &info) &&
+		    !strncmp(info.name, "etwtest-", 8))
+			etw_session_ctl(fd, id, ETW_CONTROL_STOP, NULL);
+}
+
+/* Needs root in the VM; skips elsewhere. */
+#define etw_require_root(_metadata)					\
+	do {								\
+		if (geteuid() != 0)					\
+			SKIP(return, "needs root");			\
+	} while (0)

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing events: the record as stored (EVENT_HEADER, extended items,
+ * payload, ETL buffer framing), the size and argument errors, and what
+ * happens when a session has no room: dropped for every session that is
+ * not independent, and counted.
+ */
+#include <sys/syscall.h>
+
+#include "kselftest_harness.h"
+#include "etw_selftests.h"
+
+FIXTURE(wr)
+{
+	int fd;
+	__u8 guid[16];
+	__u32 reg;
+	__u32 s;
+};
+
+FIXTURE_SETUP(wr)
+{
+	etw_require_root(_metadata);
+	self->fd = etw_open_or_skip(_metadata);
+	etw_stop_test_sessions(self->fd);
+	etw_test_guid(self->guid, 0x20);
+	ASSERT_EQ(0, etw_register_simple(self->fd, self->guid, &self->reg));
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-wr", 0, 8, 0, &self->s));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 0, 0, 0, 0));
+}
+
+FIXTURE_TEARDOWN(wr)
+{
+	if (self->fd >= 0) {
+		etw_stop_test_sessions(self->fd);
+		close(self->fd);
+	}
+}
+
+struct seen {
+	struct etw_test_event_header h;
+	__u8 data[256];
+	__u8 ext[64];
+	__u32 cpu;
+	long n;
+};
+
+static int keep_last(const struct etw_test_event_header *h, const __u8 *buffer,
+		     __u32 cpu, void *ctx)
+{
+	struct seen *s = ctx;
+	const __u8 *rec = (const __u8 *)h;
+	__u32 off = sizeof(*h);
+
+	s->h = *h;
+	s->cpu = cpu;
+	s->n++;
+	if (h->flags & 1) {
+		__u16 item;
+
+		memcpy(&item, rec + off, 2);
+		memcpy(s->ext, rec + off, item < 64 ? item : 64);
+		off += item;
+	}
+	memcpy(s->data, rec + off, h->size - off < 256 ? h->size - off : 256);
+	return 0;
+}
+
+TEST_F(wr, record_as_stored)
+{
+	struct etw_data_desc d[3];
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+	static const char a[] = "hello", b[] = ", ", c[] = "world";
+	struct seen s = { 0 };
+	__u8 act[16], rel[16];
+	__u16 item[4];
+
+	memset(act, 0x11, 16);
+	memset(rel, 0x22, 16);
+	d[0] = (struct etw_data_desc){ .ptr = (uintptr_t)a, .size = 5 };
+	d[1] = (struct etw_data_desc){ .ptr = (uintptr_t)b, .size = 2 };
+	d[2] = (struct etw_data_desc){ .ptr = (uintptr_t)c, .size = 6 };
+	w.reg_id = self->reg;
+	w.desc = (struct etw_event_desc){ .id = 42, .version = 3, .channel = 11,
+		.level = 4, .opcode = 1, .task = 7, .keyword = 0x8000000000000001ULL };
+	w.flags = ETW_WRITE_F_ACTIVITY | ETW_WRITE_F_RELATED;
+	memcpy(w.activity_id, act, 16);
+	memcpy(w.related_id, rel, 16);
+	w.count = 3;
+	w.data = (uintptr_t)d;
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+
+	ASSERT_EQ(1, etw_drain(self->fd, self->s, keep_last, &s));
+	EXPECT_EQ(0x50 + 24 + 13, s.h.size);
+	EXPECT_EQ(sizeof(void *) == 8 ? 0xC013 : 0xC012, s.h.header_type);
+	EXPECT_EQ(1, s.h.flags);		/* EXTENDED_INFO */
+	EXPECT_EQ(getpid(), s.h.process_id);
+	EXPECT_EQ(syscall(SYS_gettid), s.h.thread_id);
+	EXPECT_EQ(0, memcmp(self->guid, s.h.provider_id, 16));
+	EXPECT_EQ(42, s.h.desc.id);
+	EXPECT_EQ(3, s.h.desc.version);
+	EXPECT_EQ(11, s.h.desc.channel);
+	EXPECT_EQ(4, s.h.desc.level);
+	EXPECT_EQ(1, s.h.desc.opcode);
+	EXPECT_EQ(7, s.h.desc.task);
+	EXPECT_EQ(0x8000000000000001ULL, s.h.desc.keyword);
+	EXPECT_EQ(0, memcmp(act, s.h.activity_id, 16));
+	EXPECT_GT(sysconf(_SC_NPROCESSORS_CONF), s.cpu);
+	/* RELATED_ACTIVITYID item: size 24, type 1, last, 16 bytes. */
+	memcpy(item, s.ext, 8);
+	EXPECT_EQ(24, item[0]);
+	EXPECT_EQ(1, item[1]);
+	EXPECT_EQ(0, item[2]);
+	EXPECT_EQ(16, item[3]);
+	EXPECT_EQ(0, memcmp(rel, s.ext + 8, 16));
+	EXPECT_EQ(0, memcmp("hello, world", s.data, 13));
+}
+
+TEST_F(wr, timestamps_and_sequence)
+{
+	struct etw_session_info info;
+	struct seen s = { 0 };
+	__u64 first;
+
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s, ETW_CONTROL_QUERY, &info));
+	ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, 1, 4, 0, NULL, 0));
+	ASSERT_EQ(1, etw_drain(self->fd, self->s, keep_last, &s));
+	EXPECT_LE(info.start_ticks, s.h.timestamp);
+	first = s.h.timestamp;
+	ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, 2, 4, 0, NULL, 0));
+	ASSERT_EQ(1, etw_drain(self->fd, self->s, keep_last, &s));
+	EXPECT_LT(first, s.h.timestamp);
+	EXPECT_EQ(0x50, s.h.size);
+	EXPECT_EQ(0, s.h.flags);
+}
+
+/* Many events fill many buffers; every one comes back, in order per CPU. */
+TEST_F(wr, many_events_exact_count)
+{
+	struct etw_counts c;
+	struct etw_session_info info;
+	char payload[100];
+	int i;
+
+	memset(payload, 'p', sizeof(payload));
+	for (i = 0; i < 2000; i++) {
+		ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, i & 0xff, 4, 0,
+					      payload, sizeof(payload)));
+		/* Keep the session from running out: drain now and then. */
+		if (i % 200 == 199) {
+			ASSERT_LE(0, etw_count(self->fd, self->s, self->guid, &c));
+			EXPECT_EQ(200, c.total);
+		}
+	}
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(0, info.events_lost);
+	EXPECT_LT(10, info.buffers_written);
+}
+
+TEST_F(wr, size_errors)
+{
+	static char big[70000];
+	struct etw_data_desc d[ETW_MAX_DATA_DESCRIPTORS + 1];
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+	struct etw_session_info info;
+	int i;
+
+	/* Over 64 KiB with the header: ERROR_ARITHMETIC_OVERFLOW. */
+	EXPECT_EQ(-EOVERFLOW, etw_write_simple(self->fd, self->reg, 1, 4, 0, big,
+					       65536 - 0x50));
+	/* Fits 64 KiB but not an 8 KiB buffer: ERROR_MORE_DATA. */
+	EXPECT_EQ(-EMSGSIZE, etw_write_simple(self->fd, self->reg, 1, 4, 0, big,
+					      8192 - 0x48 - 0x50 + 1));
+	/* Exactly a buffer: fits. */
+	EXPECT_EQ(0, etw_write_simple(self->fd, self->reg, 1, 4, 0, big,
+				      8192 - 0x48 - 0x50));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(1, info.events_lost);	/* the ERROR_MORE_DATA one */
+
+	/* 128 descriptors is the limit. */
+	for (i = 0; i <= ETW_MAX_DATA_DESCRIPTORS; i++)
+		d[i] = (struct etw_data_desc){ .ptr = (uintptr_t)big, .size = 1 };
+	w.reg_id = self->reg;
+	w.data = (uintptr_t)d;
+	w.count = ETW_MAX_DATA_DESCRIPTORS;
+	EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	w.count = ETW_MAX_DATA_DESCRIPTORS + 1;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	/* Sizes that overflow 32 bits in sum. */
+	d[0].size = 0xffffffff;
+	d[1].size = 0xffffffff;
+	w.count = 2;
+	EXPECT_EQ(-EOVERFLOW, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+}
+
+TEST_F(wr, argument_errors)
+{
+	struct etw_data_desc d = { .ptr = 1, .size = 8 };
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+
+	w.reg_id = self->reg;
+	w.count = 1;
+	w.data = 0;				/* NULL with a count */
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	w.data = 8;				/* unreadable descriptors */
+	EXPECT_EQ(-EFAULT, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	w.data = (uintptr_t)&d;			/* unreadable payload */
+	EXPECT_EQ(-EFAULT, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	d.ptr = 0xffffffff81000000ULL;		/* kernel address */
+	EXPECT_EQ(-EFAULT, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	w.count = 0;
+	w.reg_id = 999;
+	EXPECT_EQ(-EBADF, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	w.reg_id = self->reg;
+	w.kind = 2;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	w.kind = ETW_WRITE_EVENT;
+	w.flags = 0x8;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	w.flags = 0;
+	w.reserved[2] = 1;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	w.reserved[2] = 0;
+	/* Nothing was stored by any of these. */
+	{
+		struct etw_counts c;
+
+		ASSERT_LE(0, etw_count(self->fd, self->s, self->guid, &c));
+		EXPECT_EQ(0, c.total);
+	}
+}
+
+/* EventWriteEx's Filter: a set bit keeps the event from that session. */
+TEST_F(wr, write_ex_filter)
+{
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+	struct etw_counts c;
+
+	w.reg_id = self->reg;
+	w.filter = 1ULL << (self->s - 1);
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	w.filter = ~(1ULL << (self->s - 1));
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	ASSERT_LE(0, etw_count(self->fd, self->s, self->guid, &c));
+	EXPECT_EQ(1, c.total);
+}
+
+/*
+ * Session "small" runs out of buffers.  A second session gets the event
+ * only when every non-independent session had room; an independent one
+ * gets it whenever it has room itself.  Every loss is counted.
+ */
+static void no_room(struct __test_metadata *_metadata, int fd, __u32 reg,
+		    const __u8 *guid, __u32 other_mode)
+{
+	struct etw_session_info si, oi;
+	struct etw_counts sc, oc;
+	__u32 small, other;
+	char payload[200];
+	int i, total = 400;
+
+	memset(payload, 'x', sizeof(payload));
+	ASSERT_EQ(0, etw_session_start_simple(fd, "etwtest-small", 0, 1, 1, &small));
+	ASSERT_EQ(0, etw_session_start_simple(fd, "etwtest-other", other_mode, 64, 0, &other));
+	ASSERT_EQ(0, etw_enable_simple(fd, small, guid, 1, 0, 0, 0, 0));
+	ASSERT_EQ(0, etw_enable_simple(fd, other, guid, 1, 0, 0, 0, 0));
+	for (i = 0; i < total; i++) {
+		int ret = etw_write_simple(fd, reg, 1, 4, 0, payload, sizeof(payload));
+
+		ASSERT_TRUE(ret == 0 || ret == -ENOSPC) TH_LOG("write: %d", ret);
+	}
+	ASSERT_LE(0, etw_count(fd, small, guid, &sc));
+	ASSERT_LE(0, etw_count(fd, other, guid, &oc));
+	ASSERT_EQ(0, etw_session_ctl(fd, small, ETW_CONTROL_QUERY, &si));
+	ASSERT_EQ(0, etw_session_ctl(fd, other, ETW_CONTROL_QUERY, &oi));
+
+	/* The small session filled up: events were lost, all counted. */
+	EXPECT_LT(0, si.events_lost);
+	EXPECT_EQ(total, sc.total + si.events_lost);
+	EXPECT_EQ(total, oc.total + oi.events_lost);
+	if (other_mode & ETW_MODE_INDEPENDENT) {
+		EXPECT_EQ(total, oc.total);
+		EXPECT_EQ(0, oi.events_lost);
+	} else {
+		EXPECT_EQ(sc.total, oc.total);
+		EXPECT_EQ(si.events_lost, oi.events_lost);
+	}
+}
+
+TEST_F(wr, no_room_drops_for_all)
+{
+	no_room(_metadata, self->fd, self->reg, self->guid, 0);
+}
+
+TEST_F(wr, no_room_independent_session)
+{
+	no_room(_metadata, self->fd, self->reg, self->guid, ETW_MODE_INDEPENDENT);
+}
+
+TEST_HARNESS_MAIN
