@@ -15,8 +15,8 @@
  * On 32-bit x86 the 64-bit integer types get 8-byte alignment, as in the
  * Windows x86 ABI, so that structures keep Windows' layout there too.
  *
- * NONAMELESSUNION / NONAMELESSSTRUCT name the anonymous unions and
- * structs u, u2, ... and s, s2, ... as the Windows headers do.
+ * With NONAMELESSUNION defined, the anonymous unions and structs of the
+ * ETW structures are named u, u2, ... and s, s2, ... as on Windows.
  */
 #ifndef LIBETW_WINDOWS_H
 #define LIBETW_WINDOWS_H
@@ -29,8 +29,10 @@
 
 #ifdef __cplusplus
 #define LIBETW_STATIC_ASSERT(expr, msg)	static_assert(expr, msg)
+#define LIBETW_ALIGNOF(type)		alignof(type)
 #else
 #define LIBETW_STATIC_ASSERT(expr, msg)	_Static_assert(expr, msg)
+#define LIBETW_ALIGNOF(type)		_Alignof(type)
 #endif
 
 #if defined(__i386__)
@@ -84,7 +86,7 @@
 #define DUMMYUNIONNAME5
 #endif
 
-#ifdef NONAMELESSSTRUCT
+#ifdef NONAMELESSUNION
 #define DUMMYSTRUCTNAME		s
 #define DUMMYSTRUCTNAME2	s2
 #define DUMMYSTRUCTNAME3	s3
@@ -150,7 +152,7 @@ typedef TCHAR *PTCHAR, *PTSTR, *LPTSTR;
 typedef const TCHAR *PCTSTR, *LPCTSTR;
 
 typedef union _LARGE_INTEGER {
-	struct {
+	__extension__ struct {
 		DWORD LowPart;
 		LONG HighPart;
 	} DUMMYSTRUCTNAME;
@@ -162,7 +164,7 @@ typedef union _LARGE_INTEGER {
 } LARGE_INTEGER, *PLARGE_INTEGER;
 
 typedef union _ULARGE_INTEGER {
-	struct {
+	__extension__ struct {
 		DWORD LowPart;
 		DWORD HighPart;
 	} DUMMYSTRUCTNAME;
@@ -221,7 +223,7 @@ LIBETW_STATIC_ASSERT(sizeof(BOOLEAN) == 1, "BOOLEAN is one byte");
 LIBETW_STATIC_ASSERT(sizeof(BOOL) == 4, "BOOL is an int");
 LIBETW_STATIC_ASSERT(sizeof(ULONG) == 4 && sizeof(LONG) == 4, "ULONG is 32-bit");
 LIBETW_STATIC_ASSERT(sizeof(LARGE_INTEGER) == 8, "LARGE_INTEGER");
-LIBETW_STATIC_ASSERT(_Alignof(LARGE_INTEGER) == 8, "LARGE_INTEGER alignment");
+LIBETW_STATIC_ASSERT(LIBETW_ALIGNOF(LARGE_INTEGER) == 8, "LARGE_INTEGER alignment");
 LIBETW_STATIC_ASSERT(sizeof(FILETIME) == 8, "FILETIME");
 LIBETW_STATIC_ASSERT(sizeof(SYSTEMTIME) == 16, "SYSTEMTIME");
 LIBETW_STATIC_ASSERT(sizeof(TIME_ZONE_INFORMATION) == 172, "TIME_ZONE_INFORMATION");

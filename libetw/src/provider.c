@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The provider side of evntprov.h: EventRegister, EventEnabled, EventWrite
+ * and friends, over /dev/etw.
+ *
+ * The enable state of every registration is in a page the module keeps and
+ * the process maps read-only, so EventEnabled, EventProviderEnabled and the
+ * disabled path of EventWrite are a load and a few compares: no system
+ * call.  Enable callbacks run on one libetw thread per process that reads
+ * the module's notifications; EventRegister delivers the notification of a
+ * pre-enabled provider itself, before it returns.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <windows.h>
+#include <evntprov.h>
+
+#include "internal.h"
+
+/* One EventRegister. */
+struct etw_prov {
+	REGHANDLE handle;
+	GUID guid;
+	PENABLECALLBACK callback;
+	void *context;
+	__u32 reg_id;
+	const struct etw_reg_state *state;
+};
+
+/*
+ * The process's registrations, indexed by the module's reg_id.  Slots are
+ * published with release stores and read with acquire loads; changes and
+ * callbacks are serialised by `dispatch` (recursive: a callback may
+ * register or unregister).
+ */
+static _Atomic(struct etw_prov *) provs[ETW_MAX_REGS_PER_FILE + 1];
+static pthread_mutex_t dispatch = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static const struct etw_reg_state *state_page;
+static pthread_once_t thread_once = PTHREAD_ONCE_INIT;
+static _Atomic unsigned int handle_gen;
+
+/* REGHANDLE: a generation in the high half, the reg_id in the low. */
+#define HANDLE_ID(h)	((__u32)((h) & 0xffffffffu))
+
+static struct etw_prov *prov_of(REGHANDLE h)
+{
+	__u32 id = HANDLE_ID(h);
+	struct etw_prov *p;
+
+	if (!id || id > ETW_MAX_REGS_PER_FILE)
+		return NULL;
+	p = atomic_load_explicit(&provs[id], memory_order_acquire);
+	return p && p->handle == h ? p : NULL;
+}
+
+/* A consistent copy of a state slot (the module's seqcount protocol). */
+static void state_read(const struct etw_reg_state *st, struct etw_reg_state *out)
+{
+	__u32 seq;
+
+	do {
+		seq = __atomic_load_n(&st->seq, __ATOMIC_ACQUIRE);
+		out->enabled = __atomic_load_n(&st->enabled, __ATOMIC_RELAXED);
+		out->level = __atomic_load_n(&st->level, __ATOMIC_RELAXED);
+		out->match_any = __atomic_load_n(&st->match_any, __ATOMIC_RELAXED);
+		out->match_all = __atomic_load_n(&st->match_all, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((seq & 1) || seq != __atomic_load_n(&st->seq, __ATOMIC_RELAXED));
+}
+
+/* Seed 000's test against the aggregate of all enabling sessions. */
+static BOOLEAN state_allows(const struct etw_reg_state *st, UCHAR level,
+			    ULONGLONG keyword)
+{
+	struct etw_reg_state s;
+
+	if (!__atomic_load_n(&st->enabled, __ATOMIC_RELAXED))
+		return FALSE;	/* the disabled path: one load, one branch */
+	state_read(st, &s);
+	if (!s.enabled || (level && level > s.level))
+		return FALSE;
+	return !keyword || ((keyword & s.match_any) &&
+			    (keyword & s.match_all) == s.match_all);
+}
+
+/* Call back every registration the queued notifications are for. */
+static void dispatch_pending(int fd)
+{
+	struct etw_notification n;
+	struct etw_prov *p;
+	ssize_t got;
+
+	for (;;) {
+		got = read(fd, &n, sizeof(n));
+		if (got < (ssize_t)sizeof(n))
+			return;
+		if (!n.reg_id || n.reg_id > ETW_MAX_REGS_PER_FILE)
+			continue;
+		p = atomic_load_explicit(&provs[n.reg_id], memory_order_acquire);
+		if (!p || !p->callback)
+			continue;
+		p->callback((LPCGUID)n.source_id, n.control_code, n.level,
+			    n.match_any, n.match_all, NULL, p->context);
+	}
+}
+
+static void *notify_thread(void *arg)
+{
+	struct pollfd pfd = { .fd = (int)(long)arg, .events = POLLIN };
+
+	for (;;) {
+		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+			return NULL;
+		pthread_mutex_lock(&dispatch);
+		dispatch_pending(pfd.fd);
+		pthread_mutex_unlock(&dispatch);
+	}
+	return NULL;
+}
+
+/*
+ * The notification thread reads its own descriptor of the same open file
+ * (a dup, non-blocking), so EventRegister's own reads never block.
+ */
+static int notify_fd = -1;
+
+static void start_notify_thread(void)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+
+	if (notify_fd < 0)
+		return;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_create(&t, &attr, notify_thread, (void *)(long)notify_fd);
+	pthread_attr_destroy(&attr);
+}
+
+/* The device, the state mapping and the notification descriptor. */
+static int provider_init(void)
+{
+	const struct etw_reg_state *page;
+	int fd = etw_device_fd();
+
+	if (fd < 0)
+		return fd;
+	if (state_page)
+		return fd;
+	page = mmap(NULL, ETW_MMAP_STATE_SIZE, PROT_READ, MAP_SHARED, fd,
+		    ETW_MMAP_STATE);
+	if (page == MAP_FAILED)
+		return -errno;
+	notify_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (notify_fd >= 0)
+		fcntl(notify_fd, F_SETFL, O_NONBLOCK);
+	state_page = page;
+	return fd;
+}
+
+ETW_EXPORT ULONG EVNTAPI EventRegister(LPCGUID ProviderId,
+				       PENABLECALLBACK EnableCallback,
+				       PVOID CallbackContext,
+				       PREGHANDLE RegHandle)
+{
+	struct etw_provider_register r = { .size = sizeof(r) };
+	struct etw_prov *p;
+	ULONG err;
+	int fd;
+
+	if (!RegHandle)
+		return ERROR_INVALID_PARAMETER;
+	*RegHandle = 0;
+	if (!ProviderId)
+		return ERROR_INVALID_PARAMETER;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return ERROR_NOT_ENOUGH_MEMORY;
+
+	pthread_mutex_lock(&dispatch);
+	fd = provider_init();
+	if (fd < 0) {
+		err = etw_win32_error(fd, ETW_ERR_CONTROL);
+		goto out_unlock;
+	}
+	memcpy(r.guid, ProviderId, sizeof(r.guid));
+	fd = etw_ioctl(fd, ETW_IOC_PROVIDER_REGISTER, &r);
+	if (fd < 0) {
+		err = etw_win32_error(fd, ETW_ERR_CONTROL);
+		goto out_unlock;
+	}
+	p->guid = *ProviderId;
+	p->callback = EnableCallback;
+	p->context = CallbackContext;
+	p->reg_id = r.reg_id;
+	p->state = &state_page[r.state_index];
+	p->handle = ((ULONGLONG)(atomic_fetch_add(&handle_gen, 1) + 1) << 32) |
+		    r.reg_id;
+	atomic_store_explicit(&provs[r.reg_id], p, memory_order_release);
+	*RegHandle = p->handle;
+	/* A pre-enabled provider is called back before EventRegister returns. */
+	if (notify_fd >= 0)
+		dispatch_pending(notify_fd);
+	pthread_mutex_unlock(&dispatch);
+	pthread_once(&thread_once, start_notify_thread);
+	return ERROR_SUCCESS;
+
+out_unlock:
+	pthread_mutex_unlock(&dispatch);
+	free(p);
+	return err;
+}
+
+ETW_EXPORT ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle)
+{
+	struct etw_provider_unregister u = { .size = sizeof(u) };
+	struct etw_prov *p;
+
+	/* Holding dispatch: no callback of this registration is running. */
+	pthread_mutex_lock(&dispatch);
+	p = prov_of(RegHandle);
+	if (!p) {
+		pthread_mutex_unlock(&dispatch);
+		return ERROR_INVALID_HANDLE;
+	}
+	atomic_store_explicit(&provs[p->reg_id], NULL, memory_order_release);
+	u.reg_id = p->reg_id;
+	etw_ioctl(etw_device_fd(), ETW_IOC_PROVIDER_UNREGISTER, &u);
+	pthread_mutex_unlock(&dispatch);
+	/*
+	 * Another thread may be inside EventWrite with this registration; as
+	 * on Windows, unregistering while writing is the caller's race.  The
+	 * memory is kept (it is small) so such a writer reads stale but valid
+	 * memory rather than freed memory.
+	 */
+	return ERROR_SUCCESS;
+}
+
+ETW_EXPORT BOOLEAN EVNTAPI EventProviderEnabled(REGHANDLE RegHandle,
+						UCHAR Level, ULONGLONG Keyword)
+{
+	struct etw_prov *p = prov_of(RegHandle);
+
+	return p ? state_allows(p->state, Level, Keyword) : FALSE;
+}
+
+ETW_EXPORT BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle,
+					PCEVENT_DESCRIPTOR EventDescriptor)
+{
+	struct etw_prov *p = prov_of(RegHandle);
+
+	if (!p || !EventDescriptor)
+		return FALSE;
+	return state_allows(p->state, EventDescriptor->Level,
+			    EventDescriptor->Keyword);
+}
+
+/* The thread's activity id (EventActivityIdControl). */
+static _Thread_local GUID thread_activity;
+
+static ULONG write_event(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR desc,
+			 ULONG64 filter, LPCGUID activity, LPCGUID related,
+			 ULONG count, PEVENT_DATA_DESCRIPTOR data, __u16 flags)
+{
+	struct etw_event_write w;
+	struct etw_prov *p = prov_of(RegHandle);
+	int ret;
+
+	if (!p)
+		return ERROR_INVALID_HANDLE;
+	if (!desc || (count && !data) || count > ETW_MAX_DATA_DESCRIPTORS)
+		return ERROR_INVALID_PARAMETER;
+	if (!state_allows(p->state, desc->Level, desc->Keyword))
+		return ERROR_SUCCESS;
+
+	memset(&w, 0, sizeof(w));
+	w.size = sizeof(w);
+	w.kind = ETW_WRITE_EVENT;
+	w.flags = flags | ETW_WRITE_F_ACTIVITY;
+	w.reg_id = p->reg_id;
+	memcpy(&w.desc, desc, sizeof(w.desc));
+	memcpy(w.activity_id, activity ? activity : &thread_activity,
+	       sizeof(w.activity_id));
+	if (related) {
+		w.flags |= ETW_WRITE_F_RELATED;
+		memcpy(w.related_id, related, sizeof(w.related_id));
+	}
+	w.filter = filter;
+	w.count = count;
+	w.data = (uintptr_t)data;
+	ret = etw_ioctl(etw_device_fd(), ETW_IOC_WRITE, &w);
+	return etw_win32_error(ret, ETW_ERR_WRITE);
+}
+
+_Static_assert(sizeof(EVENT_DATA_DESCRIPTOR) == sizeof(struct etw_data_desc),
+	       "EVENT_DATA_DESCRIPTOR is the module's data descriptor");
+_Static_assert(sizeof(EVENT_DESCRIPTOR) == sizeof(struct etw_event_desc),
+	       "EVENT_DESCRIPTOR is the module's event descriptor");
+
+ETW_EXPORT ULONG EVNTAPI EventWrite(REGHANDLE RegHandle,
+				    PCEVENT_DESCRIPTOR EventDescriptor,
+				    ULONG UserDataCount,
+				    PEVENT_DATA_DESCRIPTOR UserData)
+{
+	return write_event(RegHandle, EventDescriptor, 0, NULL, NULL,
+			   UserDataCount, UserData, 0);
+}
+
+ETW_EXPORT ULONG EVNTAPI EventWriteTransfer(REGHANDLE RegHandle,
+					    PCEVENT_DESCRIPTOR EventDescriptor,
+					    LPCGUID ActivityId,
+					    LPCGUID RelatedActivityId,
+					    ULONG UserDataCount,
+					    PEVENT_DATA_DESCRIPTOR UserData)
+{
+	return write_event(RegHandle, EventDescriptor, 0, ActivityId,
+			   RelatedActivityId, UserDataCount, UserData, 0);
+}
+
+ETW_EXPORT ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle,
+				      PCEVENT_DESCRIPTOR EventDescriptor,
+				      ULONG64 Filter, ULONG Flags,
+				      LPCGUID ActivityId,
+				      LPCGUID RelatedActivityId,
+				      ULONG UserDataCount,
+				      PEVENT_DATA_DESCRIPTOR UserData)
+{
+	if (Flags & ~(ULONG)(EVENT_WRITE_FLAG_NO_FAULTING | EVENT_WRITE_FLAG_INPRIVATE))
+		return ERROR_INVALID_PARAMETER;
+	return write_event(RegHandle, EventDescriptor, Filter, ActivityId,
+			   RelatedActivityId, UserDataCount, UserData, 0);
+}
+
+ETW_EXPORT ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level,
+					  ULONGLONG Keyword, PCWSTR String)
+{
+	EVENT_DESCRIPTOR desc;
+	EVENT_DATA_DESCRIPTOR data;
+	size_t len = 0;
+
+	if (!prov_of(RegHandle))
+		return ERROR_INVALID_HANDLE;
+	if (!String)
+		return ERROR_INVALID_PARAMETER;
+	while (String[len])
+		len++;
+	memset(&desc, 0, sizeof(desc));
+	desc.Level = Level;
+	desc.Keyword = Keyword;
+	EventDataDescCreate(&data, String, (ULONG)((len + 1) * sizeof(WCHAR)));
+	return write_event(RegHandle, &desc, 0, NULL, NULL, 1, &data,
+			   ETW_WRITE_F_STRING);
+}
+
+/* Locally unique ids: a random process prefix and a counter. */
+static void create_activity_id(GUID *id)
+{
+	static _Atomic unsigned long long counter;
+	static unsigned long long prefix;
+	unsigned long long n = atomic_fetch_add(&counter, 1) + 1;
+
+	if (!prefix) {
+		unsigned long long r = 0;
+
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = ((unsigned long long)getpid() << 32) ^ (uintptr_t)&r;
+		__atomic_compare_exchange_n(&prefix, &(unsigned long long){ 0 },
+					    r | 1, 0, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+	}
+	memcpy(id, &prefix, 8);
+	memcpy((char *)id + 8, &n, 8);
+}
+
+ETW_EXPORT ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode,
+						LPGUID ActivityId)
+{
+	GUID old = thread_activity;
+
+	if (!ActivityId)
+		return ERROR_INVALID_PARAMETER;
+	switch (ControlCode) {
+	case EVENT_ACTIVITY_CTRL_GET_ID:
+		*ActivityId = old;
+		break;
+	case EVENT_ACTIVITY_CTRL_SET_ID:
+		thread_activity = *ActivityId;
+		break;
+	case EVENT_ACTIVITY_CTRL_CREATE_ID:
+		create_activity_id(ActivityId);
+		break;
+	case EVENT_ACTIVITY_CTRL_GET_SET_ID:
+		thread_activity = *ActivityId;
+		*ActivityId = old;
+		break;
+	case EVENT_ACTIVITY_CTRL_CREATE_SET_ID:
+		create_activity_id(&thread_activity);
+		*ActivityId = old;
+		break;
+	default:
+		return ERROR_INVALID_PARAMETER;
+	}
+	return ERROR_SUCCESS;
+}
+
+ETW_EXPORT ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle,
+					     EVENT_INFO_CLASS InformationClass,
+					     PVOID EventInformation,
+					     ULONG InformationLength)
+{
+	if (!prov_of(RegHandle))
+		return ERROR_INVALID_PARAMETER;
+	if (InformationLength && !EventInformation)
+		return ERROR_INVALID_PARAMETER;
+	/*
+	 * Provider traits and descriptor types change what the module stores
+	 * (extended items 11 and 12); that comes with TraceLogging.  Until
+	 * then every class is refused rather than accepted and ignored.
+	 */
+	(void)InformationClass;
+	return ERROR_NOT_SUPPORTED;
+}

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Windows provider API of libetw over the module: EventRegister and
+ * its enable callback (seed 000), EventEnabled and the disabled path
+ * without system calls, EventWrite* and their error codes, activity ids.
+ * The controller side is driven with the raw ioctls here.
+ */
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <windows.h>
+#include <evntprov.h>
+
+#include "kselftest_harness.h"
+#include "etw_selftests.h"
+
+struct cb_log {
+	pthread_mutex_t lock;
+	int calls;
+	GUID source;
+	ULONG is_enabled;
+	UCHAR level;
+	ULONGLONG any, all;
+	pthread_t thread;
+};
+
+static struct cb_log cblog = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void NTAPI callback(LPCGUID source, ULONG is_enabled, UCHAR level,
+			   ULONGLONG any, ULONGLONG all,
+			   PEVENT_FILTER_DESCRIPTOR filter, PVOID ctx)
+{
+	struct cb_log *l = ctx;
+
+	pthread_mutex_lock(&l->lock);
+	l->calls++;
+	l->source = *source;
+	l->is_enabled = is_enabled;
+	l->level = level;
+	l->any = any;
+	l->all = all;
+	l->thread = pthread_self();
+	pthread_mutex_unlock(&l->lock);
+}
+
+/* Wait up to 5 s for the callback count to reach @n. */
+static int wait_calls(int n)
+{
+	int i, calls = 0;
+
+	for (i = 0; i < 500; i++) {
+		pthread_mutex_lock(&cblog.lock);
+		calls = cblog.calls;
+		pthread_mutex_unlock(&cblog.lock);
+		if (calls >= n)
+			break;
+		usleep(10000);
+	}
+	return calls;
+}
+
+FIXTURE(api)
+{
+	int fd;		/* the controller's own descriptor */
+	GUID guid;
+	__u32 s[2];
+};
+
+FIXTURE_SETUP(api)
+{
+	etw_require_root(_metadata);
+	self->fd = etw_open_or_skip(_metadata);
+	etw_stop_test_sessions(self->fd);
+	etw_test_guid((__u8 *)&self->guid, 0x30);
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-api0", 0, 8, 0, &self->s[0]));
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-api1", 0, 8, 0, &self->s[1]));
+	memset(&cblog, 0, sizeof(cblog));
+	pthread_mutex_init(&cblog.lock, NULL);
+}
+
+FIXTURE_TEARDOWN(api)
+{
+	if (self->fd >= 0) {
+		etw_stop_test_sessions(self->fd);
+		close(self->fd);
+	}
+}
+
+TEST_F(api, register_arguments)
+{
+	REGHANDLE h = 1234;
+
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, EventRegister(NULL, NULL, NULL, &h));
+	EXPECT_EQ(0, h);
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, EventRegister(&self->guid, NULL, NULL, NULL));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventUnregister(0));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventUnregister(0xdead00000001ULL));
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &h));
+	EXPECT_NE(0, h);
+	EXPECT_EQ(ERROR_SUCCESS, EventUnregister(h));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventUnregister(h));
+	EXPECT_FALSE(EventProviderEnabled(h, 0, 0));
+}
+
+TEST_F(api, callbacks_follow_seed_000)
+{
+	const __u8 *g = (const __u8 *)&self->guid;
+	struct etw_enable e = { .size = sizeof(e) };
+	static const GUID zero;
+	REGHANDLE h;
+
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, callback, &cblog, &h));
+	EXPECT_EQ(0, cblog.calls);	/* nobody enabled it */
+
+	e.logger_id = self->s[0];
+	e.control_code = 1;
+	memcpy(e.guid, g, 16);
+	memset(e.source_id, 0x5a, 16);
+	e.level = 3;
+	e.match_any = 0x5;
+	e.match_all = 0x1;
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+	ASSERT_EQ(1, wait_calls(1));
+	EXPECT_EQ(1, cblog.is_enabled);
+	EXPECT_EQ(3, cblog.level);
+	EXPECT_EQ(0x5, cblog.any);
+	EXPECT_EQ(0x1, cblog.all);
+	EXPECT_EQ(0, memcmp(e.source_id, &cblog.source, 16));
+	/* On a libetw thread, not ours. */
+	EXPECT_FALSE(pthread_equal(pthread_self(), cblog.thread));
+	EXPECT_TRUE(EventProviderEnabled(h, 3, 0x1));
+	EXPECT_FALSE(EventProviderEnabled(h, 4, 0x1));
+	EXPECT_FALSE(EventProviderEnabled(h, 3, 0x4));	/* lacks MatchAll 0x1 */
+	EXPECT_TRUE(EventProviderEnabled(h, 0, 0));
+
+	/* A second session, then the first leaves: still enabled (1). */
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[1], g, 1, 5, 0x2, 0, 0));
+	ASSERT_EQ(2, wait_calls(2));
+	EXPECT_EQ(1, cblog.is_enabled);
+	EXPECT_EQ(5, cblog.level);
+	EXPECT_EQ(0x7, cblog.any);
+	EXPECT_EQ(0x0, cblog.all);
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], g, 0, 0, 0, 0, 0));
+	ASSERT_EQ(3, wait_calls(3));
+	EXPECT_EQ(1, cblog.is_enabled);
+	EXPECT_EQ(0x2, cblog.any);
+
+	/* Capture state: 2. */
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[1], g, 2, 0, 0, 0, 0));
+	ASSERT_EQ(4, wait_calls(4));
+	EXPECT_EQ(2, cblog.is_enabled);
+
+	/* The last one stops: 0, and a zero SourceId. */
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s[1], ETW_CONTROL_STOP, NULL));
+	ASSERT_EQ(5, wait_calls(5));
+	EXPECT_EQ(0, cblog.is_enabled);
+	EXPECT_EQ(0, memcmp(&zero, &cblog.source, 16));
+	EXPECT_FALSE(EventProviderEnabled(h, 0, 0));
+
+	/* After EventUnregister returns, no more callbacks. */
+	EXPECT_EQ(ERROR_SUCCESS, EventUnregister(h));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], g, 1, 5, 0, 0, 0));
+	usleep(200000);
+	pthread_mutex_lock(&cblog.lock);
+	EXPECT_EQ(5, cblog.calls);
+	pthread_mutex_unlock(&cblog.lock);
+}
+
+TEST_F(api, pre_enabled_callback_runs_in_register)
+{
+	static const GUID zero;
+	REGHANDLE h;
+
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], (__u8 *)&self->guid,
+				       1, 4, 0x10, 0, 0));
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, callback, &cblog, &h));
+	/* Already called, on this thread, before EventRegister returned. */
+	EXPECT_EQ(1, cblog.calls);
+	EXPECT_TRUE(pthread_equal(pthread_self(), cblog.thread));
+	EXPECT_EQ(1, cblog.is_enabled);
+	EXPECT_EQ(4, cblog.level);
+	EXPECT_EQ(0x10, cblog.any);
+	EXPECT_EQ(0, memcmp(&zero, &cblog.source, 16));
+	EventUnregister(h);
+}
+
+/*
+ * The disabled path makes no system call: with every ioctl failing (a
+ * seccomp filter), disabled and filtered-out writes still succeed, and an
+ * enabled one reports the failure.
+ */
+TEST_F(api, disabled_path_makes_no_syscall)
+{
+	REGHANDLE h;
+	pid_t pid;
+	int status;
+
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &h));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], (__u8 *)&self->guid,
+				       1, 3, 0x1, 0, 0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct sock_filter f[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EHWPOISON & 0xffff)),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		};
+		struct sock_fprog prog = { .len = 4, .filter = f };
+		EVENT_DESCRIPTOR quiet = { .Level = 5, .Keyword = 0x1 };
+		EVENT_DESCRIPTOR other = { .Level = 2, .Keyword = 0x2 };
+		EVENT_DESCRIPTOR loud = { .Level = 2, .Keyword = 0x1 };
+		REGHANDLE off;
+		GUID g2 = self->guid;
+		int bad = 0;
+
+		((__u8 *)&g2)[15] ^= 0xff;
+		if (EventRegister(&g2, NULL, NULL, &off))
+			_exit(100);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+			_exit(101);
+		bad |= EventWrite(off, &loud, 0, NULL) != ERROR_SUCCESS;
+		bad |= EventEnabled(off, &loud) << 1;
+		bad |= (EventWrite(h, &quiet, 0, NULL) != ERROR_SUCCESS) << 2;
+		bad |= (EventWrite(h, &other, 0, NULL) != ERROR_SUCCESS) << 3;
+		bad |= EventEnabled(h, &quiet) << 4;
+		bad |= (!EventEnabled(h, &loud)) << 5;
+		/* This one must reach the kernel, and fails there. */
+		bad |= (EventWrite(h, &loud, 0, NULL) == ERROR_SUCCESS) << 6;
+		_exit(bad);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EventUnregister(h);
+}
+
+TEST_F(api, write_and_errors)
+{
+	static char big[70000];
+	EVENT_DESCRIPTOR d = { .Id = 7, .Level = 4, .Keyword = 0x1 };
+	EVENT_DATA_DESCRIPTOR data;
+	struct etw_counts c;
+	REGHANDLE h;
+
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &h));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], (__u8 *)&self->guid,
+				       1, 5, 0, 0, 0));
+	EventDataDescCreate(&data, "abc", 3);
+	EXPECT_EQ(ERROR_SUCCESS, EventWrite(h, &d, 1, &data));
+	EXPECT_EQ(ERROR_SUCCESS, EventWriteTransfer(h, &d, NULL, NULL, 1, &data));
+	EXPECT_EQ(ERROR_SUCCESS, EventWriteString(h, 4, 0x1, u"hi"));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, EventWriteString(h, 4, 0x1, NULL));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(0, &d, 1, &data));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventWriteString(0, 4, 0, u"x"));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, EventWrite(h, &d, 1, NULL));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, EventWrite(h, &d, 129, &data));
+	EventDataDescCreate(&data, big, 65536);
+	EXPECT_EQ(ERROR_ARITHMETIC_OVERFLOW, EventWrite(h, &d, 1, &data));
+	EventDataDescCreate(&data, big, 9000);
+	EXPECT_EQ(ERROR_MORE_DATA, EventWrite(h, &d, 1, &data));
+	EventDataDescCreate(&data, (void *)8, 4);
+	EXPECT_EQ(ERROR_NOACCESS, EventWrite(h, &d, 1, &data));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EventWriteEx(h, &d, 0, 0x100, NULL, NULL, 0, NULL));
+	EXPECT_EQ(ERROR_SUCCESS, EventWriteEx(h, &d, 0, 0, NULL, NULL, 0, NULL));
+	ASSERT_LE(0, etw_count(self->fd, self->s[0], (__u8 *)&self->guid, &c));
+	EXPECT_EQ(4, c.total);
+	EXPECT_EQ(ERROR_NOT_SUPPORTED,
+		  EventSetInformation(h, EventProviderSetTraits, big, 4));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EventSetInformation(0, EventProviderSetTraits, big, 4));
+	EventUnregister(h);
+}
+
+static int keep_activity(const struct etw_test_event_header *h,
+			 const __u8 *buffer, __u32 cpu, void *ctx)
+{
+	memcpy(ctx, h, sizeof(*h) + 24);
+	return 0;
+}
+
+TEST_F(api, activity_ids)
+{
+	GUID a, b, cur, rel;
+	EVENT_DESCRIPTOR d = { .Id = 1, .Level = 4 };
+	__u8 rec[sizeof(struct etw_test_event_header) + 24];
+	struct etw_test_event_header *h = (void *)rec;
+	REGHANDLE reg;
+
+	EXPECT_EQ(ERROR_SUCCESS, EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_ID, &a));
+	EXPECT_EQ(ERROR_SUCCESS, EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_ID, &b));
+	EXPECT_NE(0, memcmp(&a, &b, sizeof(a)));
+	EXPECT_EQ(ERROR_SUCCESS, EventActivityIdControl(EVENT_ACTIVITY_CTRL_SET_ID, &a));
+	EXPECT_EQ(ERROR_SUCCESS, EventActivityIdControl(EVENT_ACTIVITY_CTRL_GET_ID, &cur));
+	EXPECT_EQ(0, memcmp(&a, &cur, sizeof(a)));
+	cur = b;
+	EXPECT_EQ(ERROR_SUCCESS, EventActivityIdControl(EVENT_ACTIVITY_CTRL_GET_SET_ID, &cur));
+	EXPECT_EQ(0, memcmp(&a, &cur, sizeof(a)));	/* old one back */
+	EXPECT_EQ(ERROR_SUCCESS, EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_SET_ID, &cur));
+	EXPECT_EQ(0, memcmp(&b, &cur, sizeof(b)));
+	EXPECT_EQ(ERROR_SUCCESS, EventActivityIdControl(EVENT_ACTIVITY_CTRL_GET_ID, &cur));
+	EXPECT_NE(0, memcmp(&b, &cur, sizeof(b)));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, EventActivityIdControl(6, &cur));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, EventActivityIdControl(1, NULL));
+
+	/* EventWrite uses the thread's id; EventWriteTransfer its arguments. */
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &reg));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], (__u8 *)&self->guid,
+				       1, 5, 0, 0, 0));
+	ASSERT_EQ(ERROR_SUCCESS, EventWrite(reg, &d, 0, NULL));
+	ASSERT_EQ(1, etw_drain(self->fd, self->s[0], keep_activity, rec));
+	EXPECT_EQ(0, memcmp(&cur, h->activity_id, 16));
+	memset(&rel, 0x77, sizeof(rel));
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteTransfer(reg, &d, &a, &rel, 0, NULL));
+	ASSERT_EQ(1, etw_drain(self->fd, self->s[0], keep_activity, rec));
+	EXPECT_EQ(0, memcmp(&a, h->activity_id, 16));
+	EXPECT_EQ(1, h->flags);
+	EXPECT_EQ(0, memcmp(&rel, rec + sizeof(*h) + 8, 16));
+	EventUnregister(reg);
+}
+
+TEST_HARNESS_MAIN
