@@ -46,6 +46,23 @@ $(BUILD)/tests/uapi_layout_32: libetw/tests/uapi_layout.c uapi/linux/etw.h $(KSR
 	@mkdir -p $(@D)
 	$(CC) -m32 $(ALL_CFLAGS) $(KSFT_CFLAGS) -o $@ $<
 
+# The Windows-compatible headers: win_headers also runs -m32, and the
+# headers must compile as C++ (both ABIs; needs g++).
+UNIT_BINS	+= $(BUILD)/tests/win_headers_32
+$(BUILD)/tests/win_headers: $(LIB_HDRS)
+
+$(BUILD)/tests/win_headers_32: libetw/tests/win_headers.c $(LIB_HDRS) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) -m32 $(ALL_CFLAGS) $(KSFT_CFLAGS) -o $@ $<
+
+$(BUILD)/tests/win_headers_cxx.ok: libetw/tests/win_headers_cxx.cc $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include -fsyntax-only $<
+	$(CXX) -m32 -std=c++17 -Wall -Wextra -Werror -Ilibetw/include -fsyntax-only $<
+	@touch $@
+
+unit: $(BUILD)/tests/win_headers_cxx.ok
+
 unit: $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)
 

@@ -27,7 +27,7 @@ installed() {
 }
 
 need=
-for pkg in make gcc gcc-multilib libc6-dev pkg-config perl python3 \
+for pkg in make gcc g++ gcc-multilib g++-multilib libc6-dev pkg-config perl python3 \
 	   sparse cpio gzip xz-utils kmod busybox-static qemu-system-x86 \
 	   linux-source-6.12; do
 	installed "$pkg" || need="$need $pkg"

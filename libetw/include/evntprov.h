@@ -68,7 +68,7 @@ typedef ULONGLONG REGHANDLE, *PREGHANDLE;
  * the structure is 16 bytes in 32- and 64-bit processes alike.
  */
 typedef struct _EVENT_DATA_DESCRIPTOR {
-	ULONGLONG Ptr;
+	ULONGLONG Ptr LIBETW_ALIGN8;
 	ULONG Size;
 	union {
 		ULONG Reserved;
@@ -90,7 +90,7 @@ typedef struct _EVENT_DESCRIPTOR {
 	UCHAR Level;
 	UCHAR Opcode;
 	USHORT Task;
-	ULONGLONG Keyword;
+	ULONGLONG Keyword LIBETW_ALIGN8;
 } EVENT_DESCRIPTOR, *PEVENT_DESCRIPTOR;
 
 typedef const EVENT_DESCRIPTOR *PCEVENT_DESCRIPTOR;
@@ -105,7 +105,7 @@ typedef struct _EVENT_FILTER_DESCRIPTOR
 
 /* Ptr is a 64-bit integer here too: 16 bytes on every ABI. */
 struct _EVENT_FILTER_DESCRIPTOR {
-	ULONGLONG Ptr;
+	ULONGLONG Ptr LIBETW_ALIGN8;
 	ULONG Size;
 	ULONG Type;			/* EVENT_FILTER_TYPE_* */
 };
@@ -115,7 +115,7 @@ typedef struct _EVENT_FILTER_HEADER {
 	USHORT Id;
 	UCHAR Version;
 	UCHAR Reserved[5];
-	ULONGLONG InstanceId;
+	ULONGLONG InstanceId LIBETW_ALIGN8;
 	ULONG Size;
 	ULONG NextOffset;
 } EVENT_FILTER_HEADER, *PEVENT_FILTER_HEADER;
@@ -130,8 +130,8 @@ typedef struct _EVENT_FILTER_EVENT_ID {
 
 /* EVENT_FILTER_TYPE_EVENT_NAME and _STACKWALK_NAME: NameCount UTF-8 names. */
 typedef struct _EVENT_FILTER_EVENT_NAME {
-	ULONGLONG MatchAnyKeyword;
-	ULONGLONG MatchAllKeyword;
+	ULONGLONG MatchAnyKeyword LIBETW_ALIGN8;
+	ULONGLONG MatchAllKeyword LIBETW_ALIGN8;
 	UCHAR Level;
 	BOOLEAN FilterIn;
 	USHORT NameCount;
@@ -140,8 +140,8 @@ typedef struct _EVENT_FILTER_EVENT_NAME {
 
 /* EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW */
 typedef struct _EVENT_FILTER_LEVEL_KW {
-	ULONGLONG MatchAnyKeyword;
-	ULONGLONG MatchAllKeyword;
+	ULONGLONG MatchAnyKeyword LIBETW_ALIGN8;
+	ULONGLONG MatchAllKeyword LIBETW_ALIGN8;
 	UCHAR Level;
 	BOOLEAN FilterIn;
 } EVENT_FILTER_LEVEL_KW, *PEVENT_FILTER_LEVEL_KW;

@@ -25,76 +25,76 @@
 #include "wmistr.h"
 
 /* Session, provider and header-event GUIDs (etw-api.md 3.6). */
-DEFINE_GUID(EventTraceGuid, /* 68fdd900-4a3e-11d1-84f4-0000f80464e3 */
-	    0x68fdd900, 0x4a3e, 0x11d1,
+/* 68fdd900-4a3e-11d1-84f4-0000f80464e3 */
+DEFINE_GUID(EventTraceGuid, 0x68fdd900, 0x4a3e, 0x11d1,
 	    0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3);
-DEFINE_GUID(SystemTraceControlGuid, /* 9e814aad-3204-11d2-9a82-006008a86939 */
-	    0x9e814aad, 0x3204, 0x11d2,
+/* 9e814aad-3204-11d2-9a82-006008a86939 */
+DEFINE_GUID(SystemTraceControlGuid, 0x9e814aad, 0x3204, 0x11d2,
 	    0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39);
-DEFINE_GUID(EventTraceConfigGuid, /* 01853a65-418f-4f36-aefc-dc0f1d2fd235 */
-	    0x01853a65, 0x418f, 0x4f36,
+/* 01853a65-418f-4f36-aefc-dc0f1d2fd235 */
+DEFINE_GUID(EventTraceConfigGuid, 0x01853a65, 0x418f, 0x4f36,
 	    0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35);
-DEFINE_GUID(DefaultTraceSecurityGuid, /* 0811c1af-7a07-4a06-82ed-869455cdf713 */
-	    0x0811c1af, 0x7a07, 0x4a06,
+/* 0811c1af-7a07-4a06-82ed-869455cdf713 */
+DEFINE_GUID(DefaultTraceSecurityGuid, 0x0811c1af, 0x7a07, 0x4a06,
 	    0x82, 0xed, 0x86, 0x94, 0x55, 0xcd, 0xf7, 0x13);
-DEFINE_GUID(PrivateLoggerNotificationGuid, /* 3595ab5c-042a-4c8e-b942-2d059bfeb1b1 */
-	    0x3595ab5c, 0x042a, 0x4c8e,
+/* 3595ab5c-042a-4c8e-b942-2d059bfeb1b1 */
+DEFINE_GUID(PrivateLoggerNotificationGuid, 0x3595ab5c, 0x042a, 0x4c8e,
 	    0xb9, 0x42, 0x2d, 0x05, 0x9b, 0xfe, 0xb1, 0xb1);
 
 /* SystemTraceProvider areas, enabled with EnableTraceEx2 on a system logger. */
-DEFINE_GUID(SystemIoFilterProviderGuid, /* fbd09363-9e22-4661-b8bf-e7a34b535b8c */
-	    0xfbd09363, 0x9e22, 0x4661,
+/* fbd09363-9e22-4661-b8bf-e7a34b535b8c */
+DEFINE_GUID(SystemIoFilterProviderGuid, 0xfbd09363, 0x9e22, 0x4661,
 	    0xb8, 0xbf, 0xe7, 0xa3, 0x4b, 0x53, 0x5b, 0x8c);
-DEFINE_GUID(SystemObjectProviderGuid, /* febd7460-3d1d-47eb-af49-c9eeb1e146f2 */
-	    0xfebd7460, 0x3d1d, 0x47eb,
+/* febd7460-3d1d-47eb-af49-c9eeb1e146f2 */
+DEFINE_GUID(SystemObjectProviderGuid, 0xfebd7460, 0x3d1d, 0x47eb,
 	    0xaf, 0x49, 0xc9, 0xee, 0xb1, 0xe1, 0x46, 0xf2);
-DEFINE_GUID(SystemPowerProviderGuid, /* c134884a-32d5-4488-80e5-14ed7abb8269 */
-	    0xc134884a, 0x32d5, 0x4488,
+/* c134884a-32d5-4488-80e5-14ed7abb8269 */
+DEFINE_GUID(SystemPowerProviderGuid, 0xc134884a, 0x32d5, 0x4488,
 	    0x80, 0xe5, 0x14, 0xed, 0x7a, 0xbb, 0x82, 0x69);
-DEFINE_GUID(SystemHypervisorProviderGuid, /* bafa072a-918a-4bed-b622-bc152097098f */
-	    0xbafa072a, 0x918a, 0x4bed,
+/* bafa072a-918a-4bed-b622-bc152097098f */
+DEFINE_GUID(SystemHypervisorProviderGuid, 0xbafa072a, 0x918a, 0x4bed,
 	    0xb6, 0x22, 0xbc, 0x15, 0x20, 0x97, 0x09, 0x8f);
-DEFINE_GUID(SystemLockProviderGuid, /* 721ddfd3-dacc-4e1e-b26a-a2cb31d4705a */
-	    0x721ddfd3, 0xdacc, 0x4e1e,
+/* 721ddfd3-dacc-4e1e-b26a-a2cb31d4705a */
+DEFINE_GUID(SystemLockProviderGuid, 0x721ddfd3, 0xdacc, 0x4e1e,
 	    0xb2, 0x6a, 0xa2, 0xcb, 0x31, 0xd4, 0x70, 0x5a);
-DEFINE_GUID(SystemConfigProviderGuid, /* fef3a8b6-318d-4b67-a96a-3b0f6b8f18fe */
-	    0xfef3a8b6, 0x318d, 0x4b67,
+/* fef3a8b6-318d-4b67-a96a-3b0f6b8f18fe */
+DEFINE_GUID(SystemConfigProviderGuid, 0xfef3a8b6, 0x318d, 0x4b67,
 	    0xa9, 0x6a, 0x3b, 0x0f, 0x6b, 0x8f, 0x18, 0xfe);
-DEFINE_GUID(SystemCpuProviderGuid, /* c6c5265f-eae8-4650-aae4-9d48603d8510 */
-	    0xc6c5265f, 0xeae8, 0x4650,
+/* c6c5265f-eae8-4650-aae4-9d48603d8510 */
+DEFINE_GUID(SystemCpuProviderGuid, 0xc6c5265f, 0xeae8, 0x4650,
 	    0xaa, 0xe4, 0x9d, 0x48, 0x60, 0x3d, 0x85, 0x10);
-DEFINE_GUID(SystemSchedulerProviderGuid, /* 599a2a76-4d91-4910-9ac7-7d33f2e97a6c */
-	    0x599a2a76, 0x4d91, 0x4910,
+/* 599a2a76-4d91-4910-9ac7-7d33f2e97a6c */
+DEFINE_GUID(SystemSchedulerProviderGuid, 0x599a2a76, 0x4d91, 0x4910,
 	    0x9a, 0xc7, 0x7d, 0x33, 0xf2, 0xe9, 0x7a, 0x6c);
-DEFINE_GUID(SystemProfileProviderGuid, /* bfeb0324-1cee-496f-a409-2ac2b48a6322 */
-	    0xbfeb0324, 0x1cee, 0x496f,
+/* bfeb0324-1cee-496f-a409-2ac2b48a6322 */
+DEFINE_GUID(SystemProfileProviderGuid, 0xbfeb0324, 0x1cee, 0x496f,
 	    0xa4, 0x09, 0x2a, 0xc2, 0xb4, 0x8a, 0x63, 0x22);
-DEFINE_GUID(SystemIoProviderGuid, /* 3d5c43e3-0f1c-4202-b817-174c0070dc79 */
-	    0x3d5c43e3, 0x0f1c, 0x4202,
+/* 3d5c43e3-0f1c-4202-b817-174c0070dc79 */
+DEFINE_GUID(SystemIoProviderGuid, 0x3d5c43e3, 0x0f1c, 0x4202,
 	    0xb8, 0x17, 0x17, 0x4c, 0x00, 0x70, 0xdc, 0x79);
-DEFINE_GUID(SystemMemoryProviderGuid, /* 82958ca9-b6cd-47f8-a3a8-03ae85a4bc24 */
-	    0x82958ca9, 0xb6cd, 0x47f8,
+/* 82958ca9-b6cd-47f8-a3a8-03ae85a4bc24 */
+DEFINE_GUID(SystemMemoryProviderGuid, 0x82958ca9, 0xb6cd, 0x47f8,
 	    0xa3, 0xa8, 0x03, 0xae, 0x85, 0xa4, 0xbc, 0x24);
-DEFINE_GUID(SystemRegistryProviderGuid, /* 16156bd9-fab4-4cfa-a232-89d1099058e3 */
-	    0x16156bd9, 0xfab4, 0x4cfa,
+/* 16156bd9-fab4-4cfa-a232-89d1099058e3 */
+DEFINE_GUID(SystemRegistryProviderGuid, 0x16156bd9, 0xfab4, 0x4cfa,
 	    0xa2, 0x32, 0x89, 0xd1, 0x09, 0x90, 0x58, 0xe3);
-DEFINE_GUID(SystemProcessProviderGuid, /* 151f55dc-467d-471f-83b5-5f889d46ff66 */
-	    0x151f55dc, 0x467d, 0x471f,
+/* 151f55dc-467d-471f-83b5-5f889d46ff66 */
+DEFINE_GUID(SystemProcessProviderGuid, 0x151f55dc, 0x467d, 0x471f,
 	    0x83, 0xb5, 0x5f, 0x88, 0x9d, 0x46, 0xff, 0x66);
-DEFINE_GUID(SystemAlpcProviderGuid, /* fcb9baaf-e529-4980-92e9-ced1a6aadfdf */
-	    0xfcb9baaf, 0xe529, 0x4980,
+/* fcb9baaf-e529-4980-92e9-ced1a6aadfdf */
+DEFINE_GUID(SystemAlpcProviderGuid, 0xfcb9baaf, 0xe529, 0x4980,
 	    0x92, 0xe9, 0xce, 0xd1, 0xa6, 0xaa, 0xdf, 0xdf);
-DEFINE_GUID(SystemSyscallProviderGuid, /* 434286f7-6f1b-45bb-b37e-95f623046c7c */
-	    0x434286f7, 0x6f1b, 0x45bb,
+/* 434286f7-6f1b-45bb-b37e-95f623046c7c */
+DEFINE_GUID(SystemSyscallProviderGuid, 0x434286f7, 0x6f1b, 0x45bb,
 	    0xb3, 0x7e, 0x95, 0xf6, 0x23, 0x04, 0x6c, 0x7c);
-DEFINE_GUID(SystemInterruptProviderGuid, /* d4bbee17-b545-4888-858b-744169015b25 */
-	    0xd4bbee17, 0xb545, 0x4888,
+/* d4bbee17-b545-4888-858b-744169015b25 */
+DEFINE_GUID(SystemInterruptProviderGuid, 0xd4bbee17, 0xb545, 0x4888,
 	    0x85, 0x8b, 0x74, 0x41, 0x69, 0x01, 0x5b, 0x25);
-DEFINE_GUID(SystemTimerProviderGuid, /* 4f061568-e215-499f-ab2e-eda0ae890a5b */
-	    0x4f061568, 0xe215, 0x499f,
+/* 4f061568-e215-499f-ab2e-eda0ae890a5b */
+DEFINE_GUID(SystemTimerProviderGuid, 0x4f061568, 0xe215, 0x499f,
 	    0xab, 0x2e, 0xed, 0xa0, 0xae, 0x89, 0x0a, 0x5b);
-DEFINE_GUID(LastBranchRecordProviderGuid, /* 99134383-5248-43fc-834b-529454e75df3 */
-	    0x99134383, 0x5248, 0x43fc,
+/* 99134383-5248-43fc-834b-529454e75df3 */
+DEFINE_GUID(LastBranchRecordProviderGuid, 0x99134383, 0x5248, 0x43fc,
 	    0x83, 0x4b, 0x52, 0x94, 0x54, 0xe7, 0x5d, 0xf3);
 
 #define KERNEL_LOGGER_NAMEW	u"NT Kernel Logger"
@@ -387,14 +387,15 @@ typedef struct _EVENT_TRACE_HEADER {
 	LARGE_INTEGER TimeStamp;
 	union {
 		GUID Guid;
-		ULONGLONG GuidPtr;	/* with WNODE_FLAG_USE_GUID_PTR */
+		/* with WNODE_FLAG_USE_GUID_PTR */
+		ULONGLONG GuidPtr LIBETW_ALIGN8;
 	} DUMMYUNIONNAME3;
 	union {
 		__extension__ struct {
 			ULONG KernelTime;
 			ULONG UserTime;
 		} DUMMYSTRUCTNAME;
-		ULONG64 ProcessorTime;
+		ULONG64 ProcessorTime LIBETW_ALIGN8;
 		__extension__ struct {
 			ULONG ClientContext;
 			ULONG Flags;	/* WNODE_FLAG_* */
@@ -423,7 +424,7 @@ typedef struct _EVENT_INSTANCE_HEADER {
 	ULONG ThreadId;
 	ULONG ProcessId;
 	LARGE_INTEGER TimeStamp;
-	ULONGLONG RegHandle;
+	ULONGLONG RegHandle LIBETW_ALIGN8;
 	ULONG InstanceId;
 	ULONG ParentInstanceId;
 	union {
@@ -431,13 +432,13 @@ typedef struct _EVENT_INSTANCE_HEADER {
 			ULONG KernelTime;
 			ULONG UserTime;
 		} DUMMYSTRUCTNAME;
-		ULONG64 ProcessorTime;
+		ULONG64 ProcessorTime LIBETW_ALIGN8;
 		__extension__ struct {
 			ULONG EventId;
 			ULONG Flags;
 		} DUMMYSTRUCTNAME2;
 	} DUMMYUNIONNAME3;
-	ULONGLONG ParentRegHandle;
+	ULONGLONG ParentRegHandle LIBETW_ALIGN8;
 } EVENT_INSTANCE_HEADER, *PEVENT_INSTANCE_HEADER;
 
 /* MOF_FIELD.DataType */
@@ -486,7 +487,7 @@ typedef struct _EVENT_INSTANCE_HEADER {
 
 /* With WNODE_FLAG_USE_MOF_PTR, the event data is an array of these. */
 typedef struct _MOF_FIELD {
-	ULONG64 DataPtr;
+	ULONG64 DataPtr LIBETW_ALIGN8;
 	ULONG Length;
 	ULONG DataType;			/* ETW_*_TYPE_VALUE */
 } MOF_FIELD, *PMOF_FIELD;
@@ -597,8 +598,8 @@ typedef struct _TRACE_LOGFILE_HEADER64 {
 			ULONG CpuSpeedInMHz;
 		} DUMMYSTRUCTNAME;
 	} DUMMYUNIONNAME2;
-	ULONG64 LoggerName;
-	ULONG64 LogFileName;
+	ULONG64 LoggerName LIBETW_ALIGN8;
+	ULONG64 LogFileName LIBETW_ALIGN8;
 	TIME_ZONE_INFORMATION TimeZone;
 	LARGE_INTEGER BootTime;
 	LARGE_INTEGER PerfFreq;
@@ -690,7 +691,7 @@ typedef struct _EVENT_TRACE_PROPERTIES_V2 {
 			ULONG LargeMdlPages : 1;
 			ULONG ExcludeKernelStack : 1;
 		} DUMMYSTRUCTNAME;
-		ULONG64 V2Options;
+		ULONG64 V2Options LIBETW_ALIGN8;
 	} DUMMYUNIONNAME3;
 } EVENT_TRACE_PROPERTIES_V2, *PEVENT_TRACE_PROPERTIES_V2;
 
@@ -743,8 +744,10 @@ extern "C" {
 #endif
 
 /* Called after each buffer; returning FALSE stops ProcessTrace(). */
-typedef ULONG (WINAPI *PEVENT_TRACE_BUFFER_CALLBACKW)(PEVENT_TRACE_LOGFILEW Logfile);
-typedef ULONG (WINAPI *PEVENT_TRACE_BUFFER_CALLBACKA)(PEVENT_TRACE_LOGFILEA Logfile);
+typedef ULONG (WINAPI *PEVENT_TRACE_BUFFER_CALLBACKW)(
+	PEVENT_TRACE_LOGFILEW Logfile);
+typedef ULONG (WINAPI *PEVENT_TRACE_BUFFER_CALLBACKA)(
+	PEVENT_TRACE_LOGFILEA Logfile);
 typedef VOID (WINAPI *PEVENT_CALLBACK)(PEVENT_TRACE pEvent);
 typedef VOID (WINAPI *PEVENT_RECORD_CALLBACK)(PEVENT_RECORD EventRecord);
 
@@ -765,7 +768,7 @@ typedef ULONG (WINAPI *WMIDPREQUEST)(WMIDPREQUESTCODE RequestCode,
 struct _EVENT_TRACE_LOGFILEW {
 	LPWSTR LogFileName;
 	LPWSTR LoggerName;
-	LONGLONG CurrentTime;
+	LONGLONG CurrentTime LIBETW_ALIGN8;
 	ULONG BuffersRead;
 	union {
 		ULONG LogFileMode;
@@ -788,7 +791,7 @@ struct _EVENT_TRACE_LOGFILEW {
 struct _EVENT_TRACE_LOGFILEA {
 	LPSTR LogFileName;
 	LPSTR LoggerName;
-	LONGLONG CurrentTime;
+	LONGLONG CurrentTime LIBETW_ALIGN8;
 	ULONG BuffersRead;
 	union {
 		ULONG LogFileMode;
@@ -830,7 +833,7 @@ struct _EVENT_TRACE_LOGFILEA {
 /* EnableTraceEx2() parameters, version 1: a single filter. */
 typedef struct _ENABLE_TRACE_PARAMETERS_V1 {
 	ULONG Version;
-	ULONG EnableProperty;		/* EVENT_ENABLE_PROPERTY_*, evntcons.h */
+	ULONG EnableProperty;		/* evntcons.h EVENT_ENABLE_PROPERTY_* */
 	ULONG ControlFlags;
 	GUID SourceId;
 	PEVENT_FILTER_DESCRIPTOR EnableFilterDesc;

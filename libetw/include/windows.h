@@ -12,8 +12,11 @@
  * Wide strings are written u"..." or TEXT("...") with UNICODE defined;
  * L"..." is a 32-bit wchar_t string on Linux and is not an LPCWSTR.
  *
- * On 32-bit x86 the 64-bit integer types get 8-byte alignment, as in the
- * Windows x86 ABI, so that structures keep Windows' layout there too.
+ * On 32-bit x86, Windows aligns 64-bit integers to 8 bytes inside
+ * structures and gcc to 4: the 64-bit members of the structures here are
+ * marked LIBETW_ALIGN8 so that they keep Windows' layout there too.  The
+ * typedefs themselves carry no attribute (C++ would ignore it in template
+ * arguments, with a warning).
  *
  * With NONAMELESSUNION defined, the anonymous unions and structs of the
  * ETW structures are named u, u2, ... and s, s2, ... as on Windows.
@@ -104,13 +107,13 @@ typedef int32_t LONG, LONG32, INT32;
 typedef uint32_t ULONG, DWORD, ULONG32, DWORD32, UINT32;
 typedef int INT, BOOL;
 typedef unsigned int UINT;
-typedef int64_t LONGLONG LIBETW_ALIGN8;
-typedef int64_t LONG64 LIBETW_ALIGN8;
-typedef int64_t INT64 LIBETW_ALIGN8;
-typedef uint64_t ULONGLONG LIBETW_ALIGN8;
-typedef uint64_t ULONG64 LIBETW_ALIGN8;
-typedef uint64_t DWORD64 LIBETW_ALIGN8;
-typedef uint64_t UINT64 LIBETW_ALIGN8;
+typedef int64_t LONGLONG;
+typedef int64_t LONG64;
+typedef int64_t INT64;
+typedef uint64_t ULONGLONG;
+typedef uint64_t ULONG64;
+typedef uint64_t DWORD64;
+typedef uint64_t UINT64;
 typedef intptr_t INT_PTR, LONG_PTR;
 typedef uintptr_t UINT_PTR, ULONG_PTR, DWORD_PTR, SIZE_T;
 
@@ -160,7 +163,7 @@ typedef union _LARGE_INTEGER {
 		DWORD LowPart;
 		LONG HighPart;
 	} u;
-	LONGLONG QuadPart;
+	LONGLONG QuadPart LIBETW_ALIGN8;
 } LARGE_INTEGER, *PLARGE_INTEGER;
 
 typedef union _ULARGE_INTEGER {
@@ -172,7 +175,7 @@ typedef union _ULARGE_INTEGER {
 		DWORD LowPart;
 		DWORD HighPart;
 	} u;
-	ULONGLONG QuadPart;
+	ULONGLONG QuadPart LIBETW_ALIGN8;
 } ULARGE_INTEGER, *PULARGE_INTEGER;
 
 /* 100-ns intervals since 1601-01-01 UTC, split in two 32-bit halves. */

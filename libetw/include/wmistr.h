@@ -14,7 +14,8 @@ typedef struct _WNODE_HEADER {
 	ULONG BufferSize;		/* the whole allocation, in bytes */
 	ULONG ProviderId;
 	union {
-		ULONG64 HistoricalContext;	/* session or logger handle */
+		/* a session or logger handle */
+		ULONG64 HistoricalContext LIBETW_ALIGN8;
 		__extension__ struct {
 			ULONG Version;
 			ULONG Linkage;
