@@ -56,6 +56,7 @@ help:
 include libetw/build.mk
 include tools/build.mk
 include selftests/build.mk
+include examples/build.mk
 include module/build.mk
 include scripts/lint.mk
 

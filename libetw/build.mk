@@ -28,9 +28,12 @@ $(LIB_A): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
+# The .pc file is made again at install time, with that run's PREFIX.
+make_pc = sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' libetw/libetw.pc.in > $(1)
+
 $(LIB_PC): libetw/libetw.pc.in Makefile
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' $< > $@
+	$(call make_pc,$@)
 
 # Host unit tests: need no kernel.  Each prints KTAP; scripts/ktap-count.sh
 # adds them up.  uapi_layout is built -m64 and -m32: the uapi structs must
@@ -79,7 +82,7 @@ install: lib tools
 	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
 	install -m 0644 $(LIB_HDRS) $(DESTDIR)$(INCLUDEDIR)/etw/
 	install -m 0644 uapi/linux/etw.h $(DESTDIR)$(INCLUDEDIR)/etw/linux/
-	install -m 0644 $(LIB_PC) $(DESTDIR)$(PKGCONFIGDIR)/
+	$(call make_pc,$(DESTDIR)$(PKGCONFIGDIR)/libetw.pc)
 	install -m 0755 $(ETW_TOOL) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 udev/60-etw.rules $(DESTDIR)$(UDEVDIR)/

@@ -60,6 +60,8 @@ for rel in $kernels; do
 	gate "build: etw.ko for $rel, W=1" fatal sh -c "$MAKE modules-$rel > $log/build-$rel.log 2>&1 || { cat $log/build-$rel.log; exit 1; }"
 done
 
+gate "make install: files, soname, symbol versions, pkg-config" go scripts/install-test.sh "$BUILD"
+
 step "static checks"
 gate "checkpatch --strict" go $MAKE checkpatch
 gate "kernel-doc" go $MAKE kernel-doc

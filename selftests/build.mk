@@ -22,11 +22,12 @@ $(BUILD)/selftests/%_32: selftests/etw/%.c $(SELFTEST_HDRS) $(KSRC)/.stamp
 # What goes into the VM besides the kernel module.
 STAGE := $(BUILD)/stage
 
-stage: lib tools selftests scripts/vm/demo.sh
+stage: lib tools selftests examples scripts/vm/demo.sh
 	@rm -rf $(STAGE)
 	@mkdir -p $(STAGE)/usr/bin $(STAGE)/usr/lib $(STAGE)/selftests $(STAGE)/usr/share/etw
 	@cp -a $(BUILD)/lib/libetw.so* $(STAGE)/usr/lib/
 	@cp $(ETW_TOOL) $(STAGE)/usr/bin/
+	@cp $(BUILD)/examples/provider $(STAGE)/usr/bin/etw-example-provider
 	@cp $(SELFTESTS) $(SELFTESTS_32) $(STAGE)/selftests/
 	@cd $(STAGE)/selftests && ls -1 | grep -vx list > ../.list && mv ../.list list
 	@cp scripts/vm/demo.sh $(STAGE)/usr/share/etw/demo.sh

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make install into a staging directory, then check what a packager and a
+# user get: the files, the soname, the symbol versions, and that
+# examples/provider.c builds with `pkg-config --cflags --libs libetw`
+# against the staged tree alone.
+#   install-test.sh BUILD_DIR
+set -eu
+build=$1
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+dest=$(cd "$build" && pwd)/destdir
+rm -rf "$dest"
+make -s --no-print-directory BUILD="$build" install DESTDIR="$dest" PREFIX=/usr \
+	UDEVDIR=/usr/lib/udev/rules.d >/dev/null
+make -s --no-print-directory BUILD="$build" modules_install \
+	INSTALL_MOD_PATH="$dest" >/dev/null 2>&1 || true
+
+fail=0
+need() {
+	if [ ! -e "$dest$1" ]; then
+		echo "install-test: missing $1"
+		fail=1
+	fi
+}
+need /usr/lib/libetw.so.0
+need /usr/lib/libetw.so
+need /usr/lib/libetw.a
+need /usr/lib/pkgconfig/libetw.pc
+need /usr/include/etw/libetw.h
+need /usr/include/etw/evntprov.h
+need /usr/include/etw/evntrace.h
+need /usr/include/etw/linux/etw.h
+need /usr/bin/etw
+need /usr/share/man/man1/etw.1
+need /usr/lib/udev/rules.d/60-etw.rules
+
+soname=$(readelf -d "$dest/usr/lib/libetw.so.0" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+[ "$soname" = libetw.so.0 ] || { echo "install-test: soname is '$soname'"; fail=1; }
+if ! readelf --dyn-syms -W "$dest/usr/lib/libetw.so.0" | grep -q 'EventWrite@@LIBETW_0.1'; then
+	echo "install-test: EventWrite is not versioned LIBETW_0.1"
+	fail=1
+fi
+
+# Build the example against the staged tree only.
+export PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_LIBDIR="$dest/usr/lib/pkgconfig"
+flags=$(pkg-config --cflags --libs libetw)
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Wextra -Werror examples/provider.c $flags -o "$build/provider-installed" ||
+	fail=1
+[ "$fail" -eq 0 ] && echo "install-test: ok ($dest)"
+exit "$fail"
