@@ -10,6 +10,14 @@
 #include "etw.h"
 
 static const struct etw_cmd commands[] = {
+	{ "start", "start a session", cmd_start },
+	{ "stop", "stop a session", cmd_stop },
+	{ "query", "show a session's settings and statistics", cmd_query },
+	{ "list", "list the running sessions", cmd_list },
+	{ "flush", "hand over a session's partial buffers", cmd_flush },
+	{ "enable", "enable a provider in a session", cmd_enable },
+	{ "disable", "disable a provider in a session", cmd_disable },
+	{ "record", "record a command's events to an ETL file", cmd_record },
 	{ "version", "show the library and kernel module versions", cmd_version },
 };
 

@@ -12,6 +12,14 @@ struct etw_cmd {
 };
 
 int cmd_version(int argc, char **argv);
+int cmd_start(int argc, char **argv);
+int cmd_stop(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_flush(int argc, char **argv);
+int cmd_enable(int argc, char **argv);
+int cmd_disable(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 /* Print "etw: <message>" to stderr; returns 1 (the exit code for errors). */
 int etw_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

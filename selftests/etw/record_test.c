@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The etw command in the VM: `etw record` around the example provider
+ * writes an ETL file whose header buffer and records are checked byte by
+ * byte here; session subcommands and their one-line Win32 errors.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "etw_selftests.h"
+
+#define GUID_TEXT "b3864c38-4273-58c5-545b-8b3608343471"
+
+/* Run a shell command; its output in @out (up to @len), exit status back. */
+static int sh(const char *cmd, char *out, size_t len)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0;
+	int status;
+
+	if (!p)
+		return -1;
+	if (out) {
+		n = fread(out, 1, len - 1, p);
+		out[n] = 0;
+	} else {
+		char sink[256];
+
+		while (fread(sink, 1, sizeof(sink), p) > 0)
+			;
+	}
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int have_tools(void)
+{
+	return !access("/usr/bin/etw", X_OK) && !access("/usr/bin/etw-example-provider", X_OK);
+}
+
+static unsigned int u32at(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (unsigned int)p[3] << 24;
+}
+
+TEST(record_writes_an_etl_file)
+{
+	static const unsigned char guid[16] = {
+		0x38, 0x4c, 0x86, 0xb3, 0x73, 0x42, 0xc5, 0x58,
+		0x54, 0x5b, 0x8b, 0x36, 0x08, 0x34, 0x34, 0x71,
+	};
+	unsigned char *f, *lf;
+	unsigned int bufsize, nbuf, i, events = 0, off;
+	struct stat st;
+	FILE *fp;
+
+	if (!have_tools() || geteuid())
+		SKIP(return, "needs root and the etw tools (the VM has them)");
+	ASSERT_EQ(0, sh("etw record -o /tmp/rec.etl -b 8 -p " GUID_TEXT ":5 -- "
+			"etw-example-provider 7 2>&1", NULL, 0));
+	ASSERT_EQ(0, stat("/tmp/rec.etl", &st));
+	bufsize = 8192;
+	ASSERT_EQ(0, st.st_size % bufsize);
+	nbuf = st.st_size / bufsize;
+	ASSERT_LE(2, nbuf);
+	f = malloc(st.st_size);
+	ASSERT_TRUE(f != NULL);
+	fp = fopen("/tmp/rec.etl", "rb");
+	ASSERT_EQ(1, fread(f, st.st_size, 1, fp));
+	fclose(fp);
+
+	/* Buffer 0: the header buffer. */
+	EXPECT_EQ(bufsize, u32at(f));
+	EXPECT_EQ(4, f[0x36]);				/* BufferType HEADER */
+	EXPECT_EQ(0xc0020002, u32at(f + 0x48));	/* SYSTEM64 header event */
+	lf = f + 0x48 + 0x20;
+	EXPECT_EQ(bufsize, u32at(lf + 0x00));
+	EXPECT_EQ(0x0501000a, u32at(lf + 0x04));
+	EXPECT_EQ(sysconf(_SC_NPROCESSORS_CONF), u32at(lf + 0x0c));
+	EXPECT_EQ(nbuf, u32at(lf + 0x24));		/* BuffersWritten */
+	EXPECT_EQ(8, u32at(lf + 0x2c));			/* PointerSize */
+	EXPECT_EQ(0, u32at(lf + 0x30));			/* EventsLost */
+	EXPECT_NE(0, u32at(lf + 0x34));			/* CpuSpeedInMHz */
+	EXPECT_EQ(1000000000u, u32at(lf + 0x100));	/* PerfFreq (low half) */
+	EXPECT_EQ(1, u32at(lf + 0x110));		/* ClockType */
+	EXPECT_NE(0, u32at(lf + 0x10) | u32at(lf + 0x14));	/* EndTime */
+	/* The logger name follows, in UTF-16. */
+	EXPECT_EQ('e', lf[0x118]);
+	EXPECT_EQ(0, lf[0x119]);
+
+	/* The other buffers: the module's, unchanged, with our events. */
+	for (i = 1; i < nbuf; i++) {
+		unsigned char *b = f + (size_t)i * bufsize;
+		unsigned int saved = u32at(b + 4);
+
+		EXPECT_EQ(bufsize, u32at(b));
+		EXPECT_EQ(saved, u32at(b + 0x30));	/* Offset = SavedOffset */
+		EXPECT_GT(sysconf(_SC_NPROCESSORS_CONF), b[0x28]);
+		EXPECT_EQ(0, saved % 8);
+		for (off = 0x48; off + 0x50 <= saved; off += ((u32at(b + off) & 0xffff) + 7) & ~7u) {
+			if (!memcmp(b + off + 0x18, guid, 16))
+				events++;
+		}
+		for (off = saved; off < bufsize; off++)
+			if (b[off] != 0xff)
+				break;
+		EXPECT_EQ(bufsize, off);
+	}
+	EXPECT_EQ(7, events);
+	free(f);
+}
+
+TEST(session_commands_and_errors)
+{
+	char out[4096];
+
+	if (!have_tools() || geteuid())
+		SKIP(return, "needs root and the etw tools (the VM has them)");
+	ASSERT_EQ(0, sh("etw start etwtest-cli -b 8 2>&1", out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "etwtest-cli") != NULL);
+	EXPECT_EQ(1, sh("etw start etwtest-cli 2>&1", out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "ERROR_ALREADY_EXISTS (183)") != NULL) TH_LOG("%s", out);
+	EXPECT_EQ(0, sh("etw enable etwtest-cli " GUID_TEXT " -l 4 -k 0x1 2>&1", out, sizeof(out)));
+	EXPECT_EQ(1, sh("etw enable etwtest-cli not-a-guid 2>&1", out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "not a GUID") != NULL);
+	EXPECT_EQ(0, sh("etw-example-provider 3", NULL, 0));
+	EXPECT_EQ(0, sh("etw list 2>&1", out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "etwtest-cli") != NULL);
+	EXPECT_EQ(0, sh("etw query etwtest-cli 2>&1", out, sizeof(out)));
+	EXPECT_EQ(0, sh("etw flush etwtest-cli 2>&1", NULL, 0));
+	EXPECT_EQ(0, sh("etw stop etwtest-cli 2>&1", NULL, 0));
+	EXPECT_EQ(1, sh("etw stop etwtest-cli 2>&1", out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "ERROR_WMI_INSTANCE_NOT_FOUND (4201)") != NULL) TH_LOG("%s", out);
+	EXPECT_EQ(2, sh("etw no-such-command 2>&1", NULL, 0));
+	/* Every subcommand has --help. */
+	EXPECT_EQ(0, sh("for c in start stop query list flush enable disable record version; do "
+			"etw $c --help | grep -q usage || exit 1; done", NULL, 0));
+	/* An unprivileged user gets ERROR_ACCESS_DENIED. */
+	{
+		int pipefd[2], status;
+		size_t len;
+		ssize_t n;
+		pid_t pid;
+
+		ASSERT_EQ(0, pipe(pipefd));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			dup2(pipefd[1], 2);
+			if (setgid(65534) || setuid(65534))
+				_exit(100);
+			execl("/usr/bin/etw", "etw", "start", "etwtest-user", (char *)NULL);
+			_exit(101);
+		}
+		close(pipefd[1]);
+		len = 0;
+		while ((n = read(pipefd[0], out + len, sizeof(out) - 1 - len)) > 0)
+			len += n;
+		out[len] = 0;
+		close(pipefd[0]);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_EQ(1, WEXITSTATUS(status));
+		EXPECT_TRUE(strstr(out, "ERROR_ACCESS_DENIED (5)") != NULL) TH_LOG("%s", out);
+	}
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers of the session subcommands (start, stop, query, list, flush,
+ * enable, disable, record).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "etw.h"
+
+/* The module's errno, the Win32 error libetw maps it to, and what it means. */
+static const struct {
+	int err;
+	unsigned int code;
+	const char *name;
+	const char *text;
+} errors[] = {
+	{ EINVAL, 87, "ERROR_INVALID_PARAMETER", "invalid argument" },
+	{ EFAULT, 998, "ERROR_NOACCESS", "bad address" },
+	{ EBADF, 6, "ERROR_INVALID_HANDLE", "no such registration" },
+	{ EACCES, 5, "ERROR_ACCESS_DENIED", "needs root, CAP_PERFMON or the etw control group" },
+	{ EPERM, 5, "ERROR_ACCESS_DENIED", "not permitted" },
+	{ ENOENT, 4201, "ERROR_WMI_INSTANCE_NOT_FOUND", "no such session" },
+	{ EEXIST, 183, "ERROR_ALREADY_EXISTS", "a session with that name or GUID already runs" },
+	{ ENOSPC, 1450, "ERROR_NO_SYSTEM_RESOURCES", "limit reached (64 sessions, 8 sessions per provider)" },
+	{ ENOMEM, 8, "ERROR_NOT_ENOUGH_MEMORY", "out of memory or over the module's buffer memory cap" },
+	{ EOVERFLOW, 534, "ERROR_ARITHMETIC_OVERFLOW", "event over 64 KiB" },
+	{ EMSGSIZE, 234, "ERROR_MORE_DATA", "event larger than a session buffer" },
+};
+
+int ctl_fail(const char *cmd, const char *what, int err)
+{
+	unsigned int i;
+
+	if (err < 0)
+		err = -err;
+	for (i = 0; i < sizeof(errors) / sizeof(errors[0]); i++)
+		if (errors[i].err == err)
+			return etw_error("%s: %s: %s (%u): %s", cmd, what,
+					 errors[i].name, errors[i].code,
+					 errors[i].text);
+	return etw_error("%s: %s: %s", cmd, what, strerror(err));
+}
+
+int ctl_open(const char *cmd)
+{
+	int fd = open("/dev/" ETW_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		etw_error("%s: cannot open /dev/%s: %s (is etw.ko loaded?)", cmd,
+			  ETW_DEVICE_NAME, strerror(errno));
+	return fd;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Text order: Data1 (4 bytes), Data2, Data3 (2), Data4 (8); first three little-endian in memory. */
+int ctl_parse_guid(const char *s, unsigned char g[16])
+{
+	static const int order[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15 };
+	size_t len = strlen(s);
+	int i, pos = 0;
+
+	if (len == 38 && s[0] == '{' && s[37] == '}') {
+		s++;
+		len = 36;
+	}
+	if (len != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-')
+		return -1;
+	for (i = 0; i < 16; i++) {
+		int hi, lo;
+
+		if (s[pos] == '-')
+			pos++;
+		hi = hexval(s[pos]);
+		lo = hexval(s[pos + 1]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		g[order[i]] = (unsigned char)(hi << 4 | lo);
+		pos += 2;
+	}
+	return 0;
+}
+
+void ctl_format_guid(const unsigned char g[16], char out[39])
+{
+	snprintf(out, 39, "{%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x}",
+		 g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9],
+		 g[10], g[11], g[12], g[13], g[14], g[15]);
+}
+
+int ctl_query(int fd, const char *name, unsigned int code,
+	      struct etw_session_info *info)
+{
+	struct etw_session_control c;
+
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.code = code;
+	if (strlen(name) >= sizeof(c.info.name))
+		return -EINVAL;
+	strcpy(c.info.name, name);
+	if (ioctl(fd, ETW_IOC_SESSION_CONTROL, &c) < 0)
+		return -errno;
+	if (info)
+		*info = c.info;
+	return 0;
+}
+
+void ctl_print_session(const struct etw_session_info *s)
+{
+	char guid[39];
+
+	ctl_format_guid(s->guid, guid);
+	printf("%s\n", s->name);
+	printf("  logger id      %u\n", s->logger_id);
+	printf("  guid           %s\n", guid);
+	printf("  mode           0x%08x\n", s->log_file_mode);
+	printf("  buffer size    %u KiB\n", s->buffer_size_kb);
+	printf("  buffers        %u (min %u, max %u, free %u)\n", s->number_of_buffers,
+	       s->min_buffers, s->max_buffers, s->free_buffers);
+	printf("  flush timer    %u s\n", s->flush_timer);
+	printf("  events lost    %u\n", s->events_lost);
+	printf("  buffers taken  %u\n", s->buffers_written);
+}
+
+int ctl_number(const char *s, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return errno || *end || *out > max ? -1 : 0;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the session subcommands share: the device, GUID parsing, and the
+ * one-line errors that name the Win32 code.
+ */
+#ifndef ETW_TOOL_CTL_H
+#define ETW_TOOL_CTL_H
+
+#include <linux/etw.h>
+
+/* Open /dev/etw or print why not; returns the fd or -1. */
+int ctl_open(const char *cmd);
+
+/* "{b3864c38-4273-58c5-545b-8b3608343471}" (braces optional) to bytes. */
+int ctl_parse_guid(const char *s, unsigned char g[16]);
+void ctl_format_guid(const unsigned char g[16], char out[39]);
+
+/* Print "etw: CMD: WHAT: ERROR_NAME (code): text"; returns 1. */
+int ctl_fail(const char *cmd, const char *what, int err);
+
+/* Find a session by name; 0 or -errno. */
+int ctl_query(int fd, const char *name, unsigned int code,
+	      struct etw_session_info *info);
+
+/* Print a session as `etw query` does. */
+void ctl_print_session(const struct etw_session_info *info);
+
+/* Parse an unsigned number (0x for hex); 0 or -1. */
+int ctl_number(const char *s, unsigned long long max, unsigned long long *out);
+
+#endif /* ETW_TOOL_CTL_H */
