@@ -66,6 +66,26 @@ $(BUILD)/tests/win_headers_cxx.ok: libetw/tests/win_headers_cxx.cc $(LIB_HDRS)
 
 unit: $(BUILD)/tests/win_headers_cxx.ok
 
+# The ETL reader's tests share a header.  Its fuzz test runs again under
+# ASan and UBSan, the reader's sources built into it, where the compiler
+# has their runtimes.
+ETL_TESTS	:= $(addprefix $(BUILD)/tests/,etl_reader etl_records etl_fuzz)
+$(ETL_TESTS): libetw/tests/etl_test.h
+
+ETL_SRCS	:= $(addprefix libetw/src/etl_,file.c iter.c kernel.c merge.c names.c \
+		     record.c time.c)
+ASAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
+		   -fno-omit-frame-pointer
+ifneq ($(filter /%,$(shell $(CC) -print-file-name=libasan.so)),)
+UNIT_BINS	+= $(BUILD)/tests/etl_fuzz_asan
+endif
+
+$(BUILD)/tests/etl_fuzz_asan: libetw/tests/etl_fuzz.c libetw/tests/etl_test.h \
+		$(ETL_SRCS) $(wildcard libetw/src/*.h) $(LIB_HDRS) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(KSFT_CFLAGS) $(ASAN_FLAGS) \
+		-o $@ $< $(ETL_SRCS)
+
 unit: $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)
 

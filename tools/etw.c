@@ -19,6 +19,7 @@ static const struct etw_cmd commands[] = {
 	{ "disable", "disable a provider in a session", cmd_disable },
 	{ "record", "record a command's events to an ETL file", cmd_record },
 	{ "version", "show the library and kernel module versions", cmd_version },
+	{ "dump", "print the records of ETL trace files", cmd_dump },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -15,8 +15,12 @@
  * (corrupt or truncated file) and -EOPNOTSUPP (compressed buffers, which
  * need a decompressor this reader does not have).
  *
- * The file is mapped read-only: a file truncated by another process while
- * it is open can raise SIGBUS, as with any mapping.
+ * A reader is not thread safe: use one per thread.  The file is mapped
+ * read-only (a pipe is read into memory): a file truncated by another
+ * process while it is open can raise SIGBUS, as with any mapping.
+ *
+ * SavedOffset is the end of a buffer's data.  Offset (at 0x30) is not
+ * used: it is larger in the buffer 0 of relogged files.
  */
 #ifndef LIBETW_ETW_ETL_H
 #define LIBETW_ETW_ETL_H
@@ -231,8 +235,8 @@ struct etw_etl_event {
 	uint32_t buffer;		/* index of its buffer */
 	uint16_t processor;		/* from the buffer header */
 	uint16_t flags;			/* ETW_ETL_FLAG_* */
-	uint16_t header_flags;		/* as stored: EVENT_HEADER Flags, WPP
-					 * OptionFlags, kernel Version high byte */
+	/* As stored: EVENT_HEADER Flags, WPP OptionFlags, kernel version >> 8 */
+	uint16_t header_flags;
 	uint16_t event_property;
 	uint16_t hook_id;
 	struct etw_etl_guid provider;
@@ -262,8 +266,8 @@ struct etw_etl_event {
 /* Order of etw_etl_next(). */
 enum etw_etl_order {
 	ETW_ETL_ORDER_FILE = 0,		/* buffer by buffer, as stored */
-	ETW_ETL_ORDER_TIME = 1,		/* header events, then all processors
-					 * merged by timestamp */
+	/* Header events, then all processors merged by timestamp. */
+	ETW_ETL_ORDER_TIME = 1,
 };
 
 /*

@@ -256,8 +256,8 @@ static inline uint64_t etl_get_le(const uint8_t *p, size_t n)
 {
 	uint64_t v = 0;
 
-	while (n--)
-		v = v << 8 | p[n];
+	for (size_t i = n; i > 0; i--)
+		v = v << 8 | p[i - 1];
 	return v;
 }
 

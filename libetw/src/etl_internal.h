@@ -5,6 +5,7 @@
 #ifndef LIBETW_ETL_INTERNAL_H
 #define LIBETW_ETL_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 
 #include "etw_etl.h"
@@ -48,10 +49,9 @@ struct etw_etl {
 int etl_error(struct etw_etl_error *err, int code, uint64_t offset,
 	      const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-
-/* Buffer 0, the header event and the index of the other buffers. */
-int etl_load(struct etw_etl *etl, struct etw_etl_error *err);
-void etl_unload(struct etw_etl *etl);
+int etl_verror(struct etw_etl_error *err, int code, uint64_t offset,
+	       const char *what, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
 
 /*
  * The record at pos (from the start of buffer b): 1 and *ev filled (its
@@ -68,13 +68,12 @@ bool etl_kernel_provider(uint16_t hook_id, struct etw_etl_guid *g);
 bool etl_to_filetime(const struct etw_etl_header *h, uint64_t ts,
 		     uint64_t *ft);
 
-/* Time-ordered iteration over buffers 1..n (etl_merge.c). */
+/* 0 at the end of the indexed buffers, or the error that ended the index. */
+int etl_end_of_index(struct etw_etl *etl);
+
+/* Time-ordered iteration: buffer 0, then buffers 1..n merged (etl_merge.c). */
 int etl_merge_next(struct etw_etl *etl, struct etw_etl_event *ev);
 void etl_merge_free(struct etl_merge *m);
-
-/* UTF-16LE units at p (count of them, up to a NUL) as UTF-8 in out. */
-size_t etl_utf16_to_utf8(const uint8_t *p, size_t units, char *out,
-			 size_t out_size);
 
 static inline void etl_get_guid(const uint8_t *p, struct etw_etl_guid *g)
 {

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * etw dump: what the subcommand's files share.  cmd_dump.c reads the files
+ * and turns each record into a struct dump_event of ready-made strings;
+ * dump_<format>.c only lays them out.
+ */
+#ifndef ETW_DUMP_H
+#define ETW_DUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <etw_etl.h>
+
+/* A growable string; all strings it holds are NUL-terminated. */
+struct sbuf {
+	char *p;
+	size_t len;
+	size_t cap;
+};
+
+void sb_reset(struct sbuf *sb);
+void sb_free(struct sbuf *sb);
+void sb_putc(struct sbuf *sb, char c);
+void sb_put(struct sbuf *sb, const char *s, size_t n);
+void sb_printf(struct sbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sb_hex(struct sbuf *sb, const void *data, size_t n);
+
+/*
+ * A named value.  Values are UTF-8 (formats repair what is not); number
+ * says JSON may write it unquoted.
+ */
+struct dump_kv {
+	const char *key;		/* machine name: logger_name */
+	const char *label;		/* human name: "Logger name", or NULL */
+	const char *value;
+	bool number;
+};
+
+/*
+ * A list of them.  kv_add() copies key and value into text; the pointers
+ * of v are set by kv_finish(), when text no longer moves.
+ */
+struct kv_list {
+	struct dump_kv *v;
+	size_t n;
+	size_t cap;
+	struct sbuf text;
+	size_t *offs;			/* key and value of each, in text */
+};
+
+void kv_reset(struct kv_list *l);
+void kv_free(struct kv_list *l);
+void kv_add(struct kv_list *l, const char *key, const char *label,
+	    bool number, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void kv_finish(struct kv_list *l);
+
+/* One record, rendered. */
+struct dump_event {
+	const struct etw_etl_event *ev;
+	uint64_t index;
+	char kind[40];			/* "EVENT_HEADER64" */
+	char provider[ETW_ETL_GUID_STRLEN];	/* "" if none */
+	const char *provider_name;	/* or NULL */
+	const char *event_name;		/* or NULL */
+	char time[40];			/* ISO 8601 UTC, "" if unknown */
+	struct kv_list ext;		/* key: type name */
+	struct kv_list fields;		/* decoded payload */
+	bool decoded;			/* fields hold the whole payload */
+};
+
+/* Counts of one file, for --summary. */
+struct dump_count {
+	char provider[ETW_ETL_GUID_STRLEN];
+	const char *provider_name;
+	uint32_t id;
+	uint32_t opcode;
+	const char *event_name;
+	uint64_t count;
+};
+
+struct dump_summary {
+	uint64_t records;
+	uint64_t header_records;
+	struct dump_count *providers;	/* sorted, most frequent first */
+	size_t nproviders;
+	struct dump_count *events;
+	size_t nevents;
+};
+
+struct dump;
+
+struct dump_format {
+	const char *name;
+	void (*begin)(struct dump *d);
+	void (*file_begin)(struct dump *d, const char *path,
+			   const struct kv_list *header);
+	void (*event)(struct dump *d, const struct dump_event *e);
+	void (*summary)(struct dump *d, const struct dump_summary *s);
+	void (*file_end)(struct dump *d, const struct etw_etl_error *err);
+	void (*end)(struct dump *d);
+};
+
+struct dump {
+	FILE *out;
+	const struct dump_format *fmt;
+	bool summary;
+	unsigned int files;		/* begun so far */
+	uint64_t events;		/* written in this file */
+	bool in_events;			/* the file's event list is open */
+	const char *path;
+	struct kv_list kvs;		/* scratch for the formats */
+};
+
+/* The event's fixed fields, for the formats that print them by name. */
+void event_kvs(const struct dump_event *e, struct kv_list *l);
+
+/* Hex and ASCII, 16 bytes a line, each line starting with indent. */
+void hexdump(FILE *out, const void *data, size_t n, const char *indent);
+
+extern const struct dump_format dump_text, dump_csv, dump_json, dump_xml;
+
+/* Escapers: each writes s (UTF-8, repaired) for its format. */
+void put_json_string(FILE *out, const char *s);
+void put_xml_text(FILE *out, const char *s);
+void put_text(FILE *out, const char *s);
+void put_csv_field(FILE *out, const char *s);
+
+/* FILETIME as "2020-02-17T12:48:30.4203140Z"; false if out of range. */
+bool format_filetime(uint64_t ft, char *buf, size_t size);
+
+/* The header of a file as key/value pairs. */
+void dump_header_kvs(const struct etw_etl_header *h, struct kv_list *l);
+
+/*
+ * TraceLogging: provider name from a PROV_TRAITS item, event name and
+ * fields from EVENT_SCHEMA_TL.  tl_decode() returns false (fields left
+ * partial) if the payload does not match the schema.
+ */
+const char *tl_provider_name(const struct etw_etl_ext_item *x, struct sbuf *sb);
+const char *tl_event_name(const struct etw_etl_ext_item *x, struct sbuf *sb);
+bool tl_decode(const struct etw_etl_event *ev,
+	       const struct etw_etl_ext_item *schema, struct kv_list *fields);
+
+/* An extended item's data as text. */
+void ext_value(const struct etw_etl_ext_item *x, struct sbuf *sb);
+
+/* Summary counts. */
+struct dump_counter;
+struct dump_counter *counter_new(void);
+void counter_add(struct dump_counter *c, const struct dump_event *e);
+void counter_result(struct dump_counter *c, struct dump_summary *s);
+void counter_free(struct dump_counter *c);
+
+#endif /* ETW_DUMP_H */

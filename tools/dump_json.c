@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etw dump --format json: one document,
+ *   {"files": [{"file": ..., "header": {...}, "events": [...] or
+ *               "summary": {...}, "error": {...}}]}
+ * An error still closes every bracket, so the output always parses.
+ */
+#include <inttypes.h>
+
+#include "dump.h"
+
+static void begin(struct dump *d)
+{
+	fputs("{\"files\": [", d->out);
+}
+
+/* "key": value, quoted unless it is a number. */
+static void member(FILE *out, const struct dump_kv *kv, bool first)
+{
+	if (!first)
+		fputs(", ", out);
+	put_json_string(out, kv->key);
+	fputs(": ", out);
+	if (kv->number)
+		fputs(kv->value, out);
+	else
+		put_json_string(out, kv->value);
+}
+
+static void members(FILE *out, const struct kv_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		member(out, &l->v[i], !i);
+}
+
+static void file_begin(struct dump *d, const char *path,
+		       const struct kv_list *header)
+{
+	FILE *out = d->out;
+
+	fputs(d->files++ ? ",\n{\"file\": " : "\n{\"file\": ", out);
+	put_json_string(out, path);
+	d->events = 0;
+	d->in_events = false;
+	if (!header)
+		return;
+	fputs(",\n \"header\": {", out);
+	members(out, header);
+	putc('}', out);
+	if (!d->summary) {
+		fputs(",\n \"events\": [", out);
+		d->in_events = true;
+	}
+}
+
+/* [{"type": ..., "value": ...}]: names may repeat, so not an object. */
+static void pairs(FILE *out, const char *name, const struct kv_list *l,
+		  const char *kname)
+{
+	fprintf(out, ", \"%s\": [", name);
+	for (size_t i = 0; i < l->n; i++) {
+		fprintf(out, "%s{\"%s\": ", i ? ", " : "", kname);
+		put_json_string(out, l->v[i].key);
+		fputs(", \"value\": ", out);
+		put_json_string(out, l->v[i].value);
+		putc('}', out);
+	}
+	putc(']', out);
+}
+
+static void event(struct dump *d, const struct dump_event *e)
+{
+	FILE *out = d->out;
+	struct sbuf hex = { 0 };
+
+	fputs(d->events++ ? ",\n  {" : "\n  {", out);
+	event_kvs(e, &d->kvs);
+	members(out, &d->kvs);
+	if (e->ext.n)
+		pairs(out, "ext", &e->ext, "type");
+	if (e->decoded) {
+		pairs(out, "fields", &e->fields, "name");
+	} else {
+		sb_printf(&hex, "%s", "");
+		sb_hex(&hex, e->ev->data, e->ev->data_size);
+		fprintf(out, ", \"payload\": \"%s\"", hex.p);
+		sb_free(&hex);
+	}
+	putc('}', out);
+}
+
+static void counts(FILE *out, const char *name, const struct dump_count *c,
+		   size_t n, bool events)
+{
+	fprintf(out, ",\n  \"%s\": [", name);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s\n   {\"provider\": \"%s\"", i ? "," : "",
+			c[i].provider);
+		if (c[i].provider_name) {
+			fputs(", \"provider_name\": ", out);
+			put_json_string(out, c[i].provider_name);
+		}
+		if (events) {
+			fprintf(out, ", \"id\": %u, \"opcode\": %u", c[i].id,
+				c[i].opcode);
+			if (c[i].event_name) {
+				fputs(", \"event_name\": ", out);
+				put_json_string(out, c[i].event_name);
+			}
+		}
+		fprintf(out, ", \"count\": %" PRIu64 "}", c[i].count);
+	}
+	fputs("]", out);
+}
+
+static void summary(struct dump *d, const struct dump_summary *s)
+{
+	fprintf(d->out, ",\n \"summary\": {\"records\": %" PRIu64
+		", \"header_records\": %" PRIu64, s->records, s->header_records);
+	counts(d->out, "providers", s->providers, s->nproviders, false);
+	counts(d->out, "events", s->events, s->nevents, true);
+	fputs("}", d->out);
+}
+
+static void file_end(struct dump *d, const struct etw_etl_error *err)
+{
+	FILE *out = d->out;
+
+	if (d->in_events)
+		fputs("\n ]", out);
+	d->in_events = false;
+	if (err) {
+		fputs(",\n \"error\": {\"message\": ", out);
+		put_json_string(out, err->message);
+		if (err->offset != ETW_ETL_NO_OFFSET)
+			fprintf(out, ", \"offset\": %" PRIu64, err->offset);
+		fprintf(out, ", \"errno\": %d}", -err->code);
+	}
+	putc('}', out);
+}
+
+static void end(struct dump *d)
+{
+	fputs("\n]}\n", d->out);
+}
+
+const struct dump_format dump_json = {
+	.name = "json",
+	.begin = begin,
+	.file_begin = file_begin,
+	.event = event,
+	.summary = summary,
+	.file_end = file_end,
+	.end = end,
+};
