@@ -29,12 +29,8 @@ echo "\$ etw stop demo   # again: the error names the Win32 code"
 etw stop demo
 
 say "5. the decoder prints the file"
-if etw dump --help >/dev/null 2>&1; then
-	run etw dump /tmp/demo.etl
-else
-	echo "not built yet: etw dump (issue: consumers, ETL files and the etw command)"
-	od -A x -t x1z -N 160 /tmp/demo.etl
-fi
+run etw dump /tmp/demo.etl
+run etw dump --summary /tmp/demo.etl
 
 say "still to come: real-time consumers and the mmap consumer, provider names,"
 say "TraceLogging, classic TraceEvent and private loggers"

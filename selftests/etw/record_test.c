@@ -111,6 +111,19 @@ TEST(record_writes_an_etl_file)
 	}
 	EXPECT_EQ(7, events);
 	free(f);
+
+	/* Our own decoder reads the file back: 7 events of the provider. */
+	{
+		char out[65536], *p = out;
+		int n = 0;
+
+		ASSERT_EQ(0, sh("etw dump --format json /tmp/rec.etl", out, sizeof(out)));
+		while ((p = strstr(p, GUID_TEXT)) != NULL) {
+			n++;
+			p++;
+		}
+		EXPECT_EQ(7, n) TH_LOG("%s", out);
+	}
 }
 
 TEST(session_commands_and_errors)
