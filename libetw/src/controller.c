@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The controller side of evntrace.h: StartTrace, ControlTrace and its
+ * Stop/Query/Update/Flush forms, QueryAllTraces, over the module's session
+ * ioctls.  Arguments are checked here first, in Windows' order, so a bad
+ * call fails with Windows' error before any system call; what only the
+ * module knows (a name taken, 64 sessions running, the caller's rights)
+ * comes back as an errno and goes through etw_win32_error().  Every
+ * function also makes its result the thread's last error, as Windows'
+ * do.
+ *
+ * Log files: a session's buffers are ETL buffers that a consumer takes
+ * from the module.  On Windows the kernel writes a session's file for as
+ * long as the session runs, whoever started it; here that needs a logger
+ * process (issue "consumers"), which does not exist yet: the ETL writer
+ * (etw_etl_writer.h) only runs inside `etw record`, for its own session.
+ * Until it does, StartTrace with a log file name fails with
+ * ERROR_NOT_SUPPORTED rather than start a session whose file would never
+ * be written; the file mode bits are accepted and the module reports them
+ * back in LogFileMode, nothing more.
+ *
+ * Session names ignore case on Windows; the module compares bytes, so the
+ * name lookups here also try ASCII case-insensitive matches.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "controller.h"
+
+/* The largest BufferSize (KB) the module accepts; Windows' own is larger. */
+#define ETW_MODULE_MAX_BUFFER_KB	1024
+
+static __u32 session_tag(const struct etw_session_info *info)
+{
+	/* The module's clock never repeats a start; fold it to 32 bits. */
+	__u64 x = (info->start_ticks * 0x9e3779b97f4a7c15ULL) ^ info->start_time;
+	__u32 tag = (__u32)(x ^ (x >> 32));
+
+	return tag ? tag : 1;
+}
+
+CONTROLTRACE_ID etw_trace_id(const struct etw_session_info *info)
+{
+	return ((CONTROLTRACE_ID)session_tag(info) << ETW_ID_TAG_SHIFT) |
+	       info->logger_id;
+}
+
+ULONG etw_trace_id_decode(CONTROLTRACE_ID id, __u32 *logger_id, __u32 *tag)
+{
+	*logger_id = (__u32)(id & ETW_ID_LOGGER_MASK);
+	*tag = (__u32)((id >> ETW_ID_TAG_SHIFT) & ETW_ID_TAG_MASK);
+	if (!*logger_id || *logger_id > ETW_MAX_SESSIONS ||
+	    (id >> ETW_ID_TAG_SHIFT) > ETW_ID_TAG_MASK)
+		return ERROR_INVALID_PARAMETER;
+	return ERROR_SUCCESS;
+}
+
+bool etw_trace_id_matches(const struct etw_session_info *info, __u32 tag)
+{
+	return !tag || session_tag(info) == tag;
+}
+
+ULONG etw_device_error(int err)
+{
+	switch (err) {
+	case -EACCES:
+	case -EPERM:
+		return ERROR_ACCESS_DENIED;
+	case -ENOMEM:
+		return ERROR_NOT_ENOUGH_MEMORY;
+	case -EMFILE:
+	case -ENFILE:
+		return ERROR_NO_SYSTEM_RESOURCES;
+	default:
+		return ERROR_NOT_SUPPORTED;	/* no /dev/etw: no module */
+	}
+}
+
+static int query(int fd, __u32 logger_id, const char *name,
+		 struct etw_session_info *info)
+{
+	struct etw_session_control c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.code = ETW_CONTROL_QUERY;
+	c.logger_id = logger_id;
+	if (name)
+		strcpy(c.info.name, name);
+	ret = etw_ioctl(fd, ETW_IOC_SESSION_CONTROL, &c);
+	if (!ret)
+		*info = c.info;
+	return ret;
+}
+
+/* The session called @name, ignoring ASCII case; -ENOENT if none. */
+static int find_name(int fd, const char *name, struct etw_session_info *info)
+{
+	__u32 id;
+	int ret;
+
+	ret = query(fd, 0, name, info);
+	if (ret != -ENOENT)
+		return ret;
+	for (id = 1; id <= ETW_MAX_SESSIONS; id++) {
+		ret = query(fd, id, NULL, info);
+		if (ret == -ENOENT)
+			continue;
+		if (ret)
+			return ret;
+		if (etw_name_equal(info->name, name))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+static ULONG start_supported(const EVENT_TRACE_PROPERTIES *p,
+			     const struct etw_props *pl, bool kernel_logger)
+{
+	ULONG m = p->LogFileMode;
+
+	/* No file writer yet (see the top of this file). */
+	if (pl->file_units)
+		return ERROR_NOT_SUPPORTED;
+	/* Private sessions live in the process; the module has none. */
+	if (m & (EVENT_TRACE_PRIVATE_LOGGER_MODE | EVENT_TRACE_PRIVATE_IN_PROC))
+		return ERROR_NOT_SUPPORTED;
+	/* System loggers record kernel events, which the module has not. */
+	if (kernel_logger || (m & EVENT_TRACE_SYSTEM_LOGGER_MODE))
+		return ERROR_NOT_SUPPORTED;
+	/* V2's filters are for system-wide private loggers. */
+	if (pl->struct_size > sizeof(*p) &&
+	    ((const EVENT_TRACE_PROPERTIES_V2 *)p)->FilterDescCount)
+		return ERROR_NOT_SUPPORTED;
+	/* Wnode.ClientContext: 0 and 1 are QPC, the module's only clock. */
+	switch (p->Wnode.ClientContext) {
+	case 0:
+	case 1:
+		return ERROR_SUCCESS;
+	case 2:	/* system time */
+	case 3:	/* CPU cycle counter */
+		return ERROR_NOT_SUPPORTED;
+	default:
+		return ERROR_INVALID_PARAMETER;
+	}
+}
+
+static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
+			 enum etw_cs cs, EVENT_TRACE_PROPERTIES *p)
+{
+	struct etw_session_info other;
+	struct etw_session_start st;
+	struct etw_name name;
+	struct etw_props pl;
+	bool kernel_logger;
+	size_t need;
+	ULONG err;
+	int fd, ret;
+
+	if (!TraceId)
+		return ERROR_INVALID_PARAMETER;
+	*TraceId = 0;
+	if (!p || !InstanceName)
+		return ERROR_INVALID_PARAMETER;
+	err = etw_props_check(p, cs, true, &pl);
+	if (err)
+		return err;
+	err = etw_name_get(InstanceName, cs, &name);
+	if (err)
+		return err;
+	/* Only the kernel logger may use SystemTraceControlGuid. */
+	kernel_logger = etw_name_equal(name.utf8, KERNEL_LOGGER_NAMEA);
+	if (!kernel_logger &&
+	    IsEqualGUID(&p->Wnode.Guid, &SystemTraceControlGuid))
+		return ERROR_INVALID_PARAMETER;
+
+	/* Without an offset the name goes right after the structure. */
+	if (!pl.name_off) {
+		pl.name_off = pl.struct_size;
+		pl.name_end = p->LogFileNameOffset ? p->LogFileNameOffset :
+						     p->Wnode.BufferSize;
+	}
+	/* Room for both names, and for the copy of InstanceName. */
+	need = pl.struct_size + (name.units + 1) * cs;
+	if (pl.file_units)
+		need += (pl.file_units + 1) * cs;
+	if (need > p->Wnode.BufferSize ||
+	    (name.units + 1) * cs > pl.name_end - pl.name_off)
+		return ERROR_BAD_LENGTH;
+
+	err = etw_props_check_mode(p, pl.file_units != 0);
+	if (!err)
+		err = start_supported(p, &pl, kernel_logger);
+	if (err)
+		return err;
+	if (name.too_long)
+		return ERROR_INVALID_PARAMETER;
+
+	fd = etw_device_fd();
+	if (fd < 0)
+		return etw_device_error(fd);
+	ret = find_name(fd, name.utf8, &other);
+	if (!ret)
+		return ERROR_ALREADY_EXISTS;
+	if (ret != -ENOENT)
+		return etw_win32_error(ret, ETW_ERR_CONTROL);
+
+	memset(&st, 0, sizeof(st));
+	st.size = sizeof(st);
+	strcpy(st.info.name, name.utf8);
+	memcpy(st.info.guid, &p->Wnode.Guid, sizeof(st.info.guid));
+	st.info.log_file_mode = p->LogFileMode;
+	/* Windows raises what is too small and caps what is too large. */
+	st.info.buffer_size_kb = p->BufferSize < ETW_MODULE_MAX_BUFFER_KB ?
+				 p->BufferSize : ETW_MODULE_MAX_BUFFER_KB;
+	st.info.min_buffers = p->MinimumBuffers;
+	st.info.max_buffers = p->MaximumBuffers;
+	if (st.info.max_buffers && st.info.max_buffers < st.info.min_buffers)
+		st.info.max_buffers = st.info.min_buffers;
+	st.info.flush_timer = p->FlushTimer;
+	ret = etw_ioctl(fd, ETW_IOC_SESSION_START, &st);
+	if (ret < 0)
+		return etw_win32_error(ret, ETW_ERR_CONTROL);
+
+	/* The room for the name was checked above: this cannot fail. */
+	etw_props_fill(p, &pl, &st.info, cs);
+	*TraceId = etw_trace_id(&st.info);
+	return ERROR_SUCCESS;
+}
+
+static bool name_given(const void *s, enum etw_cs cs)
+{
+	return s && (cs == ETW_CS_A ? *(const char *)s :
+				      (((const char *)s)[0] || ((const char *)s)[1]));
+}
+
+static ULONG control_trace(CONTROLTRACE_ID TraceId, const void *InstanceName,
+			   enum etw_cs cs, EVENT_TRACE_PROPERTIES *p,
+			   ULONG code)
+{
+	struct etw_session_control c;
+	struct etw_session_info info;
+	bool by_name = name_given(InstanceName, cs);
+	struct etw_name name;
+	struct etw_props pl;
+	__u32 logger_id = 0, tag = 0;
+	ULONG err;
+	int fd, ret;
+
+	if (!p || code > EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME)
+		return ERROR_INVALID_PARAMETER;
+	/* Only UPDATE reads the log file name: it would switch files. */
+	err = etw_props_check(p, cs, code == EVENT_TRACE_CONTROL_UPDATE, &pl);
+	if (err)
+		return err;
+	/* With a name the handle is ignored, as on Windows. */
+	if (by_name)
+		err = etw_name_get(InstanceName, cs, &name);
+	else
+		err = etw_trace_id_decode(TraceId, &logger_id, &tag);
+	if (err)
+		return err;
+	/* Both act on a session's log file, and no session has one yet. */
+	if (code == EVENT_TRACE_CONTROL_INCREMENT_FILE ||
+	    code == EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME ||
+	    (code == EVENT_TRACE_CONTROL_UPDATE && pl.file_units))
+		return ERROR_NOT_SUPPORTED;
+	if (by_name && name.too_long)
+		return ERROR_WMI_INSTANCE_NOT_FOUND;
+
+	fd = etw_device_fd();
+	if (fd < 0)
+		return etw_device_error(fd);
+	ret = by_name ? find_name(fd, name.utf8, &info) :
+			query(fd, logger_id, NULL, &info);
+	if (!ret && !etw_trace_id_matches(&info, tag))
+		ret = -ENOENT;	/* that session stopped; another got its id */
+	if (ret)
+		return etw_win32_error(ret, ETW_ERR_CONTROL);
+
+	/* The buffer pool is allocated whole at start; the mode is fixed. */
+	if (code == EVENT_TRACE_CONTROL_UPDATE &&
+	    ((p->MaximumBuffers && p->MaximumBuffers != info.max_buffers) ||
+	     (p->LogFileMode && p->LogFileMode != info.log_file_mode)))
+		return ERROR_NOT_SUPPORTED;
+
+	if (code != EVENT_TRACE_CONTROL_QUERY) {
+		/*
+		 * By id: the session found above, unless it stopped since and
+		 * another took its id in between (a window of microseconds).
+		 */
+		memset(&c, 0, sizeof(c));
+		c.size = sizeof(c);
+		c.code = code;
+		c.logger_id = info.logger_id;
+		if (code == EVENT_TRACE_CONTROL_UPDATE)
+			c.info.flush_timer = p->FlushTimer;	/* 0: unchanged */
+		ret = etw_ioctl(fd, ETW_IOC_SESSION_CONTROL, &c);
+		if (ret < 0)
+			return etw_win32_error(ret, ETW_ERR_CONTROL);
+		info = c.info;
+	}
+	/* ERROR_MORE_DATA if the name does not fit; STOP has still stopped. */
+	return etw_props_fill(p, &pl, &info, cs);
+}
+
+static ULONG query_all(PEVENT_TRACE_PROPERTIES *PropertyArray, ULONG count,
+		       PULONG LoggerCount, enum etw_cs cs)
+{
+	struct etw_props pl[ETW_MAX_SESSIONS];
+	struct etw_session_info info;
+	ULONG i, n = 0, err = ERROR_SUCCESS, fill;
+	__u32 id;
+	int fd, ret;
+
+	if (!PropertyArray || !LoggerCount || !count || count > ETW_MAX_SESSIONS)
+		return ERROR_INVALID_PARAMETER;
+	*LoggerCount = 0;
+	for (i = 0; i < count; i++) {
+		if (!PropertyArray[i])
+			return ERROR_INVALID_PARAMETER;
+		fill = etw_props_check(PropertyArray[i], cs, false, &pl[i]);
+		if (fill)
+			return fill;
+	}
+	fd = etw_device_fd();
+	if (fd < 0)
+		return etw_device_error(fd);
+	for (id = 1; id <= ETW_MAX_SESSIONS; id++) {
+		ret = query(fd, id, NULL, &info);
+		if (ret == -ENOENT)
+			continue;
+		if (ret)
+			return etw_win32_error(ret, ETW_ERR_CONTROL);
+		if (n < count) {
+			fill = etw_props_fill(PropertyArray[n], &pl[n], &info, cs);
+			if (fill)
+				err = fill;
+		}
+		n++;
+	}
+	*LoggerCount = n;
+	/* Every slot is filled; LoggerCount says how many there were. */
+	return n > count ? ERROR_MORE_DATA : err;
+}
+
+ETW_EXPORT ULONG WMIAPI StartTraceA(CONTROLTRACE_ID *TraceId,
+				    LPCSTR InstanceName,
+				    PEVENT_TRACE_PROPERTIES Properties)
+{
+	return etw_ret(start_trace(TraceId, InstanceName, ETW_CS_A, Properties));
+}
+
+ETW_EXPORT ULONG WMIAPI StartTraceW(CONTROLTRACE_ID *TraceId,
+				    LPCWSTR InstanceName,
+				    PEVENT_TRACE_PROPERTIES Properties)
+{
+	return etw_ret(start_trace(TraceId, InstanceName, ETW_CS_W, Properties));
+}
+
+ETW_EXPORT ULONG WMIAPI ControlTraceA(CONTROLTRACE_ID TraceId,
+				      LPCSTR InstanceName,
+				      PEVENT_TRACE_PROPERTIES Properties,
+				      ULONG ControlCode)
+{
+	return etw_ret(control_trace(TraceId, InstanceName, ETW_CS_A,
+				     Properties, ControlCode));
+}
+
+ETW_EXPORT ULONG WMIAPI ControlTraceW(CONTROLTRACE_ID TraceId,
+				      LPCWSTR InstanceName,
+				      PEVENT_TRACE_PROPERTIES Properties,
+				      ULONG ControlCode)
+{
+	return etw_ret(control_trace(TraceId, InstanceName, ETW_CS_W,
+				     Properties, ControlCode));
+}
+
+ETW_EXPORT ULONG WMIAPI StopTraceA(CONTROLTRACE_ID TraceId, LPCSTR InstanceName,
+				   PEVENT_TRACE_PROPERTIES Properties)
+{
+	return etw_ret(control_trace(TraceId, InstanceName, ETW_CS_A, Properties,
+				     EVENT_TRACE_CONTROL_STOP));
+}
+
+ETW_EXPORT ULONG WMIAPI StopTraceW(CONTROLTRACE_ID TraceId,
+				   LPCWSTR InstanceName,
+				   PEVENT_TRACE_PROPERTIES Properties)
+{
+	return etw_ret(control_trace(TraceId, InstanceName, ETW_CS_W, Properties,
+				     EVENT_TRACE_CONTROL_STOP));
+}
+
+ETW_EXPORT ULONG WMIAPI QueryTraceA(CONTROLTRACE_ID TraceId,
+				    LPCSTR InstanceName,
+				    PEVENT_TRACE_PROPERTIES Properties)
+{
+	return etw_ret(control_trace(TraceId, InstanceName, ETW_CS_A, Properties,
+				     EVENT_TRACE_CONTROL_QUERY));
+}
+
+ETW_EXPORT ULONG WMIAPI QueryTraceW(CONTROLTRACE_ID TraceId,
+				    LPCWSTR InstanceName,
+				    PEVENT_TRACE_PROPERTIES Properties)
+{
+	return etw_ret(control_trace(TraceId, InstanceName, ETW_CS_W, Properties,
+				     EVENT_TRACE_CONTROL_QUERY));
+}
+
+ETW_EXPORT ULONG WMIAPI UpdateTraceA(CONTROLTRACE_ID TraceId,
+				     LPCSTR InstanceName,
+				     PEVENT_TRACE_PROPERTIES Properties)
+{
+	return etw_ret(control_trace(TraceId, InstanceName, ETW_CS_A, Properties,
+				     EVENT_TRACE_CONTROL_UPDATE));
+}
+
+ETW_EXPORT ULONG WMIAPI UpdateTraceW(CONTROLTRACE_ID TraceId,
+				     LPCWSTR InstanceName,
+				     PEVENT_TRACE_PROPERTIES Properties)
+{
+	return etw_ret(control_trace(TraceId, InstanceName, ETW_CS_W, Properties,
+				     EVENT_TRACE_CONTROL_UPDATE));
+}
+
+ETW_EXPORT ULONG WMIAPI FlushTraceA(CONTROLTRACE_ID TraceId,
+				    LPCSTR InstanceName,
+				    PEVENT_TRACE_PROPERTIES Properties)
+{
+	return etw_ret(control_trace(TraceId, InstanceName, ETW_CS_A, Properties,
+				     EVENT_TRACE_CONTROL_FLUSH));
+}
+
+ETW_EXPORT ULONG WMIAPI FlushTraceW(CONTROLTRACE_ID TraceId,
+				    LPCWSTR InstanceName,
+				    PEVENT_TRACE_PROPERTIES Properties)
+{
+	return etw_ret(control_trace(TraceId, InstanceName, ETW_CS_W, Properties,
+				     EVENT_TRACE_CONTROL_FLUSH));
+}
+
+ETW_EXPORT ULONG WMIAPI QueryAllTracesA(PEVENT_TRACE_PROPERTIES *PropertyArray,
+					ULONG PropertyArrayCount,
+					PULONG LoggerCount)
+{
+	return etw_ret(query_all(PropertyArray, PropertyArrayCount, LoggerCount,
+				 ETW_CS_A));
+}
+
+ETW_EXPORT ULONG WMIAPI QueryAllTracesW(PEVENT_TRACE_PROPERTIES *PropertyArray,
+					ULONG PropertyArrayCount,
+					PULONG LoggerCount)
+{
+	return etw_ret(query_all(PropertyArray, PropertyArrayCount, LoggerCount,
+				 ETW_CS_W));
+}
