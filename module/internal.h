@@ -128,8 +128,6 @@ struct etw_session {
 	u32 nr_free;
 	u64 sequence;			/* last SequenceNumber given */
 	u32 buffers_written;		/* taken by a consumer */
-	u64 events_lost_stopped;	/* events_lost of CPUs, at stop */
-	bool stopped;
 };
 
 /* dev.c */
@@ -143,6 +141,7 @@ void etw_state_set(struct etw_file *ef, u32 slot, bool enabled, u8 level,
 		   u64 any, u64 all);
 void etw_notify_queue(struct etw_file *ef, const struct etw_notification *n);
 void etw_notify_flush(struct etw_file *ef);
+void etw_notify_forget(struct etw_file *ef, u32 reg_id);
 ssize_t etw_notify_read(struct etw_file *ef, char __user *buf, size_t len,
 			bool nonblock);
 

@@ -215,22 +215,6 @@ out_unlock:
 	return ret;
 }
 
-/* Drop queued notifications of a registration whose id may be reused. */
-static void etw_notify_forget(struct etw_file *ef, u32 reg_id)
-{
-	struct etw_notify *item, *tmp;
-
-	spin_lock(&ef->notify_lock);
-	list_for_each_entry_safe(item, tmp, &ef->notify, node) {
-		if (item->n.reg_id != reg_id)
-			continue;
-		list_del(&item->node);
-		ef->notify_count--;
-		kfree(item);
-	}
-	spin_unlock(&ef->notify_lock);
-}
-
 static void etw_reg_remove(struct etw_reg *r)
 {
 	struct etw_file *ef = r->file;

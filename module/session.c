@@ -93,12 +93,11 @@ void etw_session_put(struct etw_session *s)
 /* Fill the statistics Windows reports into s->info. */
 static void etw_session_stats(struct etw_session *s)
 {
-	u64 lost = s->events_lost_stopped;
 	unsigned int cpu;
+	u64 lost = 0;
 
-	if (!s->stopped)
-		for_each_possible_cpu(cpu)
-			lost += READ_ONCE(per_cpu_ptr(s->cpu, cpu)->events_lost);
+	for_each_possible_cpu(cpu)
+		lost += READ_ONCE(per_cpu_ptr(s->cpu, cpu)->events_lost);
 	spin_lock(&s->pool_lock);
 	s->info.number_of_buffers = s->info.max_buffers;
 	s->info.free_buffers = s->nr_free;
@@ -137,8 +136,6 @@ static void etw_flush_timer_fn(struct work_struct *work)
 	struct etw_session *s = container_of(to_delayed_work(work),
 					     struct etw_session, flush_work);
 
-	if (READ_ONCE(s->stopped))
-		return;
 	etw_session_flush(s);
 	schedule_delayed_work(&s->flush_work, READ_ONCE(s->info.flush_timer) * HZ);
 }
@@ -258,7 +255,6 @@ out_free:
 static void etw_session_stop(struct etw_session *s)
 {
 	unsigned int cpu;
-	u64 lost = 0;
 
 	lockdep_assert_held(&etw_lock);
 	etw_sessions[s->info.logger_id - 1] = NULL;
@@ -266,12 +262,8 @@ static void etw_session_stop(struct etw_session *s)
 	synchronize_rcu();
 	cancel_delayed_work_sync(&s->flush_work);
 
-	for_each_possible_cpu(cpu) {
+	for_each_possible_cpu(cpu)
 		etw_buffer_flush_cpu(s, cpu, true);
-		lost += per_cpu_ptr(s->cpu, cpu)->events_lost;
-	}
-	s->events_lost_stopped = lost;
-	WRITE_ONCE(s->stopped, true);
 	etw_buffer_bytes -= (u64)s->info.max_buffers * s->buffer_size;
 	etw_session_stats(s);
 	etw_session_put(s);	/* the table's reference */

@@ -73,6 +73,22 @@ void etw_notify_flush(struct etw_file *ef)
 	ef->notify_count = 0;
 }
 
+/* Drop queued notifications of a registration whose id may be reused. */
+void etw_notify_forget(struct etw_file *ef, u32 reg_id)
+{
+	struct etw_notify *item, *tmp;
+
+	spin_lock(&ef->notify_lock);
+	list_for_each_entry_safe(item, tmp, &ef->notify, node) {
+		if (item->n.reg_id != reg_id)
+			continue;
+		list_del(&item->node);
+		ef->notify_count--;
+		kfree(item);
+	}
+	spin_unlock(&ef->notify_lock);
+}
+
 static struct etw_notify *etw_notify_pop(struct etw_file *ef, size_t len,
 					 int *err)
 {

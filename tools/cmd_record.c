@@ -53,6 +53,20 @@ static int drain(int fd, unsigned int logger_id, struct etw_etl_writer *w,
 	}
 }
 
+/* ControlTrace on the record session; fills @info on success. */
+static int control(int fd, unsigned int logger_id, unsigned int code,
+		   struct etw_session_info *info)
+{
+	struct etw_session_control sc = { .size = sizeof(sc), .code = code,
+					  .logger_id = logger_id };
+
+	if (ioctl(fd, ETW_IOC_SESSION_CONTROL, &sc) < 0)
+		return -errno;
+	if (info)
+		*info = sc.info;
+	return 0;
+}
+
 static int parse_provider(const char *arg, struct etw_enable *e)
 {
 	char guid[64], *level, *kw;
@@ -179,22 +193,13 @@ int cmd_record(int argc, char **argv)
 		usleep(20000);
 	}
 	/* The command is done: hand over the partial buffers, take them all. */
-	if (!ret && !ioctl(fd, ETW_IOC_SESSION_CONTROL, &(struct etw_session_control){
-				.size = sizeof(struct etw_session_control),
-				.code = ETW_CONTROL_FLUSH,
-				.logger_id = st.info.logger_id }))
+	if (!ret && !control(fd, st.info.logger_id, ETW_CONTROL_FLUSH, NULL))
 		ret = drain(fd, st.info.logger_id, w, buf, st.info.buffer_size_kb * 1024);
 	free(buf);
 	memset(&final, 0, sizeof(final));
 	if (ret)
 		etw_error("record: %s: %s", out, strerror(-ret));
-	{
-		struct etw_session_control sc = { .size = sizeof(sc), .code = ETW_CONTROL_STOP,
-						  .logger_id = st.info.logger_id };
-
-		if (!ioctl(fd, ETW_IOC_SESSION_CONTROL, &sc))
-			final = sc.info;
-	}
+	control(fd, st.info.logger_id, ETW_CONTROL_STOP, &final);
 	i = etw_etl_writer_count(w);
 	if (etw_etl_writer_close(w, &final) && !ret)
 		ret = etw_error("record: %s: cannot finish the file", out);
@@ -208,12 +213,7 @@ int cmd_record(int argc, char **argv)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
 out_stop:
-	{
-		struct etw_session_control sc = { .size = sizeof(sc), .code = ETW_CONTROL_STOP,
-						  .logger_id = st.info.logger_id };
-
-		ioctl(fd, ETW_IOC_SESSION_CONTROL, &sc);
-	}
+	control(fd, st.info.logger_id, ETW_CONTROL_STOP, NULL);
 	close(fd);
 	return ret;
 }
