@@ -7,6 +7,7 @@
 #                         selftests in QEMU on Debian's 6.1 and 6.12 kernels
 #   make demo             the end-to-end demo in the VM
 #   make vm-shell         an interactive shell in the VM, etw.ko loaded
+#   make vm-test T="a b"  only the named selftests, one kernel (ETW_KERNEL)
 #   make install          libetw, headers, pkg-config file, etw, man pages
 #   make modules_install  etw.ko into /lib/modules/<release>/updates
 #
@@ -44,7 +45,7 @@ KSRC		:= $(BUILD)/ksrc
 KSFT_CFLAGS	:= -I$(KSRC)/tools/testing/selftests -Wno-sign-compare \
 		   -Wno-missing-prototypes -Wno-clobbered -Wno-misleading-indentation
 
-.PHONY: all module lib tools selftests unit lint check demo vm-shell \
+.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test \
 	install modules_install uninstall clean help
 .DEFAULT_GOAL := all
 
@@ -68,6 +69,9 @@ demo:
 
 vm-shell:
 	@scripts/vm-job.sh shell
+
+vm-test:
+	@T="$(T)" scripts/vm-job.sh test
 
 clean:
 	rm -rf $(BUILD)

@@ -3,7 +3,9 @@
 #
 # make demo / make vm-shell: build what is needed and boot one kernel
 # (ETW_KERNEL, default the newest of scripts/kernels.sh) in QEMU.
-#   vm-job.sh demo|shell
+#   vm-job.sh demo|shell|test
+# test runs the selftests named in T (all when empty) and prints their
+# KTAP output and the scan's verdict.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -18,7 +20,14 @@ initrd=$BUILD/vm/$rel/initramfs-$mode.cpio.gz
 scripts/vm/mkinitramfs.sh "$initrd" "$BUILD/kmod/linux-headers-$rel/etw.ko" "$BUILD/stage"
 mkdir -p "$BUILD/check"
 echo "Booting Debian's $rel in QEMU (software emulation)..."
-if [ "$mode" = demo ]; then
+if [ "$mode" = test ]; then
+	[ -n "${T:-}" ] && export ETW_VM_APPEND="etwtests=$(echo $T | tr ' ' ,)"
+	log=$BUILD/check/vm-test-$rel.log
+	scripts/vm/run.sh "$BUILD/vm/$rel/vmlinuz" "$initrd" test "$log"
+	sed -n '/^ETW-TEST-BEGIN/,/^ETW-DMESG-BEGIN/p' "$log" | grep -v '^ETW-DMESG'
+	scripts/vm/scan.sh "$log" "vm $rel" | grep -E "^(not ok|# kernel:)|passed"
+	scripts/vm/scan.sh "$log" "vm $rel" | tail -n 1 | grep -q ' 0 failed'
+elif [ "$mode" = demo ]; then
 	scripts/vm/run.sh "$BUILD/vm/$rel/vmlinuz" "$initrd" demo "$BUILD/check/demo.log" |
 		sed -n '/^ETW-DEMO/,$p' | sed -n '/^ETW-DEMO-END/q; /^ETW-DEMO/d; p'
 	grep -q '^ETW-DEMO-END ok' "$BUILD/check/demo.log"

@@ -5,6 +5,7 @@
 #   etwvm=test   load etw.ko, run every selftest, unload, dump the kernel log
 #   etwvm=demo   load etw.ko and run /usr/share/etw/demo.sh
 #   etwvm=shell  load etw.ko and start an interactive shell
+#   etwtests=a,b run only these selftests (make vm-test T="a b")
 # Lines starting with "ETW-" are read by scripts/vm/scan.sh on the host.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/usr/sbin LD_LIBRARY_PATH=/usr/lib
@@ -16,9 +17,11 @@ mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 
 mode=test
+tests=$(cat /selftests/list)
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	etwvm=*) mode=${arg#etwvm=} ;;
+	etwtests=*) tests=$(echo "${arg#etwtests=}" | tr , ' ') ;;
 	esac
 done
 
@@ -36,7 +39,7 @@ export ETW_MODULE=/lib/modules/etw.ko
 
 case "$mode" in
 test)
-	for t in $(cat /selftests/list); do
+	for t in $tests; do
 		echo "ETW-TEST-BEGIN $t"
 		cd /tmp && timeout 300 "/selftests/$t"
 		echo "ETW-TEST-END $t $?"

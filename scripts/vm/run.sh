@@ -5,7 +5,8 @@
 #   run.sh VMLINUZ INITRAMFS MODE [LOG]
 # MODE is test, demo or shell (see init.sh).  With LOG the console goes to
 # that file (and, for demo, to the terminal as well); shell is interactive.
-# ETW_VM_TIMEOUT (seconds, default 600) bounds a non-interactive boot.
+# ETW_VM_TIMEOUT (seconds, default 600) bounds a non-interactive boot;
+# ETW_VM_APPEND adds to the kernel command line.
 set -eu
 
 kernel=$1 initrd=$2 mode=$3 log=${4:-}
@@ -15,7 +16,7 @@ timeout_s=${ETW_VM_TIMEOUT:-600}
 # every slab; KFENCE sampling where the kernel has it (6.12; Debian's 6.1 is
 # built without it).  panic=-1 with -no-reboot turns a panic into an exit.
 append="console=ttyS0 quiet panic=-1 slub_debug=FZPU kfence.sample_interval=10"
-append="$append softlockup_panic=0 nokaslr etwvm=$mode"
+append="$append softlockup_panic=0 nokaslr etwvm=$mode ${ETW_VM_APPEND:-}"
 
 set -- qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
