@@ -14,10 +14,11 @@
 #include "etw.h"
 
 static const char enable_usage[] =
-	"usage: etw enable SESSION PROVIDER-GUID [options]\n"
-	"       etw disable SESSION PROVIDER-GUID\n\n"
+	"usage: etw enable SESSION PROVIDER [options]\n"
+	"       etw disable SESSION PROVIDER\n\n"
 	"Enable a provider in a session (EnableTraceEx2); the provider need not\n"
-	"be registered yet.\n\n"
+	"be registered yet.  PROVIDER is a GUID or a provider name, which stands\n"
+	"for the GUID Windows derives from it (see etw guid).\n\n"
 	"  -l, --level N          Level (0..255; 0, the default, means all)\n"
 	"  -k, --any-keyword K    MatchAnyKeyword (0, the default, means all)\n"
 	"  -K, --all-keyword K    MatchAllKeyword\n"
@@ -103,8 +104,9 @@ static int enable_common(int argc, char **argv, const char *cmd, __u32 code)
 		fputs(enable_usage, stderr);
 		return 2;
 	}
-	if (ctl_parse_guid(argv[optind + 1], e.guid))
-		return etw_error("%s: '%s' is not a GUID", cmd, argv[optind + 1]);
+	if (ctl_parse_provider(argv[optind + 1], e.guid))
+		return etw_error("%s: '%s' is neither a GUID nor a provider name",
+				 cmd, argv[optind + 1]);
 	e.event_ids = (uintptr_t)ids;
 	fd = ctl_open(cmd);
 	if (fd < 0)

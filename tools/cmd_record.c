@@ -23,8 +23,8 @@ static const char record_usage[] =
 	"usage: etw record -p PROVIDER[:LEVEL[:KEYWORDS]] [options] -- COMMAND [ARGS...]\n\n"
 	"Start a session, enable the providers, run COMMAND, write the session's\n"
 	"buffers to an ETL file, and stop the session when COMMAND exits.\n\n"
-	"  -p, --provider P       a provider GUID, with an optional level and\n"
-	"                         MatchAnyKeyword (repeat for more providers)\n"
+	"  -p, --provider P       a provider GUID or name, with an optional level\n"
+	"                         and MatchAnyKeyword (repeat for more providers)\n"
 	"  -o, --output FILE      the ETL file (default etw.etl)\n"
 	"  -b, --buffer-size KB   buffer size in KiB (default 64)\n"
 	"  -h, --help             this text\n\n"
@@ -69,7 +69,7 @@ static int control(int fd, unsigned int logger_id, unsigned int code,
 
 static int parse_provider(const char *arg, struct etw_enable *e)
 {
-	char guid[64], *level, *kw;
+	char guid[256], *level, *kw;
 	unsigned long long v;
 
 	if (strlen(arg) >= sizeof(guid))
@@ -83,7 +83,7 @@ static int parse_provider(const char *arg, struct etw_enable *e)
 		if (kw)
 			*kw++ = 0;
 	}
-	if (ctl_parse_guid(guid, e->guid))
+	if (ctl_parse_provider(guid, e->guid))
 		return -1;
 	if (level && *level) {
 		if (ctl_number(level, 255, &v))
@@ -140,7 +140,7 @@ int cmd_record(int argc, char **argv)
 			prov[nprov].size = sizeof(prov[0]);
 			prov[nprov].control_code = ETW_CONTROL_CODE_ENABLE;
 			if (parse_provider(optarg, &prov[nprov]))
-				return etw_error("record: bad provider '%s' (GUID[:LEVEL[:KEYWORDS]])",
+				return etw_error("record: bad provider '%s' (GUID-or-NAME[:LEVEL[:KEYWORDS]])",
 						 optarg);
 			nprov++;
 			break;

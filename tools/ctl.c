@@ -11,6 +11,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <libetw.h>
+
 #include "ctl.h"
 #include "etw.h"
 
@@ -95,6 +97,24 @@ int ctl_parse_guid(const char *s, unsigned char g[16])
 		pos += 2;
 	}
 	return 0;
+}
+
+/*
+ * A GUID in text form, or else a provider name, turned into the GUID
+ * Windows derives from it (TraceLogging and EventSource providers are
+ * known by name).  Text that has a GUID's shape but is not one is an error,
+ * not a name.
+ */
+int ctl_parse_provider(const char *s, unsigned char g[16])
+{
+	size_t len = strlen(s);
+
+	if (!ctl_parse_guid(s, g))
+		return 0;
+	if (!len || (len == 36 && s[8] == '-' && s[23] == '-') ||
+	    (len == 38 && s[0] == '{'))
+		return -1;
+	return etw_guid_from_name(s, len, g) ? -1 : 0;
 }
 
 void ctl_format_guid(const unsigned char g[16], char out[39])

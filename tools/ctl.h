@@ -13,6 +13,8 @@ int ctl_open(const char *cmd);
 
 /* "{b3864c38-4273-58c5-545b-8b3608343471}" (braces optional) to bytes. */
 int ctl_parse_guid(const char *s, unsigned char g[16]);
+/* A GUID, or a provider name hashed as Windows does (etw_guid_from_name). */
+int ctl_parse_provider(const char *s, unsigned char g[16]);
 void ctl_format_guid(const unsigned char g[16], char out[39]);
 
 /* Print "etw: CMD: WHAT: ERROR_NAME (code): text"; returns 1. */

@@ -20,6 +20,7 @@ static const struct etw_cmd commands[] = {
 	{ "record", "record a command's events to an ETL file", cmd_record },
 	{ "version", "show the library and kernel module versions", cmd_version },
 	{ "dump", "print the records of ETL trace files", cmd_dump },
+	{ "guid", "print the GUID Windows derives from a provider name", cmd_guid },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

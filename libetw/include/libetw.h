@@ -9,6 +9,8 @@
 #ifndef LIBETW_H
 #define LIBETW_H
 
+#include <stddef.h>
+
 #include <linux/etw.h>
 
 #ifdef __cplusplus
@@ -37,6 +39,15 @@ int etw_get_version(int fd, struct etw_version *v);
 
 /* "MAJOR.MINOR.PATCH" of the library. */
 const char *etw_library_version(void);
+
+/*
+ * The provider GUID Windows derives from a provider name, as TraceLogging
+ * and EventSource providers use it: "MyProvider" gives
+ * b3864c38-4273-58c5-545b-8b3608343471.  @name is @len bytes of UTF-8
+ * (case does not matter); @guid gets the GUID in its in-memory layout
+ * (a GUID struct).  Returns 0, -EINVAL for NULL or invalid UTF-8, -ENOMEM.
+ */
+int etw_guid_from_name(const char *name, size_t len, unsigned char guid[16]);
 
 #ifdef __cplusplus
 }
