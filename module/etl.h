@@ -74,7 +74,16 @@ struct etl_ext_item {
 	u16 data_size;
 };
 
+/* ExtType values (EVENT_HEADER_EXT_TYPE_*). */
 #define ETL_EXT_RELATED_ACTIVITYID	0x0001
+#define ETL_EXT_SID			0x0002
+#define ETL_EXT_TS_ID			0x0003
+#define ETL_EXT_STACK_TRACE64		0x0006
+#define ETL_EXT_EVENT_KEY		0x000A
+#define ETL_EXT_EVENT_SCHEMA_TL		0x000B
+#define ETL_EXT_PROV_TRAITS		0x000C
+#define ETL_EXT_PROCESS_START_KEY	0x000D
+#define ETL_EXT_LINKAGE			0x0001	/* another item follows */
 
 static inline void etl_static_checks(void)
 {

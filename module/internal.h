@@ -172,6 +172,29 @@ void etw_buffer_release(struct etw_session *s, struct etw_buffer *b);
 int etw_buffers_init(struct etw_session *s);
 void etw_buffers_free(struct etw_session *s);
 
+/* ext.c: extended data items of a record */
+#define ETW_EXT_MAX	12
+
+/* One extended item an event may carry (see ext.c). */
+struct etw_ext {
+	u16 type;		/* ETL_EXT_* */
+	u16 size;		/* bytes at @data */
+	u32 property;		/* 0: every session; else the EnableProperty bit */
+	const void *data;
+};
+
+/* The items of one event, in the order they are stored. */
+struct etw_ext_set {
+	unsigned int count;
+	struct etw_ext item[ETW_EXT_MAX];
+};
+
+void etw_ext_add(struct etw_ext_set *set, u16 type, const void *data,
+		 u16 size, u32 property);
+u32 etw_ext_len(const struct etw_ext_set *set, u32 enable_property);
+void etw_ext_write(void *dst, const struct etw_ext_set *set,
+		   u32 enable_property);
+
 /* write.c */
 int etw_write(struct etw_file *ef, struct etw_event_write *arg);
 

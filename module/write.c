@@ -29,8 +29,7 @@ struct etw_event {
 	struct etw_event_write *arg;
 	const u8 *payload;
 	u32 payload_len;
-	u32 ext_len;
-	u32 rec_len;		/* unpadded record size */
+	struct etw_ext_set ext;	/* extended items, some per session */
 	u32 tgid;
 };
 
@@ -70,17 +69,24 @@ static bool etw_route_accepts(const struct etw_route_entry *e,
 	return true;
 }
 
-static void etw_record_fill(void *rec, const struct etw_event *ev,
-			    const struct etw_provider *p, u64 now)
+/* The unpadded record a session with @property stores for @ev. */
+static u32 etw_record_len(const struct etw_event *ev, u32 property)
+{
+	return ETW_EVENT_HEADER_SIZE + etw_ext_len(&ev->ext, property) +
+	       ev->payload_len;
+}
+
+static void etw_record_fill(void *rec, u32 len, const struct etw_event *ev,
+			    const struct etw_provider *p, u32 property, u64 now)
 {
 	const struct etw_event_write *arg = ev->arg;
 	struct etl_event_header *h = rec;
-	struct etl_ext_item *x;
+	u32 ext_len = len - ETW_EVENT_HEADER_SIZE - ev->payload_len;
 
-	h->size = ev->rec_len;
+	h->size = len;
 	h->header_type = in_compat_syscall() ? ETL_HEADER_TYPE_EVENT32 :
 					       ETL_HEADER_TYPE_EVENT64;
-	h->flags = ev->ext_len ? ETL_EVENT_FLAG_EXTENDED_INFO : 0;
+	h->flags = ext_len ? ETL_EVENT_FLAG_EXTENDED_INFO : 0;
 	if (arg->flags & ETW_WRITE_F_STRING)
 		h->flags |= ETL_EVENT_FLAG_STRING_ONLY;
 	h->event_property = 0;
@@ -100,15 +106,9 @@ static void etw_record_fill(void *rec, const struct etw_event *ev,
 	h->user_time = div_u64(READ_ONCE(current->utime), NSEC_PER_MSEC);
 	memcpy(h->activity_id, arg->activity_id, sizeof(h->activity_id));
 
-	x = (struct etl_ext_item *)(h + 1);
-	if (arg->flags & ETW_WRITE_F_RELATED) {
-		x->item_size = sizeof(*x) + sizeof(arg->related_id);
-		x->ext_type = ETL_EXT_RELATED_ACTIVITYID;
-		x->linkage = 0;
-		x->data_size = sizeof(arg->related_id);
-		memcpy(x + 1, arg->related_id, sizeof(arg->related_id));
-	}
-	memcpy((u8 *)rec + sizeof(*h) + ev->ext_len, ev->payload, ev->payload_len);
+	etw_ext_write(h + 1, &ev->ext, property);
+	memcpy((u8 *)rec + ETW_EVENT_HEADER_SIZE + ext_len, ev->payload,
+	       ev->payload_len);
 }
 
 /*
@@ -119,8 +119,8 @@ static void etw_record_fill(void *rec, const struct etw_event *ev,
 static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 {
 	void *slot[ETW_MAX_SESSIONS_PER_PROVIDER];
+	u32 len[ETW_MAX_SESSIONS_PER_PROVIDER];
 	bool want[ETW_MAX_SESSIONS_PER_PROVIDER];
-	u32 len = ALIGN(ev->rec_len, 8);
 	struct etw_event_write *arg = ev->arg;
 	const struct etw_route *route;
 	bool drop_dependent = false;
@@ -141,17 +141,22 @@ static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 		want[i] = etw_route_accepts(e, ev);
 		if (!want[i])
 			continue;
-		if (len > s->buffer_size - ETW_BUFFER_HEADER_SIZE)
-			ret = -EMSGSIZE;
+		len[i] = etw_record_len(ev, e->enable_property);
+		if (len[i] > ETW_MAX_EVENT_SIZE)
+			ret = -EOVERFLOW;
+		else if (ALIGN(len[i], 8) > s->buffer_size - ETW_BUFFER_HEADER_SIZE)
+			ret = ret ? ret : -EMSGSIZE;
 		else
-			slot[i] = etw_buffer_reserve(s, this_cpu_ptr(s->cpu), len);
+			slot[i] = etw_buffer_reserve(s, this_cpu_ptr(s->cpu),
+						     ALIGN(len[i], 8));
 		if (!slot[i] && !(s->info.log_file_mode & ETW_MODE_INDEPENDENT))
 			drop_dependent = true;
 	}
 
 	now = etw_clock();
 	for (i = 0; i < route->count; i++) {
-		struct etw_session *s = route->entry[i].session;
+		const struct etw_route_entry *e = &route->entry[i];
+		struct etw_session *s = e->session;
 		struct etw_cpu *c = this_cpu_ptr(s->cpu);
 
 		if (!want[i])
@@ -164,8 +169,9 @@ static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 			arg->lost++;
 			continue;
 		}
-		etw_record_fill(slot[i], ev, r->prov, now);
-		etw_buffer_commit(c, ev->rec_len);
+		etw_record_fill(slot[i], len[i], ev, r->prov,
+				e->enable_property, now);
+		etw_buffer_commit(c, len[i]);
 		arg->written++;
 	}
 	preempt_enable();
@@ -218,13 +224,15 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 	for (i = 0; i < arg->count; i++)
 		total += descs[i].size;
 
-	ev.ext_len = arg->flags & ETW_WRITE_F_RELATED ?
-		     sizeof(struct etl_ext_item) + sizeof(arg->related_id) : 0;
+	if (arg->flags & ETW_WRITE_F_RELATED)
+		etw_ext_add(&ev.ext, ETL_EXT_RELATED_ACTIVITYID, arg->related_id,
+			    sizeof(arg->related_id), 0);
+	/* Too large for any session, whatever it adds: fail before copying. */
 	ret = -EOVERFLOW;
-	if (total + ETW_EVENT_HEADER_SIZE + ev.ext_len > ETW_MAX_EVENT_SIZE)
+	if (total + ETW_EVENT_HEADER_SIZE + etw_ext_len(&ev.ext, 0) >
+	    ETW_MAX_EVENT_SIZE)
 		goto out_free;
 	ev.payload_len = total;
-	ev.rec_len = ETW_EVENT_HEADER_SIZE + ev.ext_len + total;
 	ev.tgid = task_tgid_nr(current);
 
 	if (total > sizeof(stack_payload)) {
