@@ -519,6 +519,39 @@ ETW_EXPORT void etw_etl_close(struct etw_etl *etl)
 	free(etl);
 }
 
+struct etw_etl *etl_view_new(const struct etw_etl_header *hdr)
+{
+	struct etw_etl *etl = calloc(1, sizeof(*etl));
+
+	if (!etl)
+		return NULL;
+	etl->bufs = calloc(1, sizeof(*etl->bufs));
+	if (!etl->bufs) {
+		free(etl);
+		return NULL;
+	}
+	etl->bufs_cap = 1;
+	etl->hdr = *hdr;
+	etl->hdr.logger_name = "";
+	etl->hdr.log_file_name = "";
+	return etl;
+}
+
+int etl_view_set(struct etw_etl *etl, const void *buf, uint32_t size,
+		 struct etw_etl_error *err)
+{
+	int ret;
+
+	etl->data = buf;
+	etl->size = size;
+	etl->nbufs = 0;
+	memset(&etl->err, 0, sizeof(etl->err));
+	ret = load_buffer(etl, 0, &etl->bufs[0], err);
+	if (!ret)
+		etl->nbufs = 1;
+	return ret;
+}
+
 ETW_EXPORT const struct etw_etl_header *
 etw_etl_get_header(const struct etw_etl *etl)
 {

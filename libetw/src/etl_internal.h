@@ -61,6 +61,15 @@ int etl_verror(struct etw_etl_error *err, int code, uint64_t offset,
 int etl_parse_record(struct etw_etl *etl, uint32_t b, uint32_t pos,
 		     struct etw_etl_event *ev, uint32_t *next);
 
+/*
+ * A reader over one buffer in memory, a real-time session's: @hdr gives
+ * the clock and pointer size.  etl_view_set() checks a buffer as a file's
+ * are and makes it buffer 0; etw_etl_close() frees the view.
+ */
+struct etw_etl *etl_view_new(const struct etw_etl_header *hdr);
+int etl_view_set(struct etw_etl *etl, const void *buf, uint32_t size,
+		 struct etw_etl_error *err);
+
 /* Provider of a kernel hook id; false for an unknown group. */
 bool etl_kernel_provider(uint16_t hook_id, struct etw_etl_guid *g);
 
@@ -70,6 +79,14 @@ bool etl_to_filetime(const struct etw_etl_header *h, uint64_t ts,
 
 /* 0 at the end of the indexed buffers, or the error that ended the index. */
 int etl_end_of_index(struct etw_etl *etl);
+
+/*
+ * Buffers 1..n grouped by processor, each group in sequence order: their
+ * indices into order (nbufs - 1 of them), each group's length into
+ * group_len.  Returns the number of groups or -ENOMEM.
+ */
+int etl_group_buffers(const struct etw_etl *etl, uint32_t *order,
+		      uint32_t *group_len);
 
 /* Time-ordered iteration: buffer 0, then buffers 1..n merged (etl_merge.c). */
 int etl_merge_next(struct etw_etl *etl, struct etw_etl_event *ev);

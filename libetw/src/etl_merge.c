@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "etl_internal.h"
+#include "minheap.h"
 
 struct stream {
 	const uint32_t *bufs;		/* buffer indices, in order */
@@ -31,8 +32,7 @@ struct etl_merge {
 	bool started;
 	uint32_t *order;		/* buffers 1..n by processor, sequence */
 	struct stream *streams;
-	uint32_t *heap;			/* stream numbers */
-	uint32_t nheap;
+	struct minheap heap;		/* of stream numbers */
 	struct etw_etl_event scratch;
 };
 
@@ -54,41 +54,38 @@ static int cmp_key(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* Lower key first; equal keys by stream number, so the order is stable. */
-static bool before(const struct etl_merge *m, uint32_t a, uint32_t b)
+int etl_group_buffers(const struct etw_etl *etl, uint32_t *order,
+		      uint32_t *group_len)
 {
+	uint32_t n = etl->nbufs - 1, ngroups = 0;
+	struct sort_key *keys = calloc(n ? n : 1, sizeof(*keys));
+
+	if (!keys)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct etw_etl_buffer *b = &etl->bufs[i + 1];
+
+		keys[i] = (struct sort_key){ b->processor, b->sequence,
+					     b->offset, i + 1 };
+	}
+	qsort(keys, n, sizeof(*keys), cmp_key);
+	for (uint32_t i = 0; i < n; i++) {
+		order[i] = keys[i].index;
+		if (!i || keys[i].processor != keys[i - 1].processor)
+			group_len[ngroups++] = 0;
+		group_len[ngroups - 1]++;
+	}
+	free(keys);
+	return (int)ngroups;
+}
+
+/* Lower key first; equal keys by stream number, so the order is stable. */
+static bool before(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct etl_merge *m = ctx;
 	const struct stream *x = &m->streams[a], *y = &m->streams[b];
 
 	return x->key < y->key || (x->key == y->key && a < b);
-}
-
-static void sift_down(struct etl_merge *m, uint32_t i)
-{
-	for (;;) {
-		uint32_t l = 2 * i + 1, r = l + 1, min = i, t;
-
-		if (l < m->nheap && before(m, m->heap[l], m->heap[min]))
-			min = l;
-		if (r < m->nheap && before(m, m->heap[r], m->heap[min]))
-			min = r;
-		if (min == i)
-			return;
-		t = m->heap[i];
-		m->heap[i] = m->heap[min];
-		m->heap[min] = t;
-		i = min;
-	}
-}
-
-static void sift_up(struct etl_merge *m, uint32_t i)
-{
-	while (i && before(m, m->heap[i], m->heap[(i - 1) / 2])) {
-		uint32_t p = (i - 1) / 2, t = m->heap[i];
-
-		m->heap[i] = m->heap[p];
-		m->heap[p] = t;
-		i = p;
-	}
 }
 
 /*
@@ -122,42 +119,36 @@ static int peek(struct etw_etl *etl, struct stream *s)
 /* Group buffers 1..n by processor into streams. */
 static int build_streams(struct etw_etl *etl, struct etl_merge *m)
 {
-	uint32_t n = etl->nbufs - 1, nstreams = 0;
-	struct sort_key *keys = calloc(n ? n : 1, sizeof(*keys));
+	uint32_t n = etl->nbufs - 1, *len, first = 0;
+	int ngroups;
 
 	m->order = calloc(n ? n : 1, sizeof(*m->order));
 	m->streams = calloc(n ? n : 1, sizeof(*m->streams));
-	m->heap = calloc(n ? n : 1, sizeof(*m->heap));
-	if (!keys || !m->order || !m->streams || !m->heap) {
-		free(keys);
+	m->heap.v = calloc(n ? n : 1, sizeof(*m->heap.v));
+	m->heap.before = before;
+	m->heap.ctx = m;
+	len = calloc(n ? n : 1, sizeof(*len));
+	if (!m->order || !m->streams || !m->heap.v || !len) {
+		free(len);
 		return -ENOMEM;
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		const struct etw_etl_buffer *b = &etl->bufs[i + 1];
-
-		keys[i] = (struct sort_key){ b->processor, b->sequence,
-					     b->offset, i + 1 };
+	ngroups = etl_group_buffers(etl, m->order, len);
+	for (int i = 0; i < ngroups; i++) {
+		m->streams[i].bufs = &m->order[first];
+		m->streams[i].nbufs = len[i];
+		m->streams[i].pos = ETL_BUFFER_HEADER_SIZE;
+		first += len[i];
 	}
-	qsort(keys, n, sizeof(*keys), cmp_key);
-	for (uint32_t i = 0; i < n; i++) {
-		m->order[i] = keys[i].index;
-		if (!i || keys[i].processor != keys[i - 1].processor) {
-			m->streams[nstreams].bufs = &m->order[i];
-			m->streams[nstreams].pos = ETL_BUFFER_HEADER_SIZE;
-			nstreams++;
-		}
-		m->streams[nstreams - 1].nbufs++;
-	}
-	free(keys);
-	for (uint32_t i = 0; i < nstreams; i++) {
+	free(len);
+	if (ngroups < 0)
+		return ngroups;
+	for (int i = 0; i < ngroups; i++) {
 		int ret = peek(etl, &m->streams[i]);
 
 		if (ret < 0)
 			return ret;
-		if (ret > 0) {
-			m->heap[m->nheap++] = i;
-			sift_up(m, m->nheap - 1);
-		}
+		if (ret > 0)
+			minheap_push(&m->heap, i);
 	}
 	return 0;
 }
@@ -212,17 +203,15 @@ int etl_merge_next(struct etw_etl *etl, struct etw_etl_event *ev)
 		if (ret < 0)
 			return ret;
 	}
-	if (!m->nheap)
+	if (!m->heap.n)
 		return etl_end_of_index(etl);
 
 	/* Move the stream on first: the peek reuses the extended items. */
-	s = &m->streams[m->heap[0]];
+	s = &m->streams[m->heap.v[0]];
 	buf = s->rec_buf;
 	pos = s->rec_pos;
 	ret = peek(etl, s);
-	if (ret <= 0)
-		m->heap[0] = m->heap[--m->nheap];
-	sift_down(m, 0);
+	minheap_update_top(&m->heap, ret > 0);
 	/* A failed peek has set the sticky error: the next call reports it. */
 	return etl_parse_record(etl, buf, pos, ev, &next);
 }
@@ -233,6 +222,6 @@ void etl_merge_free(struct etl_merge *m)
 		return;
 	free(m->order);
 	free(m->streams);
-	free(m->heap);
+	free(m->heap.v);
 	free(m);
 }
