@@ -77,7 +77,7 @@ ETL_SRCS	:= $(addprefix libetw/src/etl_,file.c iter.c kernel.c merge.c names.c \
 ASAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
 ifneq ($(filter /%,$(shell $(CC) -print-file-name=libasan.so)),)
-UNIT_BINS	+= $(BUILD)/tests/etl_fuzz_asan
+UNIT_BINS	+= $(BUILD)/tests/etl_fuzz_asan $(BUILD)/tests/consumer_api_asan
 endif
 
 $(BUILD)/tests/etl_fuzz_asan: libetw/tests/etl_fuzz.c libetw/tests/etl_test.h \
@@ -85,6 +85,14 @@ $(BUILD)/tests/etl_fuzz_asan: libetw/tests/etl_fuzz.c libetw/tests/etl_test.h \
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(KSFT_CFLAGS) $(ASAN_FLAGS) \
 		-o $@ $< $(ETL_SRCS)
+
+# The consumer API too, the whole library built into it.
+$(BUILD)/tests/consumer_api: libetw/tests/etl_test.h
+$(BUILD)/tests/consumer_api_asan: libetw/tests/consumer_api.c libetw/tests/etl_test.h \
+		$(LIB_SRCS) $(wildcard libetw/src/*.h) $(LIB_HDRS) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(KSFT_CFLAGS) $(ASAN_FLAGS) \
+		-pthread -o $@ $< $(LIB_SRCS)
 
 unit: $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)

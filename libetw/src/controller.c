@@ -94,8 +94,7 @@ static int query(int fd, __u32 logger_id, const char *name,
 	return ret;
 }
 
-/* The session called @name, ignoring ASCII case; -ENOENT if none. */
-static int find_name(int fd, const char *name, struct etw_session_info *info)
+int etw_session_find(int fd, const char *name, struct etw_session_info *info)
 {
 	__u32 id;
 	int ret;
@@ -200,7 +199,7 @@ static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
 	fd = etw_device_fd();
 	if (fd < 0)
 		return etw_device_error(fd);
-	ret = find_name(fd, name.utf8, &other);
+	ret = etw_session_find(fd, name.utf8, &other);
 	if (!ret)
 		return ERROR_ALREADY_EXISTS;
 	if (ret != -ENOENT)
@@ -272,7 +271,7 @@ static ULONG control_trace(CONTROLTRACE_ID TraceId, const void *InstanceName,
 	fd = etw_device_fd();
 	if (fd < 0)
 		return etw_device_error(fd);
-	ret = by_name ? find_name(fd, name.utf8, &info) :
+	ret = by_name ? etw_session_find(fd, name.utf8, &info) :
 			query(fd, logger_id, NULL, &info);
 	if (!ret && !etw_trace_id_matches(&info, tag))
 		ret = -ENOENT;	/* that session stopped; another got its id */

@@ -86,6 +86,9 @@ ULONG etw_props_check_mode(const EVENT_TRACE_PROPERTIES *p, bool has_file);
 ULONG etw_props_fill(EVENT_TRACE_PROPERTIES *p, const struct etw_props *pl,
 		     const struct etw_session_info *info, enum etw_cs cs);
 
+/* The session called @name, ignoring ASCII case; 0 or -errno (-ENOENT). */
+int etw_session_find(int fd, const char *name, struct etw_session_info *info);
+
 /* Win32 code of a failed open of /dev/etw. */
 ULONG etw_device_error(int err);
 

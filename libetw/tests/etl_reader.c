@@ -44,64 +44,18 @@ FIXTURE(sample) {
 	const struct etw_etl_header *h;
 };
 
-/* What README.md and the notes say about each file. */
 FIXTURE_VARIANT(sample) {
-	const char *file;
-	const char *logger;
-	uint32_t buffer_size;		/* 0: not stated */
-	uint32_t mode;
-	uint32_t cpus;			/* 0: not stated */
-	uint32_t build;
-	uint32_t events;		/* after the header group */
-	uint32_t header_group;		/* records in buffer 0 (notes 2.5) */
-	bool kernel;			/* SYSTEM64/PERFINFO64 records */
+	const struct sample_facts *f;
 };
 
-FIXTURE_VARIANT_ADD(sample, amsitrace) {
-	.file = "etlparser-AMSITrace.etl",
-	.logger = "AMSITraceSession",
-	.buffer_size = 64 * 1024,
-	.mode = 0x08000001,
-	.cpus = 8,			/* notes 2.6 */
-	.build = 18362,
-	.events = 19,
-	.header_group = 2,
-};
-
-FIXTURE_VARIANT_ADD(sample, lxcore) {
-	.file = "etlparser-lxcore_kernel.etl",
-	.logger = "lxcore_kernel",
-	.buffer_size = 8 * 1024,
-	.mode = 0,
-	.build = 19041,
-	.events = 2,
-	.header_group = 2,
-};
-
-FIXTURE_VARIANT_ADD(sample, powershell) {
-	.file = "krabsetw-powershell.etl",
-	.logger = "usermode_trace",	/* notes 7 */
-	.buffer_size = 8 * 1024,
-	.mode = 0x9,
-	.cpus = 32,
-	.build = 22623,
-	.events = 112,
-	.header_group = 2,
-};
-
-FIXTURE_VARIANT_ADD(sample, perfdiag) {
-	.file = "etlparser-ShutdownPerfDiagLogger.etl",
-	.logger = "PerfDiag Logger",
-	.mode = 0x02000080,
-	.cpus = 2,
-	.events = 17075,
-	.header_group = 3,
-	.kernel = true,
-};
+FIXTURE_VARIANT_ADD(sample, amsitrace) { .f = &sample_amsitrace };
+FIXTURE_VARIANT_ADD(sample, lxcore) { .f = &sample_lxcore };
+FIXTURE_VARIANT_ADD(sample, powershell) { .f = &sample_powershell };
+FIXTURE_VARIANT_ADD(sample, perfdiag) { .f = &sample_perfdiag };
 
 FIXTURE_SETUP(sample)
 {
-	if (!open_sample(_metadata, variant->file, &self->etl))
+	if (!open_sample(_metadata, variant->f->file, &self->etl))
 		return;
 	self->h = etw_etl_get_header(self->etl);
 }
@@ -115,14 +69,14 @@ TEST_F(sample, header)
 {
 	const struct etw_etl_header *h = self->h;
 
-	EXPECT_STREQ(variant->logger, h->logger_name);
-	if (variant->buffer_size)
-		EXPECT_EQ(variant->buffer_size, h->buffer_size);
-	EXPECT_EQ(variant->mode, h->log_file_mode);
-	if (variant->cpus)
-		EXPECT_EQ(variant->cpus, h->number_of_processors);
-	if (variant->build)
-		EXPECT_EQ(variant->build, h->provider_version);
+	EXPECT_STREQ(variant->f->logger, h->logger_name);
+	if (variant->f->buffer_size)
+		EXPECT_EQ(variant->f->buffer_size, h->buffer_size);
+	EXPECT_EQ(variant->f->mode, h->log_file_mode);
+	if (variant->f->cpus)
+		EXPECT_EQ(variant->f->cpus, h->number_of_processors);
+	if (variant->f->build)
+		EXPECT_EQ(variant->f->build, h->provider_version);
 	/* Notes 2.2: values observed in every sample. */
 	EXPECT_EQ(8, h->pointer_size);
 	EXPECT_EQ(8, h->header_pointer_size);
@@ -172,7 +126,7 @@ TEST_F(sample, records)
 			/* Notes 1.3: only EventTrace-group events in buffer 0. */
 			EXPECT_EQ(ETW_ETL_KIND_SYSTEM, ev.kind);
 			EXPECT_TRUE(guid_eq(&ev.provider, EVENTTRACE_GUID));
-		} else if (variant->kernel) {
+		} else if (variant->f->kernel) {
 			kinds_ok += (ev.kind == ETW_ETL_KIND_SYSTEM ||
 				     ev.kind == ETW_ETL_KIND_PERFINFO) &&
 				    ev.pointer_size == 8;
@@ -183,9 +137,9 @@ TEST_F(sample, records)
 		n++;
 	}
 	EXPECT_EQ(0, ret) TH_LOG("%s", etw_etl_last_error(self->etl)->message);
-	EXPECT_EQ(variant->header_group, in_buffer0);
-	EXPECT_EQ(variant->events, n - in_buffer0);
-	EXPECT_EQ(variant->events, kinds_ok);
+	EXPECT_EQ(variant->f->header_group, in_buffer0);
+	EXPECT_EQ(variant->f->events, n - in_buffer0);
+	EXPECT_EQ(variant->f->events, kinds_ok);
 	/* The end stays the end. */
 	EXPECT_EQ(0, etw_etl_next(self->etl, &ev));
 }
@@ -219,7 +173,7 @@ static int cmp_u64(const void *a, const void *b)
  */
 TEST_F(sample, time_order)
 {
-	uint32_t n = 0, cap = variant->events + variant->header_group;
+	uint32_t n = 0, cap = variant->f->events + variant->f->header_group;
 	uint64_t *file = calloc(cap, 8), *time = calloc(cap, 8), last = 0;
 	uint32_t back = 0, outside = 0;
 	struct etw_etl_event ev;
@@ -233,7 +187,7 @@ TEST_F(sample, time_order)
 	ASSERT_EQ(0, etw_etl_rewind(self->etl, ETW_ETL_ORDER_TIME));
 	n = 0;
 	while ((ret = etw_etl_next(self->etl, &ev)) > 0 && n < cap) {
-		if (n < variant->header_group)
+		if (n < variant->f->header_group)
 			EXPECT_EQ(0, ev.buffer);
 		back += ev.timestamp < last;
 		last = ev.timestamp;

@@ -6,6 +6,7 @@
 #ifndef ETL_TEST_H
 #define ETL_TEST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,65 @@ static inline const char *samples_dir(void)
 
 	return dir && *dir ? dir : "../shared/samples";
 }
+
+/* What the samples' README.md and the notes say about each file. */
+struct sample_facts {
+	const char *file;
+	const char *logger;
+	uint32_t buffer_size;		/* 0: not stated */
+	uint32_t mode;
+	uint32_t cpus;			/* 0: not stated */
+	uint32_t build;			/* 0: not stated */
+	uint32_t events;		/* after the header group */
+	uint32_t header_group;		/* records in buffer 0 (notes 2.5) */
+	uint32_t events_lost;
+	uint32_t plain;			/* EVENT_HEADER64 events, no extended items */
+	bool kernel;			/* SYSTEM64/PERFINFO64 records */
+};
+
+static const struct sample_facts sample_amsitrace __attribute__((unused)) = {
+	.file = "etlparser-AMSITrace.etl",
+	.logger = "AMSITraceSession",
+	.buffer_size = 64 * 1024,
+	.mode = 0x08000001,
+	.cpus = 8,			/* notes 2.6 */
+	.build = 18362,
+	.events = 19,
+	.header_group = 2,
+	.events_lost = 3,
+};
+
+static const struct sample_facts sample_lxcore __attribute__((unused)) = {
+	.file = "etlparser-lxcore_kernel.etl",
+	.logger = "lxcore_kernel",
+	.buffer_size = 8 * 1024,
+	.mode = 0,
+	.build = 19041,
+	.events = 2,
+	.header_group = 2,
+};
+
+static const struct sample_facts sample_powershell __attribute__((unused)) = {
+	.file = "krabsetw-powershell.etl",
+	.logger = "usermode_trace",	/* notes 7 */
+	.buffer_size = 8 * 1024,
+	.mode = 0x9,
+	.cpus = 32,
+	.build = 22623,
+	.events = 112,
+	.header_group = 2,
+	.plain = 112,
+};
+
+static const struct sample_facts sample_perfdiag __attribute__((unused)) = {
+	.file = "etlparser-ShutdownPerfDiagLogger.etl",
+	.logger = "PerfDiag Logger",
+	.mode = 0x02000080,
+	.cpus = 2,
+	.events = 17075,
+	.header_group = 3,
+	.kernel = true,
+};
 
 /* The whole file in a malloc()ed buffer, or NULL. */
 static inline uint8_t *read_sample(const char *name, size_t *size)

@@ -150,6 +150,22 @@ struct etw_test_event_header {
 typedef int (*etw_record_fn)(const struct etw_test_event_header *h,
 			     const __u8 *buffer, __u32 cpu, void *ctx);
 
+/* Take the next ready buffer of the session: 0, -EAGAIN if none, -errno. */
+static inline int etw_take_buffer(int fd, __u32 logger_id, void *buf,
+				  __u32 len, __u32 *cpu)
+{
+	struct etw_buffer_read r = { .size = sizeof(r) };
+	int ret;
+
+	r.logger_id = logger_id;
+	r.length = len;
+	r.buf = (uintptr_t)buf;
+	ret = etw_ioctl_err(fd, ETW_IOC_BUFFER_READ, &r);
+	if (!ret && cpu)
+		*cpu = r.cpu;
+	return ret;
+}
+
 /*
  * Flush the session and read every ready buffer, checking the ETL buffer
  * framing and calling @fn for each record.  Returns the number of records,
@@ -158,8 +174,8 @@ typedef int (*etw_record_fn)(const struct etw_test_event_header *h,
 static inline long etw_drain(int fd, __u32 logger_id, etw_record_fn fn, void *ctx)
 {
 	static __u8 buf[1024 * 1024];
-	struct etw_buffer_read r;
 	long records = 0;
+	__u32 cpu;
 	int ret;
 
 	ret = etw_session_ctl(fd, logger_id, ETW_CONTROL_FLUSH, NULL);
@@ -168,12 +184,7 @@ static inline long etw_drain(int fd, __u32 logger_id, etw_record_fn fn, void *ct
 	for (;;) {
 		__u32 bufsize, saved, off;
 
-		memset(&r, 0, sizeof(r));
-		r.size = sizeof(r);
-		r.logger_id = logger_id;
-		r.length = sizeof(buf);
-		r.buf = (uintptr_t)buf;
-		ret = etw_ioctl_err(fd, ETW_IOC_BUFFER_READ, &r);
+		ret = etw_take_buffer(fd, logger_id, buf, sizeof(buf), &cpu);
 		if (ret == -EAGAIN)
 			return records;
 		if (ret)
@@ -191,7 +202,7 @@ static inline long etw_drain(int fd, __u32 logger_id, etw_record_fn fn, void *ct
 			if (h->size < ETW_EVENT_HEADER_SIZE || off + h->size > saved)
 				return -EPROTO;
 			records++;
-			if (fn && fn(h, buf, r.cpu, ctx))
+			if (fn && fn(h, buf, cpu, ctx))
 				return -ECANCELED;
 			off += (h->size + 7) & ~7u;
 		}
