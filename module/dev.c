@@ -109,6 +109,7 @@ static int etw_ioctl_enable(struct etw_file *ef, void *arg)
 	if (e->flags || e->reserved0[0] || e->reserved0[1] || e->reserved0[2] ||
 	    e->reserved[0] || e->reserved[1] || e->reserved[2] ||
 	    e->control_code > ETW_CONTROL_CODE_CAPTURE_STATE ||
+	    (e->enable_property & ~ETW_ENABLE_PROPERTY_MASK) ||
 	    e->pid_count > ETW_MAX_FILTER_PIDS ||
 	    e->event_id_count > ETW_MAX_FILTER_EVENT_IDS ||
 	    e->event_ids_enable > 1)

@@ -195,6 +195,31 @@ u32 etw_ext_len(const struct etw_ext_set *set, u32 enable_property);
 void etw_ext_write(void *dst, const struct etw_ext_set *set,
 		   u32 enable_property);
 
+/* enable_prop.c: the items EnableProperty asks for */
+
+/* A SID as stored: S-1-22-1-<uid> has two sub-authorities. */
+struct etw_sid {
+	u8 revision;
+	u8 sub_authority_count;
+	u8 authority[6];		/* big-endian */
+	__le32 sub_authority[2];
+};
+
+/* An event's EnableProperty items' data, computed only when wanted. */
+struct etw_props {
+	struct etw_sid sid;
+	u32 ts_id;
+	u64 start_key;
+	u64 event_key;
+	struct etw_ext *stack;		/* the stack item in the event's set */
+};
+
+void etw_props_add(struct etw_ext_set *set, struct etw_props *pr, bool stack);
+void etw_props_fill(struct etw_props *pr, u32 props);
+
+/* ustack.c */
+unsigned int etw_ustack_walk(u64 *addr, unsigned int max);
+
 /* write.c */
 int etw_write(struct etw_file *ef, struct etw_event_write *arg);
 

@@ -30,6 +30,7 @@ struct etw_event {
 	const u8 *payload;
 	u32 payload_len;
 	struct etw_ext_set ext;	/* extended items, some per session */
+	struct etw_props props;	/* the EnableProperty items' data */
 	u32 tgid;
 };
 
@@ -49,6 +50,9 @@ static bool etw_route_accepts(const struct etw_route_entry *e,
 		return false;
 	}
 	if (ev->arg->filter & BIT_ULL(e->session->info.logger_id - 1))
+		return false;
+	if ((ev->arg->flags & ETW_WRITE_F_INPRIVATE) &&
+	    (e->enable_property & ETW_ENABLE_EXCLUDE_INPRIVATE))
 		return false;
 	if (e->pid_count) {
 		for (i = 0; i < e->pid_count; i++)
@@ -113,8 +117,9 @@ static void etw_record_fill(void *rec, u32 len, const struct etw_event *ev,
 
 /*
  * Route one event; RCU read lock held (it keeps @r and its route alive).
- * Returns 0, -ENOSPC if a session counted it lost, or -EMSGSIZE if it
- * cannot fit a buffer of a session that wanted it.
+ * Returns 0, -ENOSPC if a session counted it lost, -EMSGSIZE if it cannot
+ * fit a buffer of a session that wanted it, or -EOVERFLOW if the items a
+ * session asked for push its record over 64 KiB (that session loses it).
  */
 static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 {
@@ -126,19 +131,25 @@ static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 	bool drop_dependent = false;
 	int ret = 0;
 	unsigned int i;
+	u32 props = 0;
 	u64 now;
 
 	route = rcu_dereference(r->prov->route);
 	if (!route)
 		return 0;
+	for (i = 0; i < route->count; i++) {
+		want[i] = etw_route_accepts(&route->entry[i], ev);
+		if (want[i])
+			props |= route->entry[i].enable_property;
+	}
 
 	preempt_disable();
+	etw_props_fill(&ev->props, props);
 	for (i = 0; i < route->count; i++) {
 		const struct etw_route_entry *e = &route->entry[i];
 		struct etw_session *s = e->session;
 
 		slot[i] = NULL;
-		want[i] = etw_route_accepts(e, ev);
 		if (!want[i])
 			continue;
 		len[i] = etw_record_len(ev, e->enable_property);
@@ -227,6 +238,9 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 	if (arg->flags & ETW_WRITE_F_RELATED)
 		etw_ext_add(&ev.ext, ETL_EXT_RELATED_ACTIVITYID, arg->related_id,
 			    sizeof(arg->related_id), 0);
+	etw_props_add(&ev.ext, &ev.props, false);
+	/* TraceLogging's items go here: after the writer's, before the stack. */
+	etw_props_add(&ev.ext, &ev.props, true);
 	/* Too large for any session, whatever it adds: fail before copying. */
 	ret = -EOVERFLOW;
 	if (total + ETW_EVENT_HEADER_SIZE + etw_ext_len(&ev.ext, 0) >

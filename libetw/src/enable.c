@@ -142,8 +142,9 @@ static ULONG enable_trace(CONTROLTRACE_ID TraceId, LPCGUID ProviderId,
 	e.match_all = all;
 	e.level = Level;
 	/*
-	 * The module applies IGNORE_KEYWORD_0; the bits that add extended
-	 * data (SID, TS_ID, STACK_TRACE ...) are recorded, no data yet.
+	 * The module applies every bit (extended items, IGNORE_KEYWORD_0,
+	 * EXCLUDE_INPRIVATE); those without a Linux counterpart are accepted
+	 * and have no effect (Documentation/design.rst).
 	 */
 	e.enable_property = property;
 	err = parse_filters(filters, count, &e);

@@ -336,8 +336,11 @@ ETW_EXPORT ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle,
 {
 	if (Flags & ~(ULONG)(EVENT_WRITE_FLAG_NO_FAULTING | EVENT_WRITE_FLAG_INPRIVATE))
 		return ERROR_INVALID_PARAMETER;
+	/* INPRIVATE: sessions with EXCLUDE_INPRIVATE do not get the event. */
 	return write_event(RegHandle, EventDescriptor, Filter, ActivityId,
-			   RelatedActivityId, UserDataCount, UserData, 0);
+			   RelatedActivityId, UserDataCount, UserData,
+			   Flags & EVENT_WRITE_FLAG_INPRIVATE ?
+			   ETW_WRITE_F_INPRIVATE : 0);
 }
 
 ETW_EXPORT ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level,

@@ -254,3 +254,65 @@ static inline void etw_stop_test_sessions(int fd)
 		if (geteuid() != 0)					\
 			SKIP(return, "needs root");			\
 	} while (0)
+
+/*
+ * The extended items of a record (EVENT_HEADER Flags & 1), checked as
+ * etl-format.md 3.7 stores them: each item's first word is its stride,
+ * ALIGN(8 + DataSize, 8); Linkage is 1 on all but the last; the padding is
+ * zero.  Returns the number of items (at most @max kept in @items) and the
+ * payload offset in @payload_off, or -1 if the framing is wrong.
+ */
+struct etw_test_ext {
+	__u16 type;
+	__u16 size;
+	const __u8 *data;
+};
+
+static inline int etw_test_ext_items(const struct etw_test_event_header *h,
+				     struct etw_test_ext *items, int max,
+				     __u32 *payload_off)
+{
+	const __u8 *rec = (const __u8 *)h;
+	__u32 off = sizeof(*h);
+	int n = 0;
+
+	if (h->flags & 1) {
+		for (;;) {
+			__u16 stride, type, link, size;
+			__u32 i;
+
+			if (off + 8 > h->size)
+				return -1;
+			memcpy(&stride, rec + off, 2);
+			memcpy(&type, rec + off + 2, 2);
+			memcpy(&link, rec + off + 4, 2);
+			memcpy(&size, rec + off + 6, 2);
+			if (stride != ((8 + size + 7) & ~7u) ||
+			    off + stride > h->size || link > 1)
+				return -1;
+			for (i = 8 + size; i < stride; i++)
+				if (rec[off + i])
+					return -1;
+			if (n < max)
+				items[n] = (struct etw_test_ext){ type, size,
+								  rec + off + 8 };
+			n++;
+			off += stride;
+			if (!link)
+				break;
+		}
+	}
+	if (payload_off)
+		*payload_off = off;
+	return n;
+}
+
+/* The data of the item of @type in @items, or NULL. */
+static inline const struct etw_test_ext *
+etw_test_ext_find(const struct etw_test_ext *items, int n, __u16 type)
+{
+	for (int i = 0; i < n; i++)
+		if (items[i].type == type)
+			return &items[i];
+	return NULL;
+}

@@ -210,7 +210,8 @@ struct etw_event_desc {
 #define ETW_WRITE_F_ACTIVITY	0x1	/* @activity_id is valid */
 #define ETW_WRITE_F_RELATED	0x2	/* @related_id is valid: add RELATED_ACTIVITYID */
 #define ETW_WRITE_F_STRING	0x4	/* EventWriteString: EVENT_HEADER_FLAG_STRING_ONLY */
-#define ETW_WRITE_F_MASK	0x7
+#define ETW_WRITE_F_INPRIVATE	0x100	/* EVENT_WRITE_FLAG_INPRIVATE (EventWriteEx) */
+#define ETW_WRITE_F_MASK	0x107
 
 /**
  * struct etw_event_write - ETW_IOC_WRITE, the one entry point for events
@@ -364,8 +365,23 @@ struct etw_session_control {
 #define ETW_CONTROL_CODE_ENABLE		1
 #define ETW_CONTROL_CODE_CAPTURE_STATE	2
 
-/* EVENT_ENABLE_PROPERTY_* honoured by the kernel. */
-#define ETW_ENABLE_IGNORE_KEYWORD_0	0x010
+/*
+ * etw_enable.enable_property: EVENT_ENABLE_PROPERTY_* bits.  The ones that
+ * add an extended item add it only to that session's records.
+ */
+#define ETW_ENABLE_SID			0x001	/* item SID: S-1-22-1-<euid> */
+#define ETW_ENABLE_TS_ID		0x002	/* item TS_ID: audit session id, or 0 */
+#define ETW_ENABLE_STACK_TRACE		0x004	/* item STACK_TRACE64 (32 for compat) */
+#define ETW_ENABLE_PSM_KEY		0x008	/* accepted, no effect (no PSM) */
+#define ETW_ENABLE_IGNORE_KEYWORD_0	0x010	/* drop events whose keyword is 0 */
+#define ETW_ENABLE_ENABLE_KEYWORD_0	0x040	/* accepted, no effect */
+#define ETW_ENABLE_PROCESS_START_KEY	0x080	/* item PROCESS_START_KEY */
+#define ETW_ENABLE_EVENT_KEY		0x100	/* item EVENT_KEY */
+#define ETW_ENABLE_EXCLUDE_INPRIVATE	0x200	/* drop %ETW_WRITE_F_INPRIVATE events */
+#define ETW_ENABLE_SILOS		0x400	/* accepted, no effect (no silos) */
+#define ETW_ENABLE_SOURCE_CONTAINER_TRACKING 0x800 /* accepted, no effect */
+/* All of Windows' bits but PROVIDER_GROUP (0x020), which has no meaning here. */
+#define ETW_ENABLE_PROPERTY_MASK	0xfdf
 
 /* Filter types (EVENT_FILTER_TYPE_*). */
 #define ETW_FILTER_TYPE_PID		0x80000004
