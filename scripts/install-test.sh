@@ -34,6 +34,10 @@ need /usr/include/etw/evntrace.h
 need /usr/include/etw/linux/etw.h
 need /usr/bin/etw
 need /usr/share/man/man1/etw.1
+# Every subcommand etw --help lists has its page.
+for cmd in $("$build/bin/etw" --help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
+	need "/usr/share/man/man1/etw-$cmd.1"
+done
 need /usr/lib/udev/rules.d/60-etw.rules
 
 soname=$(readelf -d "$dest/usr/lib/libetw.so.0" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')

@@ -9,25 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <etw_etl.h>
 
 #include "dump.h"
 #include "etw.h"
-
-static const struct dump_format *const formats[] = {
-	&dump_text, &dump_csv, &dump_json, &dump_xml,
-};
-
-#define N_FORMATS	(sizeof(formats) / sizeof(formats[0]))
-
-/* What one record needs to be rendered, reused from record to record. */
-struct prep {
-	struct dump_event e;
-	struct sbuf provider_name;
-	struct sbuf event_name;
-	struct sbuf tmp;
-};
 
 static void usage(FILE *out)
 {
@@ -42,107 +29,32 @@ static void usage(FILE *out)
 	      "  -h, --help           this text\n", out);
 }
 
-static const char *bits_suffix(const struct etw_etl_event *ev)
-{
-	if (ev->kind == ETW_ETL_KIND_MESSAGE || ev->kind == ETW_ETL_KIND_ERROR)
-		return "";
-	return ev->pointer_size == 4 ? "32" : "64";
-}
-
-static void names(struct prep *pp, const struct etw_etl_event *ev)
-{
-	struct dump_event *e = &pp->e;
-
-	e->provider_name = NULL;
-	e->event_name = NULL;
-	if (ev->has & ETW_ETL_HAS_PROVIDER) {
-		etw_etl_guid_to_str(&ev->provider, e->provider);
-		e->provider_name = etw_etl_kernel_provider_name(&ev->provider);
-	} else {
-		e->provider[0] = '\0';
-	}
-	for (uint32_t i = 0; i < ev->ext_count; i++) {
-		const struct etw_etl_ext_item *x = &ev->ext[i];
-
-		if (x->type == ETW_ETL_EXT_PROV_TRAITS)
-			e->provider_name = tl_provider_name(x, &pp->provider_name);
-		else if (x->type == ETW_ETL_EXT_EVENT_SCHEMA_TL)
-			e->event_name = tl_event_name(x, &pp->event_name);
-	}
-}
-
-static void ext_items(struct prep *pp, const struct etw_etl_event *ev)
-{
-	kv_reset(&pp->e.ext);
-	for (uint32_t i = 0; i < ev->ext_count; i++) {
-		const struct etw_etl_ext_item *x = &ev->ext[i];
-		const char *name = etw_etl_ext_type_name(x->type);
-		char num[8];
-
-		if (!name) {
-			snprintf(num, sizeof(num), "0x%04x", x->type);
-			name = num;
-		}
-		ext_value(x, &pp->tmp);
-		kv_add(&pp->e.ext, name, NULL, false, "%s", pp->tmp.p);
-	}
-	kv_finish(&pp->e.ext);
-}
-
-static void payload(struct prep *pp, const struct etw_etl_event *ev)
-{
-	kv_reset(&pp->e.fields);
-	pp->e.decoded = false;
-	for (uint32_t i = 0; i < ev->ext_count; i++)
-		if (ev->ext[i].type == ETW_ETL_EXT_EVENT_SCHEMA_TL) {
-			pp->e.decoded = tl_decode(ev, &ev->ext[i], &pp->e.fields);
-			break;
-		}
-	if (!pp->e.decoded)
-		kv_reset(&pp->e.fields);
-	kv_finish(&pp->e.fields);
-}
-
-/* Everything the formats print; only names for a summary. */
-static void prepare(struct prep *pp, const struct etw_etl_event *ev,
-		    uint64_t index, bool full)
-{
-	struct dump_event *e = &pp->e;
-
-	e->ev = ev;
-	e->index = index;
-	names(pp, ev);
-	if (!full)
-		return;
-	snprintf(e->kind, sizeof(e->kind), "%s%s", etw_etl_kind_name(ev->kind),
-		 bits_suffix(ev));
-	e->time[0] = '\0';
-	if (ev->has & ETW_ETL_HAS_FILETIME)
-		format_filetime(ev->filetime, e->time, sizeof(e->time));
-	ext_items(pp, ev);
-	payload(pp, ev);
-}
-
-static void prep_free(struct prep *pp)
-{
-	kv_free(&pp->e.ext);
-	kv_free(&pp->e.fields);
-	sb_free(&pp->provider_name);
-	sb_free(&pp->event_name);
-	sb_free(&pp->tmp);
-}
+/* Files that take long enough to show progress for. */
+#define PROGRESS_MIN_SIZE	(1 << 20)
 
 static int records(struct dump *d, struct etw_etl *etl, enum etw_etl_order order)
 {
 	struct dump_counter *counter = d->summary ? counter_new() : NULL;
 	struct dump_summary s = { 0 };
-	struct prep pp = { 0 };
+	uint64_t size = etw_etl_get_header(etl)->file_size, done = 0;
+	struct dump_prep pp = { 0 };
 	struct etw_etl_event ev;
+	struct progress pg;
 	int ret;
 
+	/* Large files only, and not over records going to the same terminal. */
+	progress_init(&pg, "dump", size >= PROGRESS_MIN_SIZE &&
+		      (d->summary || !isatty(fileno(d->out))));
 	etw_etl_rewind(etl, order);
 	while ((ret = etw_etl_next(etl, &ev)) > 0) {
-		prepare(&pp, &ev, s.records, !d->summary);
+		/* Time order jumps between buffers: the furthest one read. */
+		if (ev.offset > done)
+			done = ev.offset;
+		progress_show(&pg, "%s: %llu%% (%llu of %llu MiB)", d->path,
+			      (unsigned long long)(done * 100 / (size ? size : 1)),
+			      (unsigned long long)(done >> 20),
+			      (unsigned long long)(size >> 20));
+		dump_prepare(&pp, &ev, s.records, !d->summary);
 		if (counter)
 			counter_add(counter, &pp.e);
 		else
@@ -151,12 +63,13 @@ static int records(struct dump *d, struct etw_etl *etl, enum etw_etl_order order
 			s.header_records++;
 		s.records++;
 	}
+	progress_done(&pg);
 	if (counter) {
 		counter_result(counter, &s);
 		d->fmt->summary(d, &s);
 		counter_free(counter);
 	}
-	prep_free(&pp);
+	dump_prep_free(&pp);
 	return ret;
 }
 
@@ -185,14 +98,6 @@ static int dump_file(struct dump *d, const char *path, enum etw_etl_order order)
 	return ret < 0;
 }
 
-static const struct dump_format *find_format(const char *name)
-{
-	for (size_t i = 0; i < N_FORMATS; i++)
-		if (!strcmp(name, formats[i]->name))
-			return formats[i];
-	return NULL;
-}
-
 struct options {
 	const struct dump_format *fmt;
 	bool summary;
@@ -217,7 +122,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, ":f:so:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			o->fmt = find_format(optarg);
+			o->fmt = dump_find_format(optarg);
 			if (!o->fmt)
 				return etw_error("dump: unknown format '%s' (text, csv, json, xml)",
 						 optarg) + 1;

@@ -67,37 +67,6 @@ static int control(int fd, unsigned int logger_id, unsigned int code,
 	return 0;
 }
 
-static int parse_provider(const char *arg, struct etw_enable *e)
-{
-	char guid[256], *level, *kw;
-	unsigned long long v;
-
-	if (strlen(arg) >= sizeof(guid))
-		return -1;
-	strcpy(guid, arg);
-	level = strchr(guid, ':');
-	kw = NULL;
-	if (level) {
-		*level++ = 0;
-		kw = strchr(level, ':');
-		if (kw)
-			*kw++ = 0;
-	}
-	if (ctl_parse_provider(guid, e->guid))
-		return -1;
-	if (level && *level) {
-		if (ctl_number(level, 255, &v))
-			return -1;
-		e->level = v;
-	}
-	if (kw && *kw) {
-		if (ctl_number(kw, ~0ULL, &v))
-			return -1;
-		e->match_any = v;
-	}
-	return 0;
-}
-
 int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -111,6 +80,7 @@ int cmd_record(int argc, char **argv)
 	struct etw_session_start st;
 	struct etw_session_info final;
 	struct etw_etl_writer *w;
+	struct progress pg;
 	const char *out = "etw.etl";
 	unsigned int nprov = 0, i;
 	unsigned long long v;
@@ -139,7 +109,7 @@ int cmd_record(int argc, char **argv)
 			memset(&prov[nprov], 0, sizeof(prov[0]));
 			prov[nprov].size = sizeof(prov[0]);
 			prov[nprov].control_code = ETW_CONTROL_CODE_ENABLE;
-			if (parse_provider(optarg, &prov[nprov]))
+			if (ctl_parse_provider_spec(optarg, &prov[nprov]))
 				return etw_error("record: bad provider '%s' (GUID-or-NAME[:LEVEL[:KEYWORDS]])",
 						 optarg);
 			nprov++;
@@ -186,12 +156,20 @@ int cmd_record(int argc, char **argv)
 		_exit(127);
 	}
 	ret = 0;
+	/* Not over the command's own output on the terminal. */
+	progress_init(&pg, "record", !isatty(STDOUT_FILENO));
 	while (pid > 0 && !ret) {
 		ret = drain(fd, st.info.logger_id, w, buf, st.info.buffer_size_kb * 1024);
+		if (etw_etl_writer_count(w) > 1)
+			progress_show(&pg, "%u buffers (%u KiB) written to %s",
+				      etw_etl_writer_count(w) - 1,
+				      (etw_etl_writer_count(w) - 1) *
+				      st.info.buffer_size_kb, out);
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
 		usleep(20000);
 	}
+	progress_done(&pg);
 	/* The command is done: hand over the partial buffers, take them all. */
 	if (!ret && !control(fd, st.info.logger_id, ETW_CONTROL_FLUSH, NULL))
 		ret = drain(fd, st.info.logger_id, w, buf, st.info.buffer_size_kb * 1024);

@@ -21,6 +21,8 @@ static const char start_usage[] =
 	"  -m, --min-buffers N    MinimumBuffers (at least 2 per CPU)\n"
 	"  -M, --max-buffers N    MaximumBuffers (default min + 20)\n"
 	"  -f, --flush-timer S    hand over partial buffers every S seconds\n"
+	"  -r, --real-time        EVENT_TRACE_REAL_TIME_MODE: for etw live and\n"
+	"                         OpenTrace real-time consumers\n"
 	"      --buffering        a memory ring: oldest buffers are overwritten\n"
 	"      --independent      EVENT_TRACE_INDEPENDENT_SESSION_MODE\n"
 	"  -h, --help             this text\n";
@@ -32,6 +34,7 @@ int cmd_start(int argc, char **argv)
 		{ "min-buffers", required_argument, NULL, 'm' },
 		{ "max-buffers", required_argument, NULL, 'M' },
 		{ "flush-timer", required_argument, NULL, 'f' },
+		{ "real-time", no_argument, NULL, 'r' },
 		{ "buffering", no_argument, NULL, 'B' },
 		{ "independent", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
@@ -43,11 +46,14 @@ int cmd_start(int argc, char **argv)
 
 	memset(&st, 0, sizeof(st));
 	st.size = sizeof(st);
-	while ((c = getopt_long(argc, argv, "b:m:M:f:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:m:M:f:rh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(start_usage, stdout);
 			return 0;
+		case 'r':
+			st.info.log_file_mode |= ETW_MODE_REAL_TIME;
+			continue;
 		case 'B':
 			st.info.log_file_mode |= ETW_MODE_BUFFERING;
 			continue;

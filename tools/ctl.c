@@ -20,20 +20,19 @@
 static const struct {
 	int err;
 	unsigned int code;
-	const char *name;
 	const char *text;
 } errors[] = {
-	{ EINVAL, 87, "ERROR_INVALID_PARAMETER", "invalid argument" },
-	{ EFAULT, 998, "ERROR_NOACCESS", "bad address" },
-	{ EBADF, 6, "ERROR_INVALID_HANDLE", "no such registration" },
-	{ EACCES, 5, "ERROR_ACCESS_DENIED", "needs root, CAP_PERFMON or the etw control group" },
-	{ EPERM, 5, "ERROR_ACCESS_DENIED", "not permitted" },
-	{ ENOENT, 4201, "ERROR_WMI_INSTANCE_NOT_FOUND", "no such session" },
-	{ EEXIST, 183, "ERROR_ALREADY_EXISTS", "a session with that name or GUID already runs" },
-	{ ENOSPC, 1450, "ERROR_NO_SYSTEM_RESOURCES", "limit reached (64 sessions, 8 sessions per provider)" },
-	{ ENOMEM, 8, "ERROR_NOT_ENOUGH_MEMORY", "out of memory or over the module's buffer memory cap" },
-	{ EOVERFLOW, 534, "ERROR_ARITHMETIC_OVERFLOW", "event over 64 KiB" },
-	{ EMSGSIZE, 234, "ERROR_MORE_DATA", "event larger than a session buffer" },
+	{ EINVAL, 87, "invalid argument" },
+	{ EFAULT, 998, "bad address" },
+	{ EBADF, 6, "no such registration" },
+	{ EACCES, 5, "needs root, CAP_PERFMON or the etw control group" },
+	{ EPERM, 5, "not permitted" },
+	{ ENOENT, 4201, "no such session" },
+	{ EEXIST, 183, "a session with that name or GUID already runs" },
+	{ ENOSPC, 1450, "limit reached (64 sessions, 8 sessions per provider)" },
+	{ ENOMEM, 8, "out of memory or over the module's buffer memory cap" },
+	{ EOVERFLOW, 534, "event over 64 KiB" },
+	{ EMSGSIZE, 234, "event larger than a session buffer" },
 };
 
 int ctl_fail(const char *cmd, const char *what, int err)
@@ -45,9 +44,21 @@ int ctl_fail(const char *cmd, const char *what, int err)
 	for (i = 0; i < sizeof(errors) / sizeof(errors[0]); i++)
 		if (errors[i].err == err)
 			return etw_error("%s: %s: %s (%u): %s", cmd, what,
-					 errors[i].name, errors[i].code,
-					 errors[i].text);
+					 win32_error_name(errors[i].code),
+					 errors[i].code, errors[i].text);
 	return etw_error("%s: %s: %s", cmd, what, strerror(err));
+}
+
+int ctl_fail_win32(const char *cmd, const char *what, unsigned int code,
+		   const char *text)
+{
+	const char *name = win32_error_name(code);
+
+	if (!text)
+		text = win32_error_text(code);
+	if (name)
+		return etw_error("%s: %s: %s (%u): %s", cmd, what, name, code, text);
+	return etw_error("%s: %s: Win32 error %u", cmd, what, code);
 }
 
 int ctl_open(const char *cmd)
@@ -115,6 +126,38 @@ int ctl_parse_provider(const char *s, unsigned char g[16])
 	    (len == 38 && s[0] == '{'))
 		return -1;
 	return etw_guid_from_name(s, len, g) ? -1 : 0;
+}
+
+/* PROVIDER[:LEVEL[:KEYWORDS]], as etw record and etw live take it. */
+int ctl_parse_provider_spec(const char *arg, struct etw_enable *e)
+{
+	char guid[256], *level, *kw;
+	unsigned long long v;
+
+	if (strlen(arg) >= sizeof(guid))
+		return -1;
+	strcpy(guid, arg);
+	level = strchr(guid, ':');
+	kw = NULL;
+	if (level) {
+		*level++ = 0;
+		kw = strchr(level, ':');
+		if (kw)
+			*kw++ = 0;
+	}
+	if (ctl_parse_provider(guid, e->guid))
+		return -1;
+	if (level && *level) {
+		if (ctl_number(level, 255, &v))
+			return -1;
+		e->level = v;
+	}
+	if (kw && *kw) {
+		if (ctl_number(kw, ~0ULL, &v))
+			return -1;
+		e->match_any = v;
+	}
+	return 0;
 }
 
 void ctl_format_guid(const unsigned char g[16], char out[39])

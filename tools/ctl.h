@@ -16,9 +16,18 @@ int ctl_parse_guid(const char *s, unsigned char g[16]);
 /* A GUID, or a provider name hashed as Windows does (etw_guid_from_name). */
 int ctl_parse_provider(const char *s, unsigned char g[16]);
 void ctl_format_guid(const unsigned char g[16], char out[39]);
+/* GUID-or-NAME[:LEVEL[:KEYWORDS]] into @e's guid, level and match_any. */
+int ctl_parse_provider_spec(const char *arg, struct etw_enable *e);
 
 /* Print "etw: CMD: WHAT: ERROR_NAME (code): text"; returns 1. */
 int ctl_fail(const char *cmd, const char *what, int err);
+/* The same for a Win32 code from libetw; @text NULL: the code's own. */
+int ctl_fail_win32(const char *cmd, const char *what, unsigned int code,
+		   const char *text);
+
+/* ERROR_NAME of a Win32 code (NULL if unknown) and a few words on it. */
+const char *win32_error_name(unsigned int code);
+const char *win32_error_text(unsigned int code);
 
 /* Find a session by name; 0 or -errno. */
 int ctl_query(int fd, const char *name, unsigned int code,

@@ -73,6 +73,22 @@ struct dump_event {
 	bool decoded;			/* fields hold the whole payload */
 };
 
+/* A record being rendered, reused from record to record. */
+struct dump_prep {
+	struct dump_event e;
+	struct sbuf provider_name;
+	struct sbuf event_name;
+	struct sbuf tmp;
+};
+
+/* Everything the formats print into pp->e; with !full only the names. */
+void dump_prepare(struct dump_prep *pp, const struct etw_etl_event *ev,
+		  uint64_t index, bool full);
+void dump_prep_free(struct dump_prep *pp);
+
+/* "text", "csv", "json", "xml"; NULL if unknown. */
+const struct dump_format *dump_find_format(const char *name);
+
 /* Counts of one file, for --summary. */
 struct dump_count {
 	char provider[ETW_ETL_GUID_STRLEN];

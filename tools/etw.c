@@ -15,11 +15,13 @@ static const struct etw_cmd commands[] = {
 	{ "query", "show a session's settings and statistics", cmd_query },
 	{ "list", "list the running sessions", cmd_list },
 	{ "flush", "hand over a session's partial buffers", cmd_flush },
+	{ "update", "change a running session (flush timer, buffers, file)", cmd_update },
 	{ "enable", "enable a provider in a session", cmd_enable },
 	{ "disable", "disable a provider in a session", cmd_disable },
 	{ "record", "record a command's events to an ETL file", cmd_record },
 	{ "version", "show the library and kernel module versions", cmd_version },
 	{ "dump", "print the records of ETL trace files", cmd_dump },
+	{ "live", "print a real-time session's events as they come", cmd_live },
 	{ "guid", "print the GUID Windows derives from a provider name", cmd_guid },
 };
 

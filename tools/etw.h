@@ -5,6 +5,8 @@
 #ifndef ETW_TOOL_H
 #define ETW_TOOL_H
 
+#include <stdbool.h>
+
 struct etw_cmd {
 	const char *name;
 	const char *summary;
@@ -17,14 +19,31 @@ int cmd_stop(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_flush(int argc, char **argv);
+int cmd_update(int argc, char **argv);
 int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_live(int argc, char **argv);
 int cmd_guid(int argc, char **argv);
 
 /* Print "etw: <message>" to stderr; returns 1 (the exit code for errors). */
 int etw_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Progress of long work on standard error, if it is a terminal. */
+struct progress {
+	bool on;
+	const char *what;
+	long long last;			/* when it was last shown, ns */
+	int width;			/* of the text shown */
+};
+
+void progress_init(struct progress *p, const char *what, bool wanted);
+/* Show "etw: WHAT: TEXT", at most five times a second. */
+void progress_show(struct progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Clear the line. */
+void progress_done(struct progress *p);
 
 /* True if argv[1..] asks for help (-h or --help). */
 int etw_wants_help(int argc, char **argv);

@@ -43,6 +43,7 @@ static inline int etw_ioctl_err(int fd, unsigned long cmd, void *arg)
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 /* A fixed test GUID; the last byte distinguishes providers. */
 static inline void etw_test_guid(__u8 g[16], __u8 n)
@@ -246,6 +247,28 @@ static inline void etw_stop_test_sessions(int fd)
 		if (!etw_session_ctl(fd, id, ETW_CONTROL_QUERY, &info) &&
 		    !strncmp(info.name, "etwtest-", 8))
 			etw_session_ctl(fd, id, ETW_CONTROL_STOP, NULL);
+}
+
+/* Run a shell command; its output in @out (up to @len), exit status back. */
+static inline int etw_sh(const char *cmd, char *out, size_t len)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0;
+	int status;
+
+	if (!p)
+		return -1;
+	if (out) {
+		n = fread(out, 1, len - 1, p);
+		out[n] = 0;
+	} else {
+		char sink[256];
+
+		while (fread(sink, 1, sizeof(sink), p) > 0)
+			;
+	}
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /* Needs root in the VM; skips elsewhere. */

@@ -14,28 +14,6 @@
 
 #define GUID_TEXT "b3864c38-4273-58c5-545b-8b3608343471"
 
-/* Run a shell command; its output in @out (up to @len), exit status back. */
-static int sh(const char *cmd, char *out, size_t len)
-{
-	FILE *p = popen(cmd, "r");
-	size_t n = 0;
-	int status;
-
-	if (!p)
-		return -1;
-	if (out) {
-		n = fread(out, 1, len - 1, p);
-		out[n] = 0;
-	} else {
-		char sink[256];
-
-		while (fread(sink, 1, sizeof(sink), p) > 0)
-			;
-	}
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 static int have_tools(void)
 {
 	return !access("/usr/bin/etw", X_OK) && !access("/usr/bin/etw-example-provider", X_OK);
@@ -59,7 +37,7 @@ TEST(record_writes_an_etl_file)
 
 	if (!have_tools() || geteuid())
 		SKIP(return, "needs root and the etw tools (the VM has them)");
-	ASSERT_EQ(0, sh("etw record -o /tmp/rec.etl -b 8 -p " GUID_TEXT ":5 -- "
+	ASSERT_EQ(0, etw_sh("etw record -o /tmp/rec.etl -b 8 -p " GUID_TEXT ":5 -- "
 			"etw-example-provider 7 2>&1", NULL, 0));
 	ASSERT_EQ(0, stat("/tmp/rec.etl", &st));
 	bufsize = 8192;
@@ -117,7 +95,7 @@ TEST(record_writes_an_etl_file)
 		char out[65536], *p = out;
 		int n = 0;
 
-		ASSERT_EQ(0, sh("etw dump --format json /tmp/rec.etl", out, sizeof(out)));
+		ASSERT_EQ(0, etw_sh("etw dump --format json /tmp/rec.etl", out, sizeof(out)));
 		while ((p = strstr(p, GUID_TEXT)) != NULL) {
 			n++;
 			p++;
@@ -132,26 +110,26 @@ TEST(session_commands_and_errors)
 
 	if (!have_tools() || geteuid())
 		SKIP(return, "needs root and the etw tools (the VM has them)");
-	ASSERT_EQ(0, sh("etw start etwtest-cli -b 8 2>&1", out, sizeof(out)));
+	ASSERT_EQ(0, etw_sh("etw start etwtest-cli -b 8 2>&1", out, sizeof(out)));
 	EXPECT_TRUE(strstr(out, "etwtest-cli") != NULL);
-	EXPECT_EQ(1, sh("etw start etwtest-cli 2>&1", out, sizeof(out)));
+	EXPECT_EQ(1, etw_sh("etw start etwtest-cli 2>&1", out, sizeof(out)));
 	EXPECT_TRUE(strstr(out, "ERROR_ALREADY_EXISTS (183)") != NULL) TH_LOG("%s", out);
-	EXPECT_EQ(0, sh("etw enable etwtest-cli " GUID_TEXT " -l 4 -k 0x1 2>&1", out, sizeof(out)));
+	EXPECT_EQ(0, etw_sh("etw enable etwtest-cli " GUID_TEXT " -l 4 -k 0x1 2>&1", out, sizeof(out)));
 	/* Shaped like a GUID, so not taken for a provider name. */
-	EXPECT_EQ(1, sh("etw enable etwtest-cli b3864c38-4273-58c5-545b-8b36083434zz 2>&1",
+	EXPECT_EQ(1, etw_sh("etw enable etwtest-cli b3864c38-4273-58c5-545b-8b36083434zz 2>&1",
 			out, sizeof(out)));
 	EXPECT_TRUE(strstr(out, "neither a GUID nor a provider name") != NULL) TH_LOG("%s", out);
-	EXPECT_EQ(0, sh("etw-example-provider 3", NULL, 0));
-	EXPECT_EQ(0, sh("etw list 2>&1", out, sizeof(out)));
+	EXPECT_EQ(0, etw_sh("etw-example-provider 3", NULL, 0));
+	EXPECT_EQ(0, etw_sh("etw list 2>&1", out, sizeof(out)));
 	EXPECT_TRUE(strstr(out, "etwtest-cli") != NULL);
-	EXPECT_EQ(0, sh("etw query etwtest-cli 2>&1", out, sizeof(out)));
-	EXPECT_EQ(0, sh("etw flush etwtest-cli 2>&1", NULL, 0));
-	EXPECT_EQ(0, sh("etw stop etwtest-cli 2>&1", NULL, 0));
-	EXPECT_EQ(1, sh("etw stop etwtest-cli 2>&1", out, sizeof(out)));
+	EXPECT_EQ(0, etw_sh("etw query etwtest-cli 2>&1", out, sizeof(out)));
+	EXPECT_EQ(0, etw_sh("etw flush etwtest-cli 2>&1", NULL, 0));
+	EXPECT_EQ(0, etw_sh("etw stop etwtest-cli 2>&1", NULL, 0));
+	EXPECT_EQ(1, etw_sh("etw stop etwtest-cli 2>&1", out, sizeof(out)));
 	EXPECT_TRUE(strstr(out, "ERROR_WMI_INSTANCE_NOT_FOUND (4201)") != NULL) TH_LOG("%s", out);
-	EXPECT_EQ(2, sh("etw no-such-command 2>&1", NULL, 0));
+	EXPECT_EQ(2, etw_sh("etw no-such-command 2>&1", NULL, 0));
 	/* Every subcommand has --help. */
-	EXPECT_EQ(0, sh("for c in start stop query list flush enable disable record version guid; do "
+	EXPECT_EQ(0, etw_sh("for c in start stop query list flush enable disable record version guid; do "
 			"etw $c --help | grep -q usage || exit 1; done", NULL, 0));
 	/* An unprivileged user gets ERROR_ACCESS_DENIED. */
 	{
@@ -190,29 +168,29 @@ TEST(provider_names)
 
 	if (!have_tools() || geteuid())
 		SKIP(return, "needs root and the etw tools (the VM has them)");
-	ASSERT_EQ(0, sh("etw guid MyProvider", out, sizeof(out)));
+	ASSERT_EQ(0, etw_sh("etw guid MyProvider", out, sizeof(out)));
 	EXPECT_STREQ(GUID_TEXT "\n", out);
-	ASSERT_EQ(0, sh("etw guid --braces myprovider sample", out, sizeof(out)));
+	ASSERT_EQ(0, etw_sh("etw guid --braces myprovider sample", out, sizeof(out)));
 	EXPECT_STREQ("{" GUID_TEXT "}\n{73e5f193-d48c-5cd7-6eed-84fbce74000f}\n", out);
-	EXPECT_EQ(1, sh("etw guid ok $(printf '\\303') 2>&1", out, sizeof(out)));
+	EXPECT_EQ(1, etw_sh("etw guid ok $(printf '\\303') 2>&1", out, sizeof(out)));
 	EXPECT_TRUE(strstr(out, "ERROR_INVALID_PARAMETER (87)") != NULL) TH_LOG("%s", out);
 	EXPECT_TRUE(strstr(out, GUID_TEXT) == NULL);
-	EXPECT_EQ(2, sh("etw guid 2>/dev/null", NULL, 0));
+	EXPECT_EQ(2, etw_sh("etw guid 2>/dev/null", NULL, 0));
 
 	/* The example provider is MyProvider: record it by name. */
-	ASSERT_EQ(0, sh("etw record -o /tmp/names.etl -b 8 -p MYPROVIDER:5 -- "
+	ASSERT_EQ(0, etw_sh("etw record -o /tmp/names.etl -b 8 -p MYPROVIDER:5 -- "
 			"etw-example-provider 3 2>&1", NULL, 0));
-	ASSERT_EQ(0, sh("etw dump --format json /tmp/names.etl", out, sizeof(out)));
+	ASSERT_EQ(0, etw_sh("etw dump --format json /tmp/names.etl", out, sizeof(out)));
 	while ((p = strstr(p, GUID_TEXT)) != NULL) {
 		n++;
 		p++;
 	}
 	EXPECT_EQ(3, n) TH_LOG("%s", out);
 
-	ASSERT_EQ(0, sh("etw start etwtest-names -b 8 2>&1", NULL, 0));
-	EXPECT_EQ(0, sh("etw enable etwtest-names MyProvider -l 4 2>&1", out, sizeof(out)));
-	EXPECT_EQ(0, sh("etw disable etwtest-names MyProvider 2>&1", out, sizeof(out)));
-	EXPECT_EQ(0, sh("etw stop etwtest-names 2>&1", NULL, 0));
+	ASSERT_EQ(0, etw_sh("etw start etwtest-names -b 8 2>&1", NULL, 0));
+	EXPECT_EQ(0, etw_sh("etw enable etwtest-names MyProvider -l 4 2>&1", out, sizeof(out)));
+	EXPECT_EQ(0, etw_sh("etw disable etwtest-names MyProvider 2>&1", out, sizeof(out)));
+	EXPECT_EQ(0, etw_sh("etw stop etwtest-names 2>&1", NULL, 0));
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The etw command in the VM: --help of every subcommand, etw update,
+ * etw live (attached to a session and with a session of its own, ended by
+ * SIGINT), progress on a terminal, and the one-line Win32 errors.
+ */
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "etw_selftests.h"
+
+#define GUID_TEXT "b3864c38-4273-58c5-545b-8b3608343471"
+
+static bool have_tools(void)
+{
+	return !access("/usr/bin/etw", X_OK) &&
+	       !access("/usr/bin/etw-example-provider", X_OK);
+}
+
+#define NEED_TOOLS()							\
+	do {								\
+		if (!have_tools() || geteuid())				\
+			SKIP(return, "needs root and the etw tools (the VM has them)"); \
+	} while (0)
+
+/* Run a shell command; stdout and stderr in @out, the exit status back. */
+static int sh(const char *cmd, char *out, size_t len)
+{
+	char full[1024];
+
+	snprintf(full, sizeof(full), "%s 2>&1", cmd);
+	return etw_sh(full, out, len);
+}
+
+static int count_lines(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+/* A command running with its output on a pipe we read. */
+struct child {
+	pid_t pid;
+	int fd;
+	char out[65536];
+	size_t len;
+};
+
+static int spawn(struct child *c, const char *cmd)
+{
+	int p[2];
+
+	memset(c, 0, sizeof(*c));
+	if (pipe(p))
+		return -1;
+	c->pid = fork();
+	if (c->pid < 0)
+		return -1;
+	if (!c->pid) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		close(p[0]);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	c->fd = p[0];
+	return 0;
+}
+
+/* Read what the child wrote until @what appears @n times (30 s at most). */
+static int read_until(struct child *c, const char *what, int n)
+{
+	for (int i = 0; i < 300 && count_lines(c->out, what) < n; i++) {
+		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+		ssize_t r;
+
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		r = read(c->fd, c->out + c->len, sizeof(c->out) - 1 - c->len);
+		if (r <= 0)
+			break;
+		c->len += r;
+		c->out[c->len] = 0;
+	}
+	return count_lines(c->out, what);
+}
+
+/* Signal the child, read the rest, and return its exit status. */
+static int finish(struct child *c, int sig)
+{
+	int status;
+	ssize_t r;
+
+	if (sig)
+		kill(c->pid, sig);
+	while ((r = read(c->fd, c->out + c->len, sizeof(c->out) - 1 - c->len)) > 0)
+		c->len += r;
+	c->out[c->len] = 0;
+	close(c->fd);
+	waitpid(c->pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Every command that etw --help lists has its own --help. */
+TEST(help_for_every_subcommand)
+{
+	char list[4096], out[4096], cmd[128], name[32];
+	int n = 0;
+
+	if (access("/usr/bin/etw", X_OK))
+		SKIP(return, "needs the etw tool (the VM has it)");
+	ASSERT_EQ(0, sh("etw --help", list, sizeof(list)));
+	for (char *p = strstr(list, "commands:\n"); p && (p = strchr(p, '\n'));) {
+		p++;
+		if (sscanf(p, "  %31s", name) != 1 || *p != ' ')
+			break;
+		snprintf(cmd, sizeof(cmd), "etw %s --help", name);
+		EXPECT_EQ(0, sh(cmd, out, sizeof(out))) TH_LOG("%s", name);
+		EXPECT_TRUE(!strncmp(out, "usage: etw ", 11)) TH_LOG("%s: %s", name, out);
+		snprintf(cmd, sizeof(cmd), "etw %s -h", name);
+		EXPECT_EQ(0, sh(cmd, NULL, 0)) TH_LOG("%s", name);
+		n++;
+	}
+	EXPECT_LE(13, n);
+}
+
+TEST(update)
+{
+	char out[4096];
+
+	NEED_TOOLS();
+	ASSERT_EQ(0, sh("etw start etwtest-upd -b 8 -f 1", out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "flush timer    1 s") != NULL) TH_LOG("%s", out);
+	EXPECT_EQ(0, sh("etw update etwtest-upd --flush-timer 3", out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "flush timer    3 s") != NULL) TH_LOG("%s", out);
+	EXPECT_EQ(0, sh("etw query etwtest-upd", out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "flush timer    3 s") != NULL) TH_LOG("%s", out);
+	/* Nothing given: nothing changes. */
+	EXPECT_EQ(0, sh("etw update etwtest-upd", out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "flush timer    3 s") != NULL) TH_LOG("%s", out);
+	/* The module allocates the buffer pool at start: it cannot grow. */
+	EXPECT_EQ(1, sh("etw update etwtest-upd -M 999", out, sizeof(out)));
+	EXPECT_STREQ("etw: update: etwtest-upd: ERROR_NOT_SUPPORTED (50): not supported\n", out);
+	EXPECT_EQ(1, sh("etw update etwtest-none -f 2", out, sizeof(out)));
+	EXPECT_STREQ("etw: update: etwtest-none: ERROR_WMI_INSTANCE_NOT_FOUND (4201): no such session\n",
+		     out);
+	EXPECT_EQ(1, sh("etw update etwtest-upd -f nine", out, sizeof(out)));
+	EXPECT_STREQ("etw: update: bad number 'nine' for -f\n", out);
+	EXPECT_EQ(2, sh("etw update", NULL, 0));
+	EXPECT_EQ(0, sh("etw stop etwtest-upd", NULL, 0));
+}
+
+/* Attached to a real-time session; SIGINT ends it, with everything printed. */
+TEST(live_attached)
+{
+	struct child c;
+	char out[4096];
+
+	NEED_TOOLS();
+	sh("etw stop etwtest-live", NULL, 0);
+	ASSERT_EQ(0, sh("etw start etwtest-live --real-time -b 8", out, sizeof(out)));
+	ASSERT_EQ(0, sh("etw enable etwtest-live " GUID_TEXT " -l 5", out, sizeof(out)));
+	ASSERT_EQ(0, spawn(&c, "exec etw live -f csv etwtest-live"));
+	EXPECT_EQ(0, sh("etw-example-provider 7", NULL, 0));
+	EXPECT_EQ(0, sh("etw flush etwtest-live", NULL, 0));
+	EXPECT_EQ(7, read_until(&c, GUID_TEXT, 7)) TH_LOG("%s", c.out);
+	EXPECT_EQ(0, finish(&c, SIGINT)) TH_LOG("%s", c.out);
+	EXPECT_EQ(7, count_lines(c.out, GUID_TEXT));
+	EXPECT_TRUE(strstr(c.out, "etw: live: 7 events\n") != NULL) TH_LOG("%s", c.out);
+	/* The session is the controller's: it still runs. */
+	EXPECT_EQ(0, sh("etw query etwtest-live", NULL, 0));
+
+	/* Text output, and the session stopping ends it. */
+	ASSERT_EQ(0, spawn(&c, "exec etw live etwtest-live"));
+	EXPECT_EQ(0, sh("etw-example-provider 3", NULL, 0));
+	EXPECT_EQ(0, sh("etw flush etwtest-live", NULL, 0));
+	EXPECT_EQ(3, read_until(&c, "EVENT_HEADER64 " GUID_TEXT, 3)) TH_LOG("%s", c.out);
+	EXPECT_EQ(0, sh("etw stop etwtest-live", NULL, 0));
+	EXPECT_EQ(0, finish(&c, 0)) TH_LOG("%s", c.out);
+	EXPECT_TRUE(strstr(c.out, "etw: live: 3 events\n") != NULL) TH_LOG("%s", c.out);
+}
+
+/* With -p: a session of its own, flushed every second, stopped at the end. */
+TEST(live_own_session)
+{
+	char out[4096], name[64];
+	struct child c;
+
+	NEED_TOOLS();
+	ASSERT_EQ(0, spawn(&c, "exec etw live -f json -p " GUID_TEXT ":5"));
+	snprintf(name, sizeof(name), "etw query etw-live-%d", (int)c.pid);
+	for (int i = 0; i < 300 && sh(name, NULL, 0); i++)
+		usleep(100000);
+	ASSERT_EQ(0, sh(name, out, sizeof(out))) TH_LOG("%s", c.out);
+	EXPECT_TRUE(strstr(out, "mode           0x00000100") != NULL) TH_LOG("%s", out);
+	EXPECT_EQ(0, sh("etw-example-provider 4", NULL, 0));
+	EXPECT_EQ(4, read_until(&c, GUID_TEXT, 4)) TH_LOG("%s", c.out);
+	EXPECT_EQ(0, finish(&c, SIGTERM)) TH_LOG("%s", c.out);
+	/* The JSON document is closed. */
+	EXPECT_TRUE(strstr(c.out, "]}\n") != NULL) TH_LOG("%s", c.out);
+	EXPECT_EQ(1, sh(name, out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "ERROR_WMI_INSTANCE_NOT_FOUND (4201)") != NULL) TH_LOG("%s", out);
+}
+
+TEST(live_errors)
+{
+	char out[4096];
+
+	NEED_TOOLS();
+	EXPECT_EQ(1, sh("etw live etwtest-none", out, sizeof(out)));
+	EXPECT_STREQ("etw: live: etwtest-none: ERROR_WMI_INSTANCE_NOT_FOUND (4201): "
+		     "no such session in real-time mode (etw start --real-time)\n", out);
+	/* A session that is not in real-time mode. */
+	ASSERT_EQ(0, sh("etw start etwtest-notrt -b 8", NULL, 0));
+	EXPECT_EQ(1, sh("etw live etwtest-notrt", out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "ERROR_WMI_INSTANCE_NOT_FOUND (4201)") != NULL) TH_LOG("%s", out);
+	EXPECT_EQ(0, sh("etw stop etwtest-notrt", NULL, 0));
+	EXPECT_EQ(1, sh("etw live -p not:a:guid:", out, sizeof(out)));
+	EXPECT_EQ(2, sh("etw live", NULL, 0));
+	EXPECT_EQ(2, sh("etw live name -p " GUID_TEXT, NULL, 0));
+	EXPECT_EQ(1, sh("etw live -f yaml name", out, sizeof(out)));
+	EXPECT_STREQ("etw: live: unknown format 'yaml' (text, csv, json, xml)\n", out);
+}
+
+/* Run @argv with its stderr on a terminal and stdout to /dev/null. */
+static int on_terminal(const char *cmd, char *out, size_t len)
+{
+	size_t n = 0;
+	int master, status;
+	pid_t pid;
+
+	pid = forkpty(&master, NULL, NULL, NULL);
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	for (;;) {
+		ssize_t r = read(master, out + n, len - 1 - n);
+
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	out[n] = 0;
+	close(master);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Progress of long work on a terminal; none on a pipe. */
+TEST(progress)
+{
+	char out[65536];
+
+	NEED_TOOLS();
+	/* Over 1 MiB: enough for etw dump to show progress. */
+	EXPECT_EQ(0, on_terminal("etw record -o /tmp/etwtest-progress.etl -b 64 -p "
+				 GUID_TEXT " -- etw-example-provider 20000",
+				 out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "\retw: record: ") != NULL) TH_LOG("%s", out);
+	EXPECT_TRUE(strstr(out, "KiB) written to /tmp/etwtest-progress.etl") != NULL)
+		TH_LOG("%s", out);
+	EXPECT_EQ(0, on_terminal("etw dump -o /tmp/etwtest-progress.txt "
+				 "/tmp/etwtest-progress.etl", out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "\retw: dump: /tmp/etwtest-progress.etl: ") != NULL)
+		TH_LOG("%s", out);
+	EXPECT_TRUE(strstr(out, "% (") != NULL) TH_LOG("%s", out);
+	/* Not on a pipe. */
+	EXPECT_EQ(0, sh("etw dump -o /tmp/etwtest-progress.txt /tmp/etwtest-progress.etl",
+			out, sizeof(out)));
+	EXPECT_STREQ("", out);
+	unlink("/tmp/etwtest-progress.etl");
+	unlink("/tmp/etwtest-progress.txt");
+}
+
+TEST_HARNESS_MAIN

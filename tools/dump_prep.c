@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What etw dump and etw live share: a record made ready for the formats
+ * (names, time, extended items, decoded TraceLogging fields) and the
+ * formats by name.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dump.h"
+
+static const struct dump_format *const formats[] = {
+	&dump_text, &dump_csv, &dump_json, &dump_xml,
+};
+
+const struct dump_format *dump_find_format(const char *name)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(name, formats[i]->name))
+			return formats[i];
+	return NULL;
+}
+
+static const char *bits_suffix(const struct etw_etl_event *ev)
+{
+	if (ev->kind == ETW_ETL_KIND_MESSAGE || ev->kind == ETW_ETL_KIND_ERROR)
+		return "";
+	return ev->pointer_size == 4 ? "32" : "64";
+}
+
+static void names(struct dump_prep *pp, const struct etw_etl_event *ev)
+{
+	struct dump_event *e = &pp->e;
+
+	e->provider_name = NULL;
+	e->event_name = NULL;
+	if (ev->has & ETW_ETL_HAS_PROVIDER) {
+		etw_etl_guid_to_str(&ev->provider, e->provider);
+		e->provider_name = etw_etl_kernel_provider_name(&ev->provider);
+	} else {
+		e->provider[0] = '\0';
+	}
+	for (uint32_t i = 0; i < ev->ext_count; i++) {
+		const struct etw_etl_ext_item *x = &ev->ext[i];
+
+		if (x->type == ETW_ETL_EXT_PROV_TRAITS)
+			e->provider_name = tl_provider_name(x, &pp->provider_name);
+		else if (x->type == ETW_ETL_EXT_EVENT_SCHEMA_TL)
+			e->event_name = tl_event_name(x, &pp->event_name);
+	}
+}
+
+static void ext_items(struct dump_prep *pp, const struct etw_etl_event *ev)
+{
+	kv_reset(&pp->e.ext);
+	for (uint32_t i = 0; i < ev->ext_count; i++) {
+		const struct etw_etl_ext_item *x = &ev->ext[i];
+		const char *name = etw_etl_ext_type_name(x->type);
+		char num[8];
+
+		if (!name) {
+			snprintf(num, sizeof(num), "0x%04x", x->type);
+			name = num;
+		}
+		ext_value(x, &pp->tmp);
+		kv_add(&pp->e.ext, name, NULL, false, "%s", pp->tmp.p);
+	}
+	kv_finish(&pp->e.ext);
+}
+
+static void payload(struct dump_prep *pp, const struct etw_etl_event *ev)
+{
+	kv_reset(&pp->e.fields);
+	pp->e.decoded = false;
+	for (uint32_t i = 0; i < ev->ext_count; i++)
+		if (ev->ext[i].type == ETW_ETL_EXT_EVENT_SCHEMA_TL) {
+			pp->e.decoded = tl_decode(ev, &ev->ext[i], &pp->e.fields);
+			break;
+		}
+	if (!pp->e.decoded)
+		kv_reset(&pp->e.fields);
+	kv_finish(&pp->e.fields);
+}
+
+void dump_prepare(struct dump_prep *pp, const struct etw_etl_event *ev,
+		    uint64_t index, bool full)
+{
+	struct dump_event *e = &pp->e;
+
+	e->ev = ev;
+	e->index = index;
+	names(pp, ev);
+	if (!full)
+		return;
+	snprintf(e->kind, sizeof(e->kind), "%s%s", etw_etl_kind_name(ev->kind),
+		 bits_suffix(ev));
+	e->time[0] = '\0';
+	if (ev->has & ETW_ETL_HAS_FILETIME)
+		format_filetime(ev->filetime, e->time, sizeof(e->time));
+	ext_items(pp, ev);
+	payload(pp, ev);
+}
+
+void dump_prep_free(struct dump_prep *pp)
+{
+	kv_free(&pp->e.ext);
+	kv_free(&pp->e.fields);
+	sb_free(&pp->provider_name);
+	sb_free(&pp->event_name);
+	sb_free(&pp->tmp);
+}
