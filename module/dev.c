@@ -85,6 +85,11 @@ static int etw_ioctl_write(struct etw_file *ef, void *arg)
 	return etw_write(ef, arg);
 }
 
+static int etw_ioctl_set_info(struct etw_file *ef, void *arg)
+{
+	return etw_provider_set_info(ef, arg);
+}
+
 static int etw_ioctl_session_start(struct etw_file *ef, void *arg)
 {
 	if (!etw_capable())
@@ -138,6 +143,7 @@ union etw_ioctl_buffer {
 	struct etw_session_control control;
 	struct etw_enable enable;
 	struct etw_buffer_read bread;
+	struct etw_provider_set_info set_info;
 };
 
 /**
@@ -169,6 +175,7 @@ static_assert(sizeof(struct etw_session_start) >= ETW_SESSION_START_SIZE_VER0);
 static_assert(sizeof(struct etw_session_control) >= ETW_SESSION_CONTROL_SIZE_VER0);
 static_assert(sizeof(struct etw_enable) >= ETW_ENABLE_SIZE_VER0);
 static_assert(sizeof(struct etw_buffer_read) >= ETW_BUFFER_READ_SIZE_VER0);
+static_assert(sizeof(struct etw_provider_set_info) >= ETW_PROVIDER_SET_INFO_SIZE_VER0);
 
 static const struct etw_ioctl_op etw_ioctl_ops[] = {
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_VERSION), struct etw_version,
@@ -187,6 +194,8 @@ static const struct etw_ioctl_op etw_ioctl_ops[] = {
 		     ETW_ENABLE_SIZE_VER0, etw_ioctl_enable),
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_BUFFER_READ), struct etw_buffer_read,
 		     ETW_BUFFER_READ_SIZE_VER0, etw_ioctl_buffer_read),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_PROVIDER_SET_INFO), struct etw_provider_set_info,
+		     ETW_PROVIDER_SET_INFO_SIZE_VER0, etw_ioctl_set_info),
 };
 
 static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)

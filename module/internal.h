@@ -89,12 +89,21 @@ struct etw_provider {
 	struct rcu_head rcu;
 };
 
+/* Provider traits of a registration (EventSetInformation), set once. */
+struct etw_traits {
+	struct rcu_head rcu;
+	u16 len;			/* the blob's own size, <= the copy */
+	u8 data[];
+};
+
 /* struct etw_reg - one EventRegister, owned by an etw_file. */
 struct etw_reg {
 	struct etw_file *file;
 	struct etw_provider *prov;
 	struct list_head prov_node;	/* prov->regs, etw_lock */
 	u32 id;				/* index in file->regs, >= 1 */
+	struct etw_traits __rcu *traits;	/* written once, etw_lock */
+	bool use_desc_type;		/* honour etw_data_desc.type */
 	struct rcu_head rcu;
 };
 
@@ -219,6 +228,10 @@ void etw_props_fill(struct etw_props *pr, u32 props);
 
 /* ustack.c */
 unsigned int etw_ustack_walk(u64 *addr, unsigned int max);
+
+/* traits.c: EventSetInformation */
+int etw_provider_set_info(struct etw_file *ef, struct etw_provider_set_info *arg);
+void etw_traits_release(struct etw_reg *r);
 
 /* write.c */
 int etw_write(struct etw_file *ef, struct etw_event_write *arg);

@@ -225,6 +225,7 @@ static void etw_reg_remove(struct etw_reg *r)
 	etw_state_set(ef, r->id - 1, false, 0, 0, 0);
 	etw_notify_forget(ef, r->id);
 	etw_provider_put(r->prov);
+	etw_traits_release(r);
 	kfree_rcu(r, rcu);
 }
 

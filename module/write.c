@@ -25,10 +25,21 @@
 #define ETW_STACK_PAYLOAD	256
 #define ETW_STACK_DESCS		8
 
+/* A metadata blob that leaves the payload for an extended item. */
+struct etw_blob {
+	const u8 *data;
+	u32 len;
+	bool present;
+};
+
 struct etw_event {
 	struct etw_event_write *arg;
 	const u8 *payload;
 	u32 payload_len;
+	struct etw_blob traits;	/* PROV_TRAITS */
+	struct etw_blob schema;	/* EVENT_SCHEMA_TL */
+	u64 timestamp;		/* TIMESTAMP_OVERRIDE */
+	bool has_timestamp;
 	struct etw_ext_set ext;	/* extended items, some per session */
 	struct etw_props props;	/* the EnableProperty items' data */
 	u32 tgid;
@@ -96,7 +107,7 @@ static void etw_record_fill(void *rec, u32 len, const struct etw_event *ev,
 	h->event_property = 0;
 	h->thread_id = task_pid_nr(current);
 	h->process_id = ev->tgid;
-	h->timestamp = now;
+	h->timestamp = ev->has_timestamp ? ev->timestamp : now;
 	export_guid(h->provider_id, &p->guid);
 	h->id = arg->desc.id;
 	h->version = arg->desc.version;
@@ -191,16 +202,97 @@ static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 	return ret;
 }
 
-static int etw_copy_payload(u8 *dst, const struct etw_data_desc *d, u32 count)
+/*
+ * Copy the user data into @buf: the typed blobs first (traits, schema,
+ * timestamp), then the payload in descriptor order.  With @typed false
+ * every descriptor is payload, whatever its type byte says.
+ */
+static int etw_copy_data(struct etw_event *ev, u8 *buf,
+			 const struct etw_data_desc *d, u32 count, bool typed)
 {
-	u32 i;
+	u32 sizes[4] = { 0 }, offs[4], i, t;
+
+	for (i = 0; i < count; i++)
+		sizes[typed ? d[i].type : 0] += d[i].size;
+	offs[ETW_DATA_DESC_PROVIDER_METADATA] = 0;
+	offs[ETW_DATA_DESC_EVENT_METADATA] = sizes[ETW_DATA_DESC_PROVIDER_METADATA];
+	offs[ETW_DATA_DESC_TIMESTAMP_OVERRIDE] =
+		offs[ETW_DATA_DESC_EVENT_METADATA] + sizes[ETW_DATA_DESC_EVENT_METADATA];
+	offs[ETW_DATA_DESC_NONE] = offs[ETW_DATA_DESC_TIMESTAMP_OVERRIDE] +
+				   sizes[ETW_DATA_DESC_TIMESTAMP_OVERRIDE];
+	for (i = 0; i < count; i++) {
+		t = typed ? d[i].type : 0;
+		if (copy_from_user(buf + offs[t], u64_to_user_ptr(d[i].ptr), d[i].size))
+			return -EFAULT;
+		offs[t] += d[i].size;
+	}
+	ev->traits.data = buf;
+	ev->traits.len = sizes[ETW_DATA_DESC_PROVIDER_METADATA];
+	ev->schema.data = buf + ev->traits.len;
+	ev->schema.len = sizes[ETW_DATA_DESC_EVENT_METADATA];
+	if (ev->has_timestamp)
+		memcpy(&ev->timestamp, ev->schema.data + ev->schema.len, 8);
+	ev->payload = buf + offs[ETW_DATA_DESC_TIMESTAMP_OVERRIDE];
+	ev->payload_len = sizes[ETW_DATA_DESC_NONE];
+	return 0;
+}
+
+/*
+ * Which typed descriptors the write has: at most one of each known type,
+ * an 8-byte timestamp; anything else is -EINVAL.
+ */
+static int etw_check_types(struct etw_event *ev, const struct etw_data_desc *d,
+			   u32 count)
+{
+	u32 seen = 0, i;
 
 	for (i = 0; i < count; i++) {
-		if (copy_from_user(dst, u64_to_user_ptr(d[i].ptr), d[i].size))
-			return -EFAULT;
-		dst += d[i].size;
+		u8 t = d[i].type;
+
+		if (t == ETW_DATA_DESC_NONE)
+			continue;
+		if (t > ETW_DATA_DESC_TIMESTAMP_OVERRIDE || (seen & BIT(t)))
+			return -EINVAL;
+		if (t == ETW_DATA_DESC_TIMESTAMP_OVERRIDE && d[i].size != 8)
+			return -EINVAL;
+		seen |= BIT(t);
 	}
+	ev->schema.present = seen & BIT(ETW_DATA_DESC_EVENT_METADATA);
+	ev->traits.present = seen & BIT(ETW_DATA_DESC_PROVIDER_METADATA);
+	ev->has_timestamp = seen & BIT(ETW_DATA_DESC_TIMESTAMP_OVERRIDE);
 	return 0;
+}
+
+/* Does the registration honour descriptor types (EventSetInformation)? */
+static bool etw_reg_typed(struct etw_file *ef, u32 reg_id)
+{
+	struct etw_reg *r;
+	bool typed;
+
+	rcu_read_lock();
+	r = xa_load(&ef->regs, reg_id);
+	typed = r && READ_ONCE(r->use_desc_type);
+	rcu_read_unlock();
+	return typed;
+}
+
+/*
+ * TraceLogging's items, for every session, after the related activity id
+ * and in Windows' order: PROV_TRAITS (the write's own, or else the
+ * registration's), then EVENT_SCHEMA_TL last.  RCU read lock held.
+ */
+static void etw_add_metadata(struct etw_event *ev, const struct etw_reg *r)
+{
+	const struct etw_traits *t = rcu_dereference(r->traits);
+
+	if (ev->traits.present)
+		etw_ext_add(&ev->ext, ETL_EXT_PROV_TRAITS, ev->traits.data,
+			    ev->traits.len, 0);
+	else if (t)
+		etw_ext_add(&ev->ext, ETL_EXT_PROV_TRAITS, t->data, t->len, 0);
+	if (ev->schema.present)
+		etw_ext_add(&ev->ext, ETL_EXT_EVENT_SCHEMA_TL, ev->schema.data,
+			    ev->schema.len, 0);
 }
 
 int etw_write(struct etw_file *ef, struct etw_event_write *arg)
@@ -208,6 +300,7 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 	struct etw_data_desc stack_descs[ETW_STACK_DESCS], *descs = stack_descs;
 	u8 stack_payload[ETW_STACK_PAYLOAD], *payload = stack_payload;
 	struct etw_event ev = { .arg = arg };
+	bool typed = false;
 	struct etw_reg *r;
 	u64 total = 0;
 	u32 i;
@@ -232,21 +325,27 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 	if (copy_from_user(descs, u64_to_user_ptr(arg->data),
 			   arg->count * sizeof(*descs)))
 		goto out_free;
-	for (i = 0; i < arg->count; i++)
+	for (i = 0; i < arg->count; i++) {
 		total += descs[i].size;
+		/* Type bytes matter only to registrations that opted in. */
+		if (descs[i].type && !typed)
+			typed = etw_reg_typed(ef, arg->reg_id);
+	}
+	if (typed) {
+		ret = etw_check_types(&ev, descs, arg->count);
+		if (ret)
+			goto out_free;
+	}
 
 	if (arg->flags & ETW_WRITE_F_RELATED)
 		etw_ext_add(&ev.ext, ETL_EXT_RELATED_ACTIVITYID, arg->related_id,
 			    sizeof(arg->related_id), 0);
 	etw_props_add(&ev.ext, &ev.props, false);
-	/* TraceLogging's items go here: after the writer's, before the stack. */
-	etw_props_add(&ev.ext, &ev.props, true);
 	/* Too large for any session, whatever it adds: fail before copying. */
 	ret = -EOVERFLOW;
 	if (total + ETW_EVENT_HEADER_SIZE + etw_ext_len(&ev.ext, 0) >
 	    ETW_MAX_EVENT_SIZE)
 		goto out_free;
-	ev.payload_len = total;
 	ev.tgid = task_tgid_nr(current);
 
 	if (total > sizeof(stack_payload)) {
@@ -255,10 +354,9 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 		if (!payload)
 			goto out_free;
 	}
-	ret = etw_copy_payload(payload, descs, arg->count);
+	ret = etw_copy_data(&ev, payload, descs, arg->count, typed);
 	if (ret)
 		goto out_free;
-	ev.payload = payload;
 
 	rcu_read_lock();
 	r = xa_load(&ef->regs, arg->reg_id);
@@ -267,6 +365,9 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 		ret = -EBADF;
 		goto out_free;
 	}
+	/* TraceLogging's items: after the writer's, before the stack. */
+	etw_add_metadata(&ev, r);
+	etw_props_add(&ev.ext, &ev.props, true);
 	ret = etw_route_event(r, &ev);
 	rcu_read_unlock();
 

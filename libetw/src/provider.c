@@ -415,20 +415,39 @@ ETW_EXPORT ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode,
 	return ERROR_SUCCESS;
 }
 
+/*
+ * EventSetInformation.  Traits and descriptor types live in the module,
+ * with the registration: the write path needs them.  A second SetTraits
+ * fails; Windows documents that it fails but not with which code, and
+ * ERROR_INVALID_PARAMETER is what its other refusals of a class's input
+ * are.  EventProviderBinaryTrackInfo (module paths for decoders that read
+ * resources from binaries) has no Linux counterpart yet and is
+ * ERROR_NOT_SUPPORTED, as is the unused class 1 and any unknown class.
+ */
 ETW_EXPORT ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle,
 					     EVENT_INFO_CLASS InformationClass,
 					     PVOID EventInformation,
 					     ULONG InformationLength)
 {
-	if (!prov_of(RegHandle))
+	struct etw_provider_set_info si;
+	struct etw_prov *p = prov_of(RegHandle);
+	int ret;
+
+	if (!p)
 		return ERROR_INVALID_PARAMETER;
 	if (InformationLength && !EventInformation)
 		return ERROR_INVALID_PARAMETER;
-	/*
-	 * Provider traits and descriptor types change what the module stores
-	 * (extended items 11 and 12); that comes with TraceLogging.  Until
-	 * then every class is refused rather than accepted and ignored.
-	 */
-	(void)InformationClass;
-	return ERROR_NOT_SUPPORTED;
+	if (InformationClass != EventProviderSetTraits &&
+	    InformationClass != EventProviderUseDescriptorType)
+		return ERROR_NOT_SUPPORTED;
+	memset(&si, 0, sizeof(si));
+	si.size = sizeof(si);
+	si.reg_id = p->reg_id;
+	si.info_class = InformationClass;
+	si.data = (uintptr_t)EventInformation;
+	si.length = InformationLength;
+	ret = etw_ioctl(etw_device_fd(), ETW_IOC_PROVIDER_SET_INFO, &si);
+	if (ret == -EEXIST)
+		return ERROR_INVALID_PARAMETER;
+	return etw_win32_error(ret, ETW_ERR_CONTROL);
 }

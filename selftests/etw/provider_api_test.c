@@ -271,10 +271,38 @@ TEST_F(api, write_and_errors)
 	EXPECT_EQ(ERROR_SUCCESS, EventWriteEx(h, &d, 0, 0, NULL, NULL, 0, NULL));
 	ASSERT_LE(0, etw_count(self->fd, self->s[0], (__u8 *)&self->guid, &c));
 	EXPECT_EQ(4, c.total);
-	EXPECT_EQ(ERROR_NOT_SUPPORTED,
-		  EventSetInformation(h, EventProviderSetTraits, big, 4));
+	EventUnregister(h);
+}
+
+/* EventSetInformation's classes and errors (traits_test has the rest). */
+TEST_F(api, set_information)
+{
+	static const char traits[] = "\x0d\x00MyProvider";
+	BOOLEAN yes = TRUE;
+	REGHANDLE h;
+
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &h));
 	EXPECT_EQ(ERROR_INVALID_PARAMETER,
-		  EventSetInformation(0, EventProviderSetTraits, big, 4));
+		  EventSetInformation(0, EventProviderSetTraits, (PVOID)traits, 13));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EventSetInformation(h, EventProviderSetTraits, NULL, 13));
+	EXPECT_EQ(ERROR_NOT_SUPPORTED,
+		  EventSetInformation(h, EventProviderBinaryTrackInfo, NULL, 0));
+	EXPECT_EQ(ERROR_NOT_SUPPORTED,
+		  EventSetInformation(h, EventProviderSetReserved1, NULL, 0));
+	EXPECT_EQ(ERROR_NOT_SUPPORTED,
+		  EventSetInformation(h, MaxEventInfo, (PVOID)traits, 13));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EventSetInformation(h, EventProviderSetTraits, (PVOID)traits, 12));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EventSetInformation(h, EventProviderUseDescriptorType, &yes, 4));
+	EXPECT_EQ(ERROR_SUCCESS,
+		  EventSetInformation(h, EventProviderUseDescriptorType, &yes, 1));
+	EXPECT_EQ(ERROR_SUCCESS,
+		  EventSetInformation(h, EventProviderSetTraits, (PVOID)traits, 13));
+	/* Traits are set once per registration. */
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EventSetInformation(h, EventProviderSetTraits, (PVOID)traits, 13));
 	EventUnregister(h);
 }
 

@@ -173,8 +173,11 @@ struct etw_reg_state {
  * struct etw_data_desc - EVENT_DATA_DESCRIPTOR: one block of user data
  * @ptr: address of the data
  * @size: its length in bytes
- * @type: 0 (the descriptor Type byte, with EventSetInformation traits)
- * @reserved: must be 0
+ * @type: ETW_DATA_DESC_*; ignored (and @reserved too) unless the
+ *	registration set traits or asked for descriptor types
+ *	(%ETW_IOC_PROVIDER_SET_INFO), as Windows ignores the field of
+ *	providers that never said they fill it
+ * @reserved: ignored
  */
 struct etw_data_desc {
 	__u64 ptr;
@@ -182,6 +185,19 @@ struct etw_data_desc {
 	__u8 type;
 	__u8 reserved[3];
 };
+
+/*
+ * etw_data_desc.type (EVENT_DATA_DESCRIPTOR_TYPE_*).  The metadata blobs
+ * leave the payload and become extended items of the record:
+ * PROVIDER_METADATA first (PROV_TRAITS, 0x000C), then EVENT_METADATA
+ * (EVENT_SCHEMA_TL, 0x000B).  At most one of each per write; another type
+ * is -EINVAL.  TIMESTAMP_OVERRIDE is 8 bytes that replace the record's
+ * TimeStamp (session clock ticks).
+ */
+#define ETW_DATA_DESC_NONE			0
+#define ETW_DATA_DESC_EVENT_METADATA		1
+#define ETW_DATA_DESC_PROVIDER_METADATA		2
+#define ETW_DATA_DESC_TIMESTAMP_OVERRIDE	3
 
 /**
  * struct etw_event_desc - EVENT_DESCRIPTOR, same layout as Windows'
@@ -493,6 +509,47 @@ struct etw_buffer_read {
 
 #define ETW_BUFFER_READ_SIZE_VER0	56
 
+/* EventSetInformation classes (EVENT_INFO_CLASS) the module takes. */
+#define ETW_INFO_SET_TRAITS		2	/* EventProviderSetTraits */
+#define ETW_INFO_USE_DESCRIPTOR_TYPE	3	/* EventProviderUseDescriptorType */
+
+/**
+ * struct etw_provider_set_info - ETW_IOC_PROVIDER_SET_INFO (EventSetInformation)
+ * @size: sizeof(struct etw_provider_set_info)
+ * @flags: must be 0
+ * @reg_id: the registration
+ * @info_class: %ETW_INFO_SET_TRAITS or %ETW_INFO_USE_DESCRIPTOR_TYPE
+ * @data: address of the information
+ * @length: its length in bytes
+ * @reserved0: must be 0
+ * @reserved: must be 0
+ *
+ * %ETW_INFO_SET_TRAITS: @data is a provider traits blob: a __u16 total
+ * size (3 or more, at most @length), the provider name NUL-terminated,
+ * then traits, each a __u16 size (3 or more) counting itself, a __u8 type
+ * and its data, filling the total exactly.  The registration keeps it (once:
+ * a second call is ``EEXIST``), every event it writes carries it as a
+ * PROV_TRAITS extended item unless the write brings its own
+ * %ETW_DATA_DESC_PROVIDER_METADATA, and descriptor types are honoured from
+ * then on.  %ETW_INFO_USE_DESCRIPTOR_TYPE: @data is one byte, non-zero to
+ * honour descriptor types, zero to ignore them again.
+ *
+ * ``EINVAL``: a malformed blob or a wrong @length; ``EOPNOTSUPP``: another
+ * class; ``EBADF``: unknown @reg_id.
+ */
+struct etw_provider_set_info {
+	__u32 size;
+	__u32 flags;
+	__u32 reg_id;
+	__u32 info_class;
+	__u64 data;
+	__u32 length;
+	__u32 reserved0;
+	__u64 reserved[2];
+};
+
+#define ETW_PROVIDER_SET_INFO_SIZE_VER0	48
+
 #define ETW_IOC_PROVIDER_REGISTER	_IO(ETW_IOC_MAGIC, 0x01)
 #define ETW_IOC_PROVIDER_UNREGISTER	_IO(ETW_IOC_MAGIC, 0x02)
 #define ETW_IOC_WRITE			_IO(ETW_IOC_MAGIC, 0x03)
@@ -500,5 +557,6 @@ struct etw_buffer_read {
 #define ETW_IOC_SESSION_CONTROL		_IO(ETW_IOC_MAGIC, 0x05)
 #define ETW_IOC_ENABLE			_IO(ETW_IOC_MAGIC, 0x06)
 #define ETW_IOC_BUFFER_READ		_IO(ETW_IOC_MAGIC, 0x07)
+#define ETW_IOC_PROVIDER_SET_INFO	_IO(ETW_IOC_MAGIC, 0x10)
 
 #endif /* _UAPI_LINUX_ETW_H */
