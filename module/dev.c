@@ -10,6 +10,7 @@
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
@@ -108,22 +109,30 @@ static int etw_ioctl_enable(struct etw_file *ef, void *arg)
 {
 	struct etw_enable *e = arg;
 	u16 ids[ETW_MAX_FILTER_EVENT_IDS];
+	struct etw_cb_filter *filter;
 
 	if (!etw_capable())
 		return -EACCES;
-	if (e->flags || e->reserved0[0] || e->reserved0[1] || e->reserved0[2] ||
-	    e->reserved[0] || e->reserved[1] || e->reserved[2] ||
+	if ((e->flags & ~ETW_ENABLE_F_MASK) ||
+	    e->reserved0[0] || e->reserved0[1] || e->reserved0[2] ||
+	    e->reserved[0] || e->reserved[1] ||
 	    e->control_code > ETW_CONTROL_CODE_CAPTURE_STATE ||
 	    (e->enable_property & ~ETW_ENABLE_PROPERTY_MASK) ||
 	    e->pid_count > ETW_MAX_FILTER_PIDS ||
 	    e->event_id_count > ETW_MAX_FILTER_EVENT_IDS ||
 	    e->event_ids_enable > 1)
 		return -EINVAL;
+	if (!(e->flags & ETW_ENABLE_F_FILTER) &&
+	    (e->filter_type || e->filter_size || e->filter_data))
+		return -EINVAL;
 	if (e->event_id_count &&
 	    copy_from_user(ids, u64_to_user_ptr(e->event_ids),
 			   e->event_id_count * sizeof(ids[0])))
 		return -EFAULT;
-	return etw_registry_enable(e, ids);
+	filter = etw_cb_filter_copy(e);
+	if (IS_ERR(filter))
+		return PTR_ERR(filter);
+	return etw_registry_enable(e, ids, filter);
 }
 
 static int etw_ioctl_buffer_read(struct etw_file *ef, void *arg)
@@ -131,6 +140,12 @@ static int etw_ioctl_buffer_read(struct etw_file *ef, void *arg)
 	if (!etw_capable())
 		return -EACCES;
 	return etw_session_buffer_read(arg);
+}
+
+/* Any process acknowledges its own notifications: no privilege. */
+static int etw_ioctl_notify_ack(struct etw_file *ef, void *arg)
+{
+	return etw_notify_ack(ef, arg);
 }
 
 /* One on-stack buffer large enough for any ioctl's struct. */
@@ -144,6 +159,7 @@ union etw_ioctl_buffer {
 	struct etw_enable enable;
 	struct etw_buffer_read bread;
 	struct etw_provider_set_info set_info;
+	struct etw_notify_ack ack;
 };
 
 /**
@@ -176,6 +192,7 @@ static_assert(sizeof(struct etw_session_control) >= ETW_SESSION_CONTROL_SIZE_VER
 static_assert(sizeof(struct etw_enable) >= ETW_ENABLE_SIZE_VER0);
 static_assert(sizeof(struct etw_buffer_read) >= ETW_BUFFER_READ_SIZE_VER0);
 static_assert(sizeof(struct etw_provider_set_info) >= ETW_PROVIDER_SET_INFO_SIZE_VER0);
+static_assert(sizeof(struct etw_notify_ack) >= ETW_NOTIFY_ACK_SIZE_VER0);
 
 static const struct etw_ioctl_op etw_ioctl_ops[] = {
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_VERSION), struct etw_version,
@@ -196,6 +213,8 @@ static const struct etw_ioctl_op etw_ioctl_ops[] = {
 		     ETW_BUFFER_READ_SIZE_VER0, etw_ioctl_buffer_read),
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_PROVIDER_SET_INFO), struct etw_provider_set_info,
 		     ETW_PROVIDER_SET_INFO_SIZE_VER0, etw_ioctl_set_info),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_NOTIFY_ACK), struct etw_notify_ack,
+		     ETW_NOTIFY_ACK_SIZE_VER0, etw_ioctl_notify_ack),
 };
 
 static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
@@ -245,6 +264,7 @@ static int etw_open(struct inode *inode, struct file *filp)
 	xa_init_flags(&ef->regs, XA_FLAGS_ALLOC1);
 	spin_lock_init(&ef->notify_lock);
 	INIT_LIST_HEAD(&ef->notify);
+	INIT_LIST_HEAD(&ef->inflight);
 	init_waitqueue_head(&ef->notify_wait);
 	filp->private_data = ef;
 	return nonseekable_open(inode, filp);

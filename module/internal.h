@@ -38,19 +38,21 @@ struct etw_file {
 	struct mutex lock;		/* state area allocation, notification reads */
 	struct xarray regs;		/* reg_id -> struct etw_reg */
 	struct etw_reg_state *state;	/* vmalloc_user, ETW_MMAP_STATE_SIZE */
-	spinlock_t notify_lock;		/* protects the three below */
+	spinlock_t notify_lock;		/* protects the six below */
 	struct list_head notify;	/* queued struct etw_notify */
-	unsigned int notify_count;
+	struct list_head inflight;	/* read, awaiting ETW_IOC_NOTIFY_ACK */
+	unsigned int notify_count;	/* queued */
+	unsigned int notify_held;	/* in flight */
+	size_t notify_bytes;		/* both */
 	unsigned long notify_dropped;
 	wait_queue_head_t notify_wait;
 };
 
-/* Enable notifications queued on a file before read() takes them. */
-#define ETW_MAX_PENDING_NOTIFY	1024
-
-struct etw_notify {
-	struct list_head node;
-	struct etw_notification n;
+/* A session's filter for the providers' callbacks (cb_filter.c). */
+struct etw_cb_filter {
+	u32 type;
+	u32 size;
+	u8 data[];
 };
 
 /* One session's view of one provider: the filters of an EnableTraceEx2. */
@@ -85,6 +87,8 @@ struct etw_provider {
 	struct list_head regs;		/* struct etw_reg, etw_lock */
 	unsigned int nr_enables;	/* etw_lock */
 	struct etw_route_entry enables[ETW_MAX_SESSIONS_PER_PROVIDER];
+	/* The callback filter of each enable, same index as enables[]. */
+	struct etw_cb_filter *filters[ETW_MAX_SESSIONS_PER_PROVIDER];
 	struct etw_route __rcu *route;	/* published copy of enables */
 	struct rcu_head rcu;
 };
@@ -144,21 +148,37 @@ bool etw_capable(void);
 int etw_dev_init(void);
 void etw_dev_exit(void);
 
-/* state.c: per-file enable state page and notification queue */
+/* state.c: per-file enable state page */
 int etw_state_alloc(struct etw_file *ef);
 void etw_state_set(struct etw_file *ef, u32 slot, bool enabled, u8 level,
 		   u64 any, u64 all);
-void etw_notify_queue(struct etw_file *ef, const struct etw_notification *n);
+
+/* notify.c: enable notifications, their acknowledgments, waiters */
+struct etw_waiter;
+struct etw_waiter *etw_waiter_new(void);
+void etw_waiter_put(struct etw_waiter *w);
+int etw_waiter_wait(struct etw_waiter *w, u32 timeout_ms);
+void etw_notify_queue(struct etw_file *ef, const struct etw_notification *n,
+		      const struct etw_cb_filter *filter, struct etw_waiter *w);
+void etw_notify_dropped(struct etw_file *ef);
 void etw_notify_flush(struct etw_file *ef);
 void etw_notify_forget(struct etw_file *ef, u32 reg_id);
 ssize_t etw_notify_read(struct etw_file *ef, char __user *buf, size_t len,
 			bool nonblock);
+int etw_notify_ack(struct etw_file *ef, struct etw_notify_ack *arg);
+
+/* cb_filter.c: filters for the providers' callbacks */
+struct etw_cb_filter *etw_cb_filter_copy(const struct etw_enable *arg);
+struct etw_cb_filter *etw_cb_filter_combine(const struct etw_provider *p,
+					    u32 logger_id,
+					    const struct etw_cb_filter *cause);
 
 /* registry.c */
 int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg);
 int etw_registry_unregister(struct etw_file *ef, u32 reg_id);
 void etw_registry_release_file(struct etw_file *ef);
-int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids);
+int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids,
+			struct etw_cb_filter *filter);
 void etw_registry_session_stopped(struct etw_session *s);
 void etw_registry_exit(void);
 

@@ -11,6 +11,7 @@
  * OR, MatchAll = AND) into each registration's state slot and queues an
  * enable notification for it.
  */
+#include <linux/err.h>
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/slab.h>
@@ -121,7 +122,9 @@ static void etw_provider_aggregate(const struct etw_provider *p,
 }
 
 static void etw_reg_notify(struct etw_reg *r, const struct etw_aggregate *a,
-			   u32 code, const u8 *source_id, u32 logger_id)
+			   u32 code, const u8 *source_id, u32 logger_id,
+			   const struct etw_cb_filter *filter,
+			   struct etw_waiter *w)
 {
 	struct etw_notification n = {
 		.reg_id = r->id,
@@ -134,29 +137,54 @@ static void etw_reg_notify(struct etw_reg *r, const struct etw_aggregate *a,
 
 	if (source_id)
 		memcpy(n.source_id, source_id, sizeof(n.source_id));
-	etw_notify_queue(r->file, &n);
+	etw_notify_queue(r->file, &n, filter, w);
 }
 
 /*
  * Publish the new state to every registration and tell them.  @code is
  * what the controller did; the callback sees the resulting state instead
- * (1 if still enabled by some session), except for capture-state.
+ * (1 if still enabled by some session), except for capture-state.  @cause
+ * is the callback filter the controller gave (see cb_filter.c); @w, if the
+ * controller waits for the callbacks, counts the notifications.
  */
 static void etw_provider_changed(struct etw_provider *p, u32 code,
-				 const u8 *source_id, u32 logger_id)
+				 const u8 *source_id, u32 logger_id,
+				 const struct etw_cb_filter *cause,
+				 struct etw_waiter *w)
 {
+	struct etw_cb_filter *filter = NULL;
 	struct etw_aggregate a;
 	struct etw_reg *r;
 
 	etw_provider_aggregate(p, &a);
 	if (code != ETW_CONTROL_CODE_CAPTURE_STATE)
 		code = a.enabled ? ETW_CONTROL_CODE_ENABLE : ETW_CONTROL_CODE_DISABLE;
+	if (a.enabled && !list_empty(&p->regs))
+		filter = etw_cb_filter_combine(p, logger_id, cause);
 	list_for_each_entry(r, &p->regs, prov_node) {
 		if (code != ETW_CONTROL_CODE_CAPTURE_STATE)
 			etw_state_set(r->file, r->id - 1, a.enabled, a.level,
 				      a.any, a.all);
-		etw_reg_notify(r, &a, code, source_id, logger_id);
+		/* No memory for the FilterData: dropped, as a full queue. */
+		if (IS_ERR(filter))
+			etw_notify_dropped(r->file);
+		else
+			etw_reg_notify(r, &a, code, source_id, logger_id,
+				       filter, w);
 	}
+	if (!IS_ERR(filter))
+		kfree(filter);
+}
+
+/* Remove enables[@idx] and its callback filter. */
+static void etw_enable_remove(struct etw_provider *p, unsigned int idx)
+{
+	unsigned int last = --p->nr_enables;
+
+	kfree(p->filters[idx]);
+	p->enables[idx] = p->enables[last];
+	p->filters[idx] = p->filters[last];
+	p->filters[last] = NULL;
 }
 
 int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg)
@@ -198,11 +226,24 @@ int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg
 	r->id = id;
 	list_add_tail(&r->prov_node, &r->prov->regs);
 
-	/* Pre-enabled: start enabled, and call back with a zero SourceId. */
+	/*
+	 * Pre-enabled: start enabled, and call back with a zero SourceId and
+	 * the sessions' filters (seed 000: one from each session).
+	 */
 	etw_provider_aggregate(r->prov, &a);
 	etw_state_set(ef, id - 1, a.enabled, a.level, a.any, a.all);
-	if (a.enabled)
-		etw_reg_notify(r, &a, ETW_CONTROL_CODE_ENABLE, NULL, 0);
+	if (a.enabled) {
+		struct etw_cb_filter *filter;
+
+		filter = etw_cb_filter_combine(r->prov, 0, NULL);
+		if (IS_ERR(filter)) {
+			etw_notify_dropped(ef);
+		} else {
+			etw_reg_notify(r, &a, ETW_CONTROL_CODE_ENABLE, NULL, 0,
+				       filter, NULL);
+			kfree(filter);
+		}
+	}
 	mutex_unlock(&etw_lock);
 
 	arg->reg_id = id;
@@ -285,15 +326,30 @@ static void etw_enable_fill(struct etw_route_entry *e, struct etw_session *s,
 		memcpy(e->event_ids, event_ids, arg->event_id_count * sizeof(u16));
 }
 
-int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids)
+/*
+ * ETW_IOC_ENABLE.  Takes @filter (the callback filter, or NULL): kept with
+ * the enable, or freed.  With a timeout, waits for the callbacks once the
+ * enable is in force and etw_lock is released.
+ */
+int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids,
+			struct etw_cb_filter *filter)
 {
+	struct etw_waiter *w = NULL;
 	struct etw_route_entry saved;
+	struct etw_cb_filter *old;
 	struct etw_provider *p;
 	struct etw_session *s;
 	bool added = false;
 	guid_t g;
 	int idx, ret = 0;
 
+	if (arg->timeout_ms != ETW_TIMEOUT_ASYNC) {
+		w = etw_waiter_new();
+		if (!w) {
+			kfree(filter);
+			return -ENOMEM;
+		}
+	}
 	import_guid(&g, arg->guid);
 	mutex_lock(&etw_lock);
 	s = etw_session_get(arg->logger_id);
@@ -318,6 +374,7 @@ int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids)
 			added = true;
 		}
 		saved = p->enables[idx];
+		old = p->filters[idx];
 		etw_enable_fill(&p->enables[idx], s, arg, event_ids);
 		ret = etw_route_publish(p, GFP_KERNEL);
 		if (ret) {
@@ -327,21 +384,26 @@ int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids)
 				p->enables[idx] = saved;
 			break;
 		}
+		/* The enable replaces the session's filters, this one too. */
+		p->filters[idx] = filter;
+		filter = NULL;
+		kfree(old);
 		etw_provider_changed(p, arg->control_code, arg->source_id,
-				     arg->logger_id);
+				     arg->logger_id, p->filters[idx], w);
 		break;
 	case ETW_CONTROL_CODE_DISABLE:
 		if (idx < 0)
 			break;
-		p->enables[idx] = p->enables[--p->nr_enables];
+		etw_enable_remove(p, idx);
 		etw_route_publish(p, GFP_KERNEL | __GFP_NOFAIL);
 		etw_provider_changed(p, arg->control_code, arg->source_id,
-				     arg->logger_id);
+				     arg->logger_id, NULL, w);
 		break;
 	case ETW_CONTROL_CODE_CAPTURE_STATE:
 		if (p->nr_enables)
 			etw_provider_changed(p, arg->control_code,
-					     arg->source_id, arg->logger_id);
+					     arg->source_id, arg->logger_id,
+					     filter, w);
 		break;
 	}
 	etw_provider_put(p);
@@ -349,6 +411,12 @@ out_put:
 	etw_session_put(s);
 out_unlock:
 	mutex_unlock(&etw_lock);
+	kfree(filter);
+	if (w) {
+		if (!ret)
+			ret = etw_waiter_wait(w, arg->timeout_ms);
+		etw_waiter_put(w);
+	}
 	return ret;
 }
 
@@ -365,10 +433,10 @@ void etw_registry_session_stopped(struct etw_session *s)
 		idx = etw_enable_find(p, s);
 		if (idx < 0)
 			continue;
-		p->enables[idx] = p->enables[--p->nr_enables];
+		etw_enable_remove(p, idx);
 		etw_route_publish(p, GFP_KERNEL | __GFP_NOFAIL);
 		etw_provider_changed(p, ETW_CONTROL_CODE_DISABLE, NULL,
-				     s->info.logger_id);
+				     s->info.logger_id, NULL, NULL);
 		etw_provider_put(p);
 	}
 }

@@ -7,9 +7,22 @@
  * callbacks then run in their own processes.
  *
  * Filters: EVENT_FILTER_TYPE_PID and EVENT_FILTER_TYPE_EVENT_ID are
- * applied by the module.  The other types Windows defines are refused
- * with ERROR_NOT_SUPPORTED rather than accepted and ignored; an unknown
- * type is ERROR_INVALID_PARAMETER.
+ * applied by the module.  EVENT_FILTER_TYPE_SCHEMATIZED and the
+ * provider-defined types (bit 31 clear, EVENT_FILTER_TYPE_NONE among
+ * them) are for the providers' callbacks: the module keeps one per session
+ * and hands it to the callbacks as FilterData (uapi etw_notification).
+ * The other types Windows defines are refused with ERROR_NOT_SUPPORTED
+ * rather than accepted and ignored; an unknown Windows type (bit 31 set)
+ * is ERROR_INVALID_PARAMETER.  Limits, each ERROR_INVALID_PARAMETER:
+ * FilterDescCount above MAX_EVENT_FILTERS_COUNT, a type twice, two
+ * callback filters (a session gives a provider one), callback filter data
+ * above MAX_EVENT_FILTER_DATA_SIZE, a schematized filter shorter than its
+ * EVENT_FILTER_HEADER, a NULL Ptr with a non-zero Size.
+ *
+ * Timeout (EnableTraceEx2): 0 returns once the enable is in force; any
+ * other value also waits, up to that many milliseconds (INFINITE: no
+ * limit), until every provider registration it notified has run its
+ * callback; ERROR_TIMEOUT if one did not (the enable stays in force).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -25,12 +38,15 @@
 /* A filter type in the seen-mask, one bit per type implemented. */
 #define SEEN_PID		0x1u
 #define SEEN_EVENT_ID		0x2u
+#define SEEN_CALLBACK		0x4u	/* a filter for the callbacks */
 
+/* Windows' own filter types have bit 31 set; the others are providers'. */
+#define FILTER_TYPE_SYSTEM	0x80000000u
+
+/* Windows' types the module does not implement. */
 static bool filter_type_known(ULONG type)
 {
 	switch (type) {
-	case EVENT_FILTER_TYPE_NONE:
-	case EVENT_FILTER_TYPE_SCHEMATIZED:
 	case EVENT_FILTER_TYPE_SYSTEM_FLAGS:
 	case EVENT_FILTER_TYPE_TRACEHANDLE:
 	case EVENT_FILTER_TYPE_EXECUTABLE_NAME:
@@ -76,6 +92,22 @@ static ULONG filter_event_id(const EVENT_FILTER_DESCRIPTOR *f,
 	return ERROR_SUCCESS;
 }
 
+/* A schematized or provider-defined filter, for the callbacks. */
+static ULONG filter_callback(const EVENT_FILTER_DESCRIPTOR *f,
+			     struct etw_enable *e)
+{
+	if (f->Size > MAX_EVENT_FILTER_DATA_SIZE || (f->Size && !f->Ptr))
+		return ERROR_INVALID_PARAMETER;
+	if (f->Type == EVENT_FILTER_TYPE_SCHEMATIZED &&
+	    f->Size < sizeof(EVENT_FILTER_HEADER))
+		return ERROR_INVALID_PARAMETER;
+	e->flags |= ETW_ENABLE_F_FILTER;
+	e->filter_type = f->Type;
+	e->filter_size = f->Size;
+	e->filter_data = f->Size ? f->Ptr : 0;
+	return ERROR_SUCCESS;
+}
+
 static ULONG parse_filters(const EVENT_FILTER_DESCRIPTOR *f, ULONG count,
 			   struct etw_enable *e)
 {
@@ -94,7 +126,16 @@ static ULONG parse_filters(const EVENT_FILTER_DESCRIPTOR *f, ULONG count,
 			bit = SEEN_EVENT_ID;
 			err = filter_event_id(&f[i], e);
 			break;
+		case EVENT_FILTER_TYPE_SCHEMATIZED:
+			bit = SEEN_CALLBACK;
+			err = filter_callback(&f[i], e);
+			break;
 		default:
+			if (!(f[i].Type & FILTER_TYPE_SYSTEM)) {
+				bit = SEEN_CALLBACK;
+				err = filter_callback(&f[i], e);
+				break;
+			}
 			return filter_type_known(f[i].Type) ?
 				ERROR_NOT_SUPPORTED : ERROR_INVALID_PARAMETER;
 		}
@@ -111,7 +152,8 @@ static ULONG parse_filters(const EVENT_FILTER_DESCRIPTOR *f, ULONG count,
 static ULONG enable_trace(CONTROLTRACE_ID TraceId, LPCGUID ProviderId,
 			  ULONG ControlCode, UCHAR Level, ULONGLONG any,
 			  ULONGLONG all, ULONG property, LPCGUID SourceId,
-			  const EVENT_FILTER_DESCRIPTOR *filters, ULONG count)
+			  const EVENT_FILTER_DESCRIPTOR *filters, ULONG count,
+			  ULONG timeout)
 {
 	struct etw_session_info info;
 	struct etw_session_control c;
@@ -147,6 +189,7 @@ static ULONG enable_trace(CONTROLTRACE_ID TraceId, LPCGUID ProviderId,
 	 * and have no effect (Documentation/design.rst).
 	 */
 	e.enable_property = property;
+	e.timeout_ms = timeout;
 	err = parse_filters(filters, count, &e);
 	if (err)
 		return err;
@@ -182,12 +225,6 @@ ETW_EXPORT ULONG WMIAPI EnableTraceEx2(CONTROLTRACE_ID TraceId,
 	ULONG count = 0, property = 0;
 	LPCGUID source = NULL;
 
-	/*
-	 * Timeout: the enable is in force when the module returns; waiting
-	 * for the providers' callbacks in other processes is not possible
-	 * here, so every Timeout behaves as 0 and ERROR_TIMEOUT never comes.
-	 */
-	(void)Timeout;
 	if (prm) {
 		if (prm->Version != ENABLE_TRACE_PARAMETERS_VERSION &&
 		    prm->Version != ENABLE_TRACE_PARAMETERS_VERSION_2)
@@ -205,7 +242,7 @@ ETW_EXPORT ULONG WMIAPI EnableTraceEx2(CONTROLTRACE_ID TraceId,
 	}
 	return etw_ret(enable_trace(TraceId, ProviderId, ControlCode, Level,
 				    MatchAnyKeyword, MatchAllKeyword, property,
-				    source, filters, count));
+				    source, filters, count, Timeout));
 }
 
 ETW_EXPORT ULONG WMIAPI EnableTraceEx(LPCGUID ProviderId, LPCGUID SourceId,
@@ -221,7 +258,7 @@ ETW_EXPORT ULONG WMIAPI EnableTraceEx(LPCGUID ProviderId, LPCGUID SourceId,
 	return etw_ret(enable_trace(TraceId, ProviderId, IsEnabled, Level,
 				    MatchAnyKeyword, MatchAllKeyword,
 				    EnableProperty, SourceId, EnableFilterDesc,
-				    EnableFilterDesc ? 1 : 0));
+				    EnableFilterDesc ? 1 : 0, 0));
 }
 
 ETW_EXPORT ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag,
@@ -235,5 +272,5 @@ ETW_EXPORT ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag,
 				    Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
 					     EVENT_CONTROL_CODE_DISABLE_PROVIDER,
 				    (UCHAR)EnableLevel, EnableFlag, 0, 0, NULL,
-				    NULL, 0));
+				    NULL, 0, 0));
 }

@@ -50,6 +50,8 @@ ULONG etw_win32_error(int err, enum etw_err_ctx ctx)
 		return ERROR_MORE_DATA;
 	case -ENOMEM:
 		return ERROR_NOT_ENOUGH_MEMORY;
+	case -ETIMEDOUT:
+		return ERROR_TIMEOUT;
 	default:
 		/* No module, or a module without this feature. */
 		return ERROR_NOT_SUPPORTED;

@@ -8,7 +8,9 @@
  * disabled path of EventWrite are a load and a few compares: no system
  * call.  Enable callbacks run on one libetw thread per process that reads
  * the module's notifications; EventRegister delivers the notification of a
- * pre-enabled provider itself, before it returns.
+ * pre-enabled provider itself, before it returns.  Each callback gets the
+ * notification's FilterData, and when a controller waits for it
+ * (EnableTraceEx2's Timeout) the module is told once it returned.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -92,24 +94,56 @@ static BOOLEAN state_allows(const struct etw_reg_state *st, UCHAR level,
 			    (keyword & s.match_all) == s.match_all);
 }
 
-/* Call back every registration the queued notifications are for. */
+/*
+ * Run the callback of one notification.  FilterData points into the read
+ * buffer: valid during the callback only, as on Windows.  Then, if a
+ * controller waits for this callback (EnableTraceEx2 with a Timeout),
+ * tell the module it returned.
+ */
+static void dispatch_one(int fd, const struct etw_notification *n,
+			 const void *filter_data)
+{
+	EVENT_FILTER_DESCRIPTOR filter = {
+		.Ptr = (uintptr_t)filter_data,
+		.Size = n->filter_size,
+		.Type = n->filter_type,
+	};
+	struct etw_notify_ack ack = { .size = sizeof(ack), .cookie = n->cookie };
+	struct etw_prov *p = NULL;
+
+	if (n->reg_id && n->reg_id <= ETW_MAX_REGS_PER_FILE)
+		p = atomic_load_explicit(&provs[n->reg_id], memory_order_acquire);
+	if (p && p->callback)
+		p->callback((LPCGUID)n->source_id, n->control_code, n->level,
+			    n->match_any, n->match_all,
+			    n->flags & ETW_NOTIFY_F_FILTER ? &filter : NULL,
+			    p->context);
+	if (n->cookie)
+		etw_ioctl(fd, ETW_IOC_NOTIFY_ACK, &ack);
+}
+
+/*
+ * Call back every registration the queued notifications are for.  The
+ * buffer is on the stack: a callback may register a provider, which
+ * dispatches again.
+ */
 static void dispatch_pending(int fd)
 {
+	_Alignas(8) unsigned char buf[ETW_NOTIFICATION_MAX_SIZE];
 	struct etw_notification n;
-	struct etw_prov *p;
-	ssize_t got;
+	ssize_t got, off;
 
 	for (;;) {
-		got = read(fd, &n, sizeof(n));
+		got = read(fd, buf, sizeof(buf));
 		if (got < (ssize_t)sizeof(n))
 			return;
-		if (!n.reg_id || n.reg_id > ETW_MAX_REGS_PER_FILE)
-			continue;
-		p = atomic_load_explicit(&provs[n.reg_id], memory_order_acquire);
-		if (!p || !p->callback)
-			continue;
-		p->callback((LPCGUID)n.source_id, n.control_code, n.level,
-			    n.match_any, n.match_all, NULL, p->context);
+		for (off = 0; off + (ssize_t)sizeof(n) <= got; off += n.size) {
+			memcpy(&n, buf + off, sizeof(n));
+			if (n.size < sizeof(n) || n.size > got - off ||
+			    n.filter_size > n.size - sizeof(n))
+				break;
+			dispatch_one(fd, &n, buf + off + sizeof(n));
+		}
 	}
 }
 

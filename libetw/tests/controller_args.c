@@ -463,7 +463,7 @@ TEST(enable_filter_descriptors)
 	/* Each type once; unknown types; types not implemented. */
 	f[2] = f[0];
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, enable_filters(f, 3));
-	f[2].Type = 0x12345;
+	f[2].Type = 0x80000003;	/* bit 31: Windows' own, and no such type */
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, enable_filters(f, 3));
 	f[2].Type = EVENT_FILTER_TYPE_EXECUTABLE_NAME;
 	EXPECT_EQ(ERROR_NOT_SUPPORTED, enable_filters(f, 3));
@@ -472,6 +472,47 @@ TEST(enable_filter_descriptors)
 	f[2].Type = EVENT_FILTER_TYPE_STACKWALK;
 	EXPECT_EQ(ERROR_NOT_SUPPORTED, enable_filters(f, 3));
 	EXPECT_EQ(ERROR_NOT_SUPPORTED, GetLastError());
+}
+
+/*
+ * Filters for the providers' callbacks: schematized or provider-defined
+ * (bit 31 clear), one per call, at most MAX_EVENT_FILTER_DATA_SIZE.  With
+ * no module loaded, a call that passes the checks ends in
+ * ERROR_NOT_SUPPORTED.
+ */
+TEST(enable_callback_filters)
+{
+	static unsigned char data[MAX_EVENT_FILTER_DATA_SIZE + 1];
+	EVENT_FILTER_DESCRIPTOR f[3] = {
+		{ .Type = EVENT_FILTER_TYPE_SCHEMATIZED, .Ptr = (uintptr_t)data,
+		  .Size = sizeof(EVENT_FILTER_HEADER) },
+		{ .Type = 0x12345, .Ptr = (uintptr_t)data, .Size = 10 },
+		{ .Type = EVENT_FILTER_TYPE_PID, .Ptr = (uintptr_t)data, .Size = 4 },
+	};
+
+	EXPECT_EQ(ERROR_NOT_SUPPORTED, enable_filters(&f[0], 1));
+	EXPECT_EQ(ERROR_NOT_SUPPORTED, enable_filters(&f[1], 1));
+	/* With a kernel-applied filter beside it. */
+	EXPECT_EQ(ERROR_NOT_SUPPORTED, enable_filters(&f[1], 2));
+	/* One callback filter per session and provider. */
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, enable_filters(f, 2));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, GetLastError());
+	/* A schematized filter holds at least its EVENT_FILTER_HEADER. */
+	f[0].Size = sizeof(EVENT_FILTER_HEADER) - 1;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, enable_filters(&f[0], 1));
+	f[0].Size = MAX_EVENT_FILTER_DATA_SIZE;
+	EXPECT_EQ(ERROR_NOT_SUPPORTED, enable_filters(&f[0], 1));
+	f[0].Size = MAX_EVENT_FILTER_DATA_SIZE + 1;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, enable_filters(&f[0], 1));
+	f[1].Size = MAX_EVENT_FILTER_DATA_SIZE + 1;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, enable_filters(&f[1], 1));
+	/* EVENT_FILTER_TYPE_NONE is a provider's type too; it may be empty. */
+	f[1].Type = EVENT_FILTER_TYPE_NONE;
+	f[1].Size = 0;
+	f[1].Ptr = 0;
+	EXPECT_EQ(ERROR_NOT_SUPPORTED, enable_filters(&f[1], 1));
+	f[1].Size = 4;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, enable_filters(&f[1], 1));
 }
 
 TEST(trace_id_encoding)

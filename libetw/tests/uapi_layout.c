@@ -23,6 +23,28 @@ CHECK_OFF(struct etw_version, max_sessions, 24);
 CHECK_OFF(struct etw_version, max_sessions_per_provider, 28);
 CHECK_OFF(struct etw_version, reserved, 32);
 
+/* EnableTraceEx2: the first published layout, then the filter and Timeout. */
+_Static_assert(sizeof(struct etw_enable) == 160, "etw_enable size");
+CHECK_OFF(struct etw_enable, event_ids, 112);
+CHECK_OFF(struct etw_enable, event_ids_enable, 120);
+CHECK_OFF(struct etw_enable, timeout_ms, 124);
+CHECK_OFF(struct etw_enable, filter_type, 128);
+CHECK_OFF(struct etw_enable, filter_size, 132);
+CHECK_OFF(struct etw_enable, filter_data, 136);
+CHECK_OFF(struct etw_enable, reserved, 144);
+
+/* A notification's FilterData follows it 8-byte aligned. */
+_Static_assert(sizeof(struct etw_notification) == 72, "etw_notification size");
+CHECK_OFF(struct etw_notification, logger_id, 48);
+CHECK_OFF(struct etw_notification, filter_size, 52);
+CHECK_OFF(struct etw_notification, filter_type, 56);
+CHECK_OFF(struct etw_notification, flags, 60);
+CHECK_OFF(struct etw_notification, cookie, 64);
+
+_Static_assert(sizeof(struct etw_notify_ack) == ETW_NOTIFY_ACK_SIZE_VER0,
+	       "etw_notify_ack VER0");
+CHECK_OFF(struct etw_notify_ack, cookie, 8);
+
 TEST(etw_version_layout)
 {
 	EXPECT_EQ(64, sizeof(struct etw_version));

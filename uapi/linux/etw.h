@@ -400,15 +400,26 @@ struct etw_session_control {
 #define ETW_ENABLE_PROPERTY_MASK	0xfdf
 
 /* Filter types (EVENT_FILTER_TYPE_*). */
+#define ETW_FILTER_TYPE_SCHEMATIZED	0x80000000
 #define ETW_FILTER_TYPE_PID		0x80000004
 #define ETW_FILTER_TYPE_EVENT_ID	0x80000200
 #define ETW_MAX_FILTER_PIDS		8
 #define ETW_MAX_FILTER_EVENT_IDS	64
+#define ETW_MAX_FILTER_DATA		1024	/* MAX_EVENT_FILTER_DATA_SIZE */
+#define ETW_FILTER_HEADER_SIZE		24	/* EVENT_FILTER_HEADER */
+
+/* etw_enable.flags */
+#define ETW_ENABLE_F_FILTER	0x1	/* @filter_type/@filter_size/@filter_data are set */
+#define ETW_ENABLE_F_MASK	0x1
+
+/* etw_enable.timeout_ms: EnableTraceEx2's Timeout. */
+#define ETW_TIMEOUT_ASYNC	0		/* do not wait for the callbacks */
+#define ETW_TIMEOUT_INFINITE	0xffffffffU	/* wait until every one returned */
 
 /**
  * struct etw_enable - ETW_IOC_ENABLE (EnableTraceEx2)
  * @size: sizeof(struct etw_enable)
- * @flags: must be 0
+ * @flags: %ETW_ENABLE_F_FILTER or 0
  * @logger_id: the session
  * @control_code: ETW_CONTROL_CODE_*
  * @guid: the provider GUID
@@ -424,10 +435,29 @@ struct etw_session_control {
  * @event_ids: address of @event_id_count __u16 event ids
  *	(EVENT_FILTER_TYPE_EVENT_ID)
  * @event_ids_enable: 1: only these ids; 0: all but these
+ * @timeout_ms: EnableTraceEx2's Timeout: %ETW_TIMEOUT_ASYNC returns once
+ *	the enable is applied; otherwise the call also waits, up to this many
+ *	milliseconds (%ETW_TIMEOUT_INFINITE: no limit), until every
+ *	registration it notified has acknowledged its notification
+ *	(%ETW_IOC_NOTIFY_ACK) or is gone
+ * @filter_type: with %ETW_ENABLE_F_FILTER, the Type of the filter for the
+ *	providers' callbacks: %ETW_FILTER_TYPE_SCHEMATIZED (the data starts
+ *	with an EVENT_FILTER_HEADER) or a provider-defined type (bit 31
+ *	clear)
+ * @filter_size: its size, at most %ETW_MAX_FILTER_DATA (at least
+ *	%ETW_FILTER_HEADER_SIZE when schematized)
+ * @filter_data: address of the filter data
  * @reserved: must be 0
  *
+ * An enable replaces the session's previous filters for the provider; the
+ * callback filter is then kept with the enable and delivered with the
+ * provider's notifications (&struct etw_notification).  A capture-state
+ * request's callback filter is delivered with that request only.
+ *
  * ``ENOSPC``: 8 sessions already enable the provider
- * (ERROR_NO_SYSTEM_RESOURCES); ``ENOENT``: no such session.
+ * (ERROR_NO_SYSTEM_RESOURCES); ``ENOENT``: no such session;
+ * ``ETIMEDOUT``: the enable is applied but a callback did not return in
+ * time (ERROR_TIMEOUT); ``EINTR``: a fatal signal ended the wait.
  */
 struct etw_enable {
 	__u32 size;
@@ -446,14 +476,22 @@ struct etw_enable {
 	__u32 event_id_count;
 	__u64 event_ids;
 	__u32 event_ids_enable;
-	__u32 reserved[3];
+	__u32 timeout_ms;
+	__u32 filter_type;
+	__u32 filter_size;
+	__u64 filter_data;
+	__u64 reserved[2];
 };
 
 #define ETW_ENABLE_SIZE_VER0	136
 
+/* etw_notification.flags */
+#define ETW_NOTIFY_F_FILTER	0x1	/* FilterData: @filter_type, @filter_size bytes */
+
 /**
  * struct etw_notification - one enable notification, read() from the fd
- * @size: sizeof(struct etw_notification) + @filter_size
+ * @size: sizeof(struct etw_notification) + @filter_size rounded up to 8:
+ *	the offset of the next notification
  * @reg_id: the registration to call back
  * @control_code: IsEnabled: 0, 1 or 2
  * @level: aggregate Level
@@ -461,12 +499,28 @@ struct etw_enable {
  * @match_any: aggregate MatchAnyKeyword
  * @match_all: aggregate MatchAllKeyword
  * @source_id: SourceId (zero for a pre-registration enable)
- * @logger_id: the session whose action caused it
- * @filter_size: bytes of filter data that follow (0 for now)
+ * @logger_id: the session whose action caused it (0 at registration)
+ * @filter_size: bytes of filter data right after this struct
+ * @filter_type: with %ETW_NOTIFY_F_FILTER, the FilterData's Type
+ * @flags: %ETW_NOTIFY_F_FILTER when the callback gets a FilterData (its
+ *	size may be 0); otherwise FilterData is NULL
+ * @cookie: non-zero when a controller waits for this callback: pass it to
+ *	%ETW_IOC_NOTIFY_ACK once the callback returned
+ *
+ * FilterData follows seed 000: one filter from each session that gave one.
+ * Schematized filters are combined into one chain of EVENT_FILTER_HEADER
+ * blocks, one per session in logger-id order, each 8-byte aligned, with
+ * NextOffset linking them (0 on the last) and InstanceId set to the bit
+ * EventWriteEx's Filter uses for that session (1 << (logger_id - 1)).  A
+ * provider-defined filter cannot be combined: the notification of an
+ * EnableTraceEx2 that gave one carries it; other notifications carry the
+ * schematized chain if any session has one, else the provider-defined
+ * filter of the session with the lowest logger id, else none.
  *
  * read() returns whole notifications only (``EINVAL`` if the buffer cannot
- * hold the next one), ``EAGAIN`` when none is queued with O_NONBLOCK;
- * poll() reports EPOLLIN when one is queued.
+ * hold the next one; %ETW_NOTIFICATION_MAX_SIZE always can), ``EAGAIN``
+ * when none is queued with O_NONBLOCK; poll() reports EPOLLIN when one is
+ * queued.
  */
 struct etw_notification {
 	__u32 size;
@@ -479,7 +533,35 @@ struct etw_notification {
 	__u8 source_id[16];
 	__u32 logger_id;
 	__u32 filter_size;
+	__u32 filter_type;
+	__u32 flags;
+	__u64 cookie;
 };
+
+/* The largest notification: eight sessions' filters. */
+#define ETW_NOTIFICATION_MAX_SIZE \
+	(sizeof(struct etw_notification) + \
+	 ETW_MAX_SESSIONS_PER_PROVIDER * ETW_MAX_FILTER_DATA)
+
+/**
+ * struct etw_notify_ack - ETW_IOC_NOTIFY_ACK: a callback has returned
+ * @size: sizeof(struct etw_notify_ack)
+ * @flags: must be 0
+ * @cookie: &etw_notification.cookie of the notification
+ * @reserved: must be 0
+ *
+ * Ends the wait of the EnableTraceEx2 that caused the notification, once
+ * every registration it notified acknowledged.  ``ENOENT``: no
+ * notification of this file with that cookie awaits an acknowledgment.
+ */
+struct etw_notify_ack {
+	__u32 size;
+	__u32 flags;
+	__u64 cookie;
+	__u64 reserved[2];
+};
+
+#define ETW_NOTIFY_ACK_SIZE_VER0	32
 
 /**
  * struct etw_buffer_read - ETW_IOC_BUFFER_READ: take the next full buffer
@@ -558,5 +640,6 @@ struct etw_provider_set_info {
 #define ETW_IOC_ENABLE			_IO(ETW_IOC_MAGIC, 0x06)
 #define ETW_IOC_BUFFER_READ		_IO(ETW_IOC_MAGIC, 0x07)
 #define ETW_IOC_PROVIDER_SET_INFO	_IO(ETW_IOC_MAGIC, 0x10)
+#define ETW_IOC_NOTIFY_ACK		_IO(ETW_IOC_MAGIC, 0x14)
 
 #endif /* _UAPI_LINUX_ETW_H */
