@@ -66,6 +66,16 @@ $(BUILD)/tests/win_headers_cxx.ok: libetw/tests/win_headers_cxx.cc $(LIB_HDRS)
 
 unit: $(BUILD)/tests/win_headers_cxx.ok
 
+# TraceLoggingProvider.h as C++, run (it prints KTAP); etw dump of
+# Windows' TraceLogging samples needs this build's etw.
+UNIT_BINS	+= $(BUILD)/tests/tracelogging_cxx
+$(BUILD)/tests/tracelogging_meta $(BUILD)/tests/tld_encoding: libetw/tests/tl_recorder.h
+$(BUILD)/tests/tracelogging_cxx: libetw/tests/tracelogging_cxx.cc $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -Iuapi -Ilibetw/include -o $@ $<
+$(BUILD)/tests/tl_samples: $(BUILD)/bin/etw
+$(BUILD)/tests/tl_samples: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
+
 # The ETL reader's tests share a header.  Its fuzz test runs again under
 # ASan and UBSan, the reader's sources built into it, where the compiler
 # has their runtimes.

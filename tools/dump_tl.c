@@ -419,7 +419,7 @@ static bool value(struct tl_dec *t, const struct tl_field *f)
 	return fixed_value(t, f);
 }
 
-/* Arrays of 8- or 16-bit integers shown as strings are strings. */
+/* 8- or 16-bit integers shown as strings are characters (a string if an array). */
 static bool char_array(struct tl_dec *t, const struct tl_field *f, size_t count)
 {
 	size_t unit = f->in == IN_UINT16 || f->in == IN_INT16 ? 2 : 1;
@@ -463,7 +463,7 @@ static bool simple_field(struct tl_dec *t, const struct tl_field *f,
 		     f->in <= IN_UINT16;
 
 	sb_reset(&t->val);
-	if (f->arity != ARITY_ONE && chars) {
+	if (chars) {
 		if (!char_array(t, f, count))
 			return false;
 	} else if (f->arity != ARITY_ONE) {

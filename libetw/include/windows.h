@@ -100,7 +100,10 @@
 #endif
 
 typedef char CHAR;
-typedef uint8_t UCHAR, BYTE, BOOLEAN;
+typedef uint8_t UCHAR, BYTE, BOOLEAN, UINT8;
+typedef int8_t INT8;
+typedef int16_t INT16;
+typedef uint16_t UINT16;
 typedef int16_t SHORT;
 typedef uint16_t USHORT, WORD;
 typedef int32_t LONG, LONG32, INT32;

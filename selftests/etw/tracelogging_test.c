@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TraceLoggingProvider.h end to end in the VM: a provider written as on
+ * Windows records every field type into an ETL file (etw record), and
+ * etw dump decodes each field back to the value that was written; a
+ * disabled event makes no system call and evaluates none of its arguments.
+ */
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <TraceLoggingProvider.h>
+#include <etw_tld.h>
+
+#include "kselftest_harness.h"
+#include "etw_selftests.h"
+
+/* "EtwTest.TraceLogging": the GUID is the name's (etw guid). */
+TRACELOGGING_DEFINE_PROVIDER(g_test, "EtwTest.TraceLogging",
+	(0x23dfa3bf, 0x9e8d, 0x5772, 0x14, 0xac, 0xcc, 0x33, 0x58, 0xf6, 0x75, 0x57),
+	TraceLoggingOptionGroup(0x4f50731a, 0x89cf, 0x4782, 0xb3, 0xe0, 0xdc, 0xe8,
+				0xc9, 0x04, 0x76, 0xba));
+
+static const GUID guid_value = { 0x11223344, 0x5566, 0x7788,
+				 { 1, 2, 3, 4, 5, 6, 7, 8 } };
+static const SYSTEMTIME st_value = { 2020, 2, 1, 17, 12, 48, 30, 420 };
+/* 2020-02-17T12:48:30.4203140Z */
+static const FILETIME ft_value = { 0x8e630584, 0x01d5e590 };
+
+static int evaluated;
+
+static int count_me(int v)
+{
+	evaluated++;
+	return v;
+}
+
+/* The provider side: every field macro once, then structs and arrays. */
+static int provider_main(void)
+{
+	static const int16_t i16s[3] = { 1, -1, 2 };
+	static const uint32_t u32s[2] = { 7, 4000000000u };
+	static const double ds[2] = { 0.5, -1.5 };
+	static const GUID guids[1] = { { 0xaabbccdd, 0x1, 0x2, { 9, 9, 9, 9, 9, 9, 9, 9 } } };
+	static const UINT8 bools[3] = { 1, 0, 1 };
+	int i;
+
+	if (TraceLoggingRegister(g_test) != S_OK)
+		return 10;
+	/* etw record enabled us before we started: enabled at once. */
+	for (i = 0; i < 500 && !TraceLoggingProviderEnabled(g_test, 5, 0); i++)
+		usleep(10000);
+	TraceLoggingWrite(g_test, "Scalars",
+		TraceLoggingLevel(WINEVENT_LEVEL_INFO), TraceLoggingKeyword(0x2),
+		TraceLoggingInt8(-3, "i8"), TraceLoggingUInt8(200, "u8"),
+		TraceLoggingInt16(-300, "i16"), TraceLoggingUInt16(60000, "u16"),
+		TraceLoggingInt32(-5, "i32"), TraceLoggingUInt32(4000000000u, "u32"),
+		TraceLoggingInt64(-6000000000LL, "i64"),
+		TraceLoggingUInt64(18000000000000000000ULL, "u64"),
+		TraceLoggingIntPtr(-7, "iptr"), TraceLoggingUIntPtr(7, "uptr"),
+		TraceLoggingLong(-8, "long"), TraceLoggingULong(8, "ulong"),
+		TraceLoggingHexInt8(0x7b, "h8"), TraceLoggingHexUInt16(0xabcd, "h16"),
+		TraceLoggingHexInt32(0x12345678, "h32"),
+		TraceLoggingHexUInt64(0x1122334455667788ULL, "h64"),
+		TraceLoggingHexLong(0x1f, "hlong"),
+		TraceLoggingFloat32(1.25f, "f32"), TraceLoggingFloat64(-2.5, "f64"),
+		TraceLoggingBoolean(1, "boolean"), TraceLoggingBool(0, "bool"),
+		TraceLoggingChar('c', "char"), TraceLoggingWChar(u'w', "wchar"),
+		TraceLoggingPointer((void *)0x1234, "ptr"),
+		TraceLoggingPid(77, "pid"), TraceLoggingTid(78, "tid"),
+		TraceLoggingIPv4Address(0x04030201, "ip"),
+		TraceLoggingWinError(5, "winerr"), TraceLoggingNTStatus((INT32)0xc0000034, "nt"),
+		TraceLoggingHResult((INT32)0x80070005, "hr"),
+		TraceLoggingGuid(guid_value, "guid"),
+		TraceLoggingFileTime(ft_value, "ft"),
+		TraceLoggingSystemTime(st_value, "st"));
+	TraceLoggingWrite(g_test, "Strings", TraceLoggingLevel(4),
+		TraceLoggingString("narrow", "s"), TraceLoggingString(NULL, "null"),
+		TraceLoggingUtf8String("caf\xc3\xa9", "utf8"),
+		TraceLoggingWideString(u"wide \u00e9", "w"),
+		TraceLoggingCountedString("counted!", 7, "cs"),
+		TraceLoggingCountedWideString(u"cw-xyz", 2, "cw"),
+		TraceLoggingBinary("\x01\x02\xff", 3, "bin"),
+		TraceLoggingBinaryBuffer("\x0a\x0b", 2, "buf"));
+	TraceLoggingWrite(g_test, "Shapes", TraceLoggingLevel(4),
+		TraceLoggingInt16Array(i16s, 3, "i16s"),
+		TraceLoggingUInt32FixedArray(u32s, 2, "u32s"),
+		TraceLoggingFloat64Array(ds, 2, "ds"),
+		TraceLoggingGuidFixedArray(guids, 1, "guids"),
+		TraceLoggingBooleanArray(bools, 3, "bools"),
+		TraceLoggingCharArray("xyz", 3, "chars"),
+		TraceLoggingStruct(3, "outer"),
+			TraceLoggingInt32(1, "a"),
+			TraceLoggingStruct(2, "inner"),
+				TraceLoggingString("deep", "b"),
+				TraceLoggingUInt8(9, "c"),
+			TraceLoggingInt32(2, "d"),
+		TraceLoggingValue(42, "value"), TraceLoggingValue("auto", "text"));
+	/* The same kind of event defined at run time. */
+	{
+		struct etw_tld_provider *p;
+		struct etw_tld_event *ev = etw_tld_event_new();
+		static const uint16_t n[1] = { 2 };
+		static const int32_t v[2] = { -1, 1 };
+
+		if (!ev || etw_tld_provider_open("EtwTest.Dynamic", NULL, &p))
+			return 11;
+		etw_tld_event_begin(ev, "Dyn", 4, 0x8, 0);
+		etw_tld_int64(ev, "n64", -64);
+		etw_tld_string(ev, "txt", "dynamic");
+		etw_tld_struct(ev, "pair", 2);
+		etw_tld_double(ev, "x", 0.25);
+		etw_tld_bool(ev, "ok", 1);
+		etw_tld_field(ev, "arr", 7 | ETW_TLD_VAR_ARRAY, 0, 0, 0);
+		etw_tld_data(ev, n, sizeof(n));
+		etw_tld_data(ev, v, sizeof(v));
+		if (etw_tld_event_write(p, ev, NULL, NULL))
+			return 12;
+		etw_tld_event_free(ev);
+		etw_tld_provider_close(p);
+	}
+	/* Filtered out by the session's level: nothing evaluated, nothing sent. */
+	TraceLoggingWrite(g_test, "TooVerbose", TraceLoggingLevel(5),
+			  TraceLoggingInt32(count_me(1), "x"));
+	TraceLoggingUnregister(g_test);
+	return evaluated;
+}
+
+/* Run a shell command; its output in @out (up to @len), exit status back. */
+static int sh(const char *cmd, char *out, size_t len)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0;
+	int status;
+
+	if (!p)
+		return -1;
+	n = fread(out, 1, len - 1, p);
+	out[n] = 0;
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static char dump[1 << 17];
+
+/* The decoded field, as etw dump --format json writes it. */
+static int has_field(const char *name, const char *value)
+{
+	char want[256];
+
+	snprintf(want, sizeof(want), "{\"name\": \"%s\", \"value\": \"%s\"}", name, value);
+	return strstr(dump, want) != NULL;
+}
+
+#define EXPECT_FIELD(name, value)					\
+	EXPECT_TRUE(has_field(name, value)) TH_LOG("%s = %s", name, value)
+
+TEST(every_field_type_round_trips)
+{
+	char cmd[512], self[256];
+	ssize_t n;
+
+	if (geteuid() || access("/usr/bin/etw", X_OK))
+		SKIP(return, "needs root and the etw tool (the VM has them)");
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	ASSERT_LT(0, n);
+	self[n] = 0;
+	snprintf(cmd, sizeof(cmd),
+		 "etw record -o /tmp/tl.etl -b 64 -p EtwTest.TraceLogging:4 "
+		 "-p EtwTest.Dynamic -- %s provider 2>&1",
+		 self);
+	ASSERT_EQ(0, sh(cmd, dump, sizeof(dump))) TH_LOG("%s", dump);
+	ASSERT_EQ(0, sh("etw dump --format json /tmp/tl.etl", dump, sizeof(dump)));
+
+	/* Provider traits with the group, the schema, channel 11. */
+	EXPECT_TRUE(strstr(dump, "\"provider_name\": \"EtwTest.TraceLogging\"") != NULL);
+	EXPECT_TRUE(strstr(dump, "EtwTest.TraceLogging group 4f50731a-89cf-4782-b3e0-dce8c90476ba") != NULL);
+	EXPECT_TRUE(strstr(dump, "\"event_name\": \"Scalars\", \"id\": 0, \"version\": 0, "
+			   "\"channel\": 11, \"level\": 4, \"opcode\": 0, \"task\": 0, "
+			   "\"keyword\": \"0x0000000000000002\"") != NULL) TH_LOG("%s", dump);
+	EXPECT_TRUE(strstr(dump, "TooVerbose") == NULL);
+
+	EXPECT_FIELD("i8", "-3");
+	EXPECT_FIELD("u8", "200");
+	EXPECT_FIELD("i16", "-300");
+	EXPECT_FIELD("u16", "60000");
+	EXPECT_FIELD("i32", "-5");
+	EXPECT_FIELD("u32", "4000000000");
+	EXPECT_FIELD("i64", "-6000000000");
+	EXPECT_FIELD("u64", "18000000000000000000");
+	EXPECT_FIELD("iptr", "-7");
+	EXPECT_FIELD("uptr", "7");
+	EXPECT_FIELD("long", "-8");
+	EXPECT_FIELD("ulong", "8");
+	EXPECT_FIELD("h8", "0x7b");
+	EXPECT_FIELD("h16", "0xabcd");
+	EXPECT_FIELD("h32", "0x12345678");
+	EXPECT_FIELD("h64", "0x1122334455667788");
+	EXPECT_FIELD("hlong", "0x1f");
+	EXPECT_FIELD("f32", "1.25");
+	EXPECT_FIELD("f64", "-2.5");
+	EXPECT_FIELD("boolean", "true");
+	EXPECT_FIELD("bool", "false");
+	EXPECT_FIELD("char", "c");
+	EXPECT_FIELD("wchar", "w");
+	EXPECT_FIELD("ptr", "0x1234");
+	EXPECT_FIELD("pid", "77");
+	EXPECT_FIELD("tid", "78");
+	EXPECT_FIELD("ip", "1.2.3.4");
+	EXPECT_FIELD("winerr", "0x00000005");
+	EXPECT_FIELD("nt", "0xc0000034");
+	EXPECT_FIELD("hr", "0x80070005");
+	EXPECT_FIELD("guid", "11223344-5566-7788-0102-030405060708");
+	EXPECT_FIELD("ft", "2020-02-17T12:48:30.4203140Z");
+	EXPECT_FIELD("st", "2020-02-17T12:48:30.420");
+
+	EXPECT_FIELD("s", "narrow");
+	EXPECT_FIELD("null", "");
+	EXPECT_FIELD("utf8", "caf\xc3\xa9");
+	EXPECT_FIELD("w", "wide \xc3\xa9");
+	EXPECT_FIELD("cs", "counted");
+	EXPECT_FIELD("cw", "cw");
+	EXPECT_FIELD("bin", "0102ff");
+	EXPECT_FIELD("buf", "0a0b");
+
+	EXPECT_FIELD("i16s", "[1, -1, 2]");
+	EXPECT_FIELD("u32s", "[7, 4000000000]");
+	EXPECT_FIELD("ds", "[0.5, -1.5]");
+	EXPECT_FIELD("guids", "[aabbccdd-0001-0002-0909-090909090909]");
+	EXPECT_FIELD("bools", "[true, false, true]");
+	EXPECT_FIELD("chars", "xyz");
+	EXPECT_FIELD("outer.a", "1");
+	EXPECT_FIELD("outer.inner.b", "deep");
+	EXPECT_FIELD("outer.inner.c", "9");
+	EXPECT_FIELD("outer.d", "2");
+	EXPECT_FIELD("value", "42");
+	EXPECT_FIELD("text", "auto");
+
+	EXPECT_TRUE(strstr(dump, "\"provider_name\": \"EtwTest.Dynamic\", \"event_name\": \"Dyn\"") != NULL);
+	EXPECT_FIELD("n64", "-64");
+	EXPECT_FIELD("txt", "dynamic");
+	EXPECT_FIELD("pair.x", "0.25");
+	EXPECT_FIELD("pair.ok", "true");
+	EXPECT_FIELD("arr", "[-1, 1]");
+	/* Every event decoded in full: no raw payload left. */
+	EXPECT_TRUE(strstr(dump, "\"payload\"") == NULL || strstr(dump, "Scalars") == NULL ||
+		    strstr(strstr(dump, "Scalars"), "\"payload\"") == NULL);
+}
+
+/*
+ * A disabled event: under a seccomp filter that kills the process on any
+ * system call but exit, TraceLoggingWrite of a registered but disabled
+ * provider, and of an enabled one above its level, returns, evaluating
+ * none of the arguments.
+ */
+TEST(disabled_event_no_syscall_no_evaluation)
+{
+	int status;
+	pid_t pid;
+
+	if (access(ETW_DEV, R_OK | W_OK))
+		SKIP(return, "no %s", ETW_DEV);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct sock_filter f[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_exit_group, 1, 0),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		};
+		struct sock_fprog prog = { .len = 4, .filter = f };
+
+		if (TraceLoggingRegister(g_test) != S_OK)
+			_exit(100);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+			_exit(101);
+		TraceLoggingWrite(g_test, "Off", TraceLoggingLevel(1),
+				  TraceLoggingInt32(count_me(1), "x"),
+				  TraceLoggingString(count_me(2) ? "a" : "b", "s"));
+		/* Enabled (as the callback would) at level 3: level 4 stays out. */
+		((_tlgProvider_t *)g_test)->KeywordAny = ~0ULL;
+		__atomic_store_n(&((_tlgProvider_t *)g_test)->LevelPlus1, 4, __ATOMIC_RELEASE);
+		TraceLoggingWrite(g_test, "Verbose", TraceLoggingLevel(4),
+				  TraceLoggingInt32(count_me(3), "x"));
+		syscall(SYS_exit_group, evaluated);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("killed by signal %d", WTERMSIG(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "provider"))
+		return provider_main();
+	return test_harness_run(argc, argv);
+}
