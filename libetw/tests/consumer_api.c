@@ -829,6 +829,39 @@ TEST(instance_record)
 	unlink(path);
 }
 
+/*
+ * A buffer without ETW_BUFFER_FLAG_PROC_INDEX (files before Windows 8):
+ * ClientContext is ProcessorNumber and Alignment, handed over as stored.
+ */
+TEST(processor_number_and_alignment)
+{
+	static struct img a;
+	char path[64];
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE h;
+
+	img_start(&a, &hdr64);
+	img_buffer(&a, 1, 1, 0, 0);
+	a.p[a.cur + 0x29] = 8;			/* Alignment */
+	put_le(a.p + a.cur + 0x2a, 0x1234, 2);	/* LoggerId */
+	img_event(&a, 1100, 9, 4);
+	img_finish(&a);
+	write_img(_metadata, &a, path);
+	records_seen = 0;
+	h = open_with(path, &lf, 0, keep_record, NULL);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
+	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
+	CloseTrace(h);
+	unlink(path);
+	ASSERT_EQ(2, records_seen);
+	EXPECT_EQ(9, last_record.EventHeader.EventDescriptor.Id);
+	EXPECT_EQ(0, last_record.EventHeader.Flags & EVENT_HEADER_FLAG_PROCESSOR_INDEX);
+	EXPECT_EQ(1, last_record.BufferContext.ProcessorNumber);
+	EXPECT_EQ(8, last_record.BufferContext.Alignment);
+	EXPECT_EQ(0x1234, last_record.BufferContext.LoggerId);
+	EXPECT_EQ(1, GetEventProcessorIndex(&last_record));
+}
+
 /* OpenTrace's errors, through GetLastError. */
 TEST(open_errors)
 {

@@ -326,6 +326,94 @@ TEST_F(consumer, file_round_trip)
 	unlink(path);
 }
 
+/* The extended items a session asked for, as EVENT_RECORD.ExtendedData. */
+struct ext_seen {
+	GUID activity, related;
+	ULONG events;
+	ULONG bad;
+	ULONG related_ok, ts_id, start_key, event_key;
+};
+
+static VOID WINAPI on_ext(PEVENT_RECORD r)
+{
+	struct ext_seen *x = r->UserContext;
+	const EVENT_HEADER_EXTENDED_DATA_ITEM *it = r->ExtendedData;
+
+	if (!IsEqualGUID(&r->EventHeader.ProviderId, &provider))
+		return;
+	x->events++;
+	x->bad += !IsEqualGUID(&r->EventHeader.ActivityId, &x->activity);
+	x->bad += !(r->EventHeader.Flags & EVENT_HEADER_FLAG_EXTENDED_INFO);
+	x->bad += !r->ExtendedDataCount || !it;
+	for (USHORT i = 0; i < r->ExtendedDataCount; i++) {
+		const void *data = (const void *)(uintptr_t)it[i].DataPtr;
+
+		x->bad += it[i].Linkage != (i + 1 < r->ExtendedDataCount);
+		switch (it[i].ExtType) {
+		case EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID:
+			x->related_ok += it[i].DataSize == sizeof(GUID) &&
+					 !memcmp(data, &x->related, sizeof(GUID));
+			break;
+		case EVENT_HEADER_EXT_TYPE_TS_ID:
+			x->ts_id += it[i].DataSize == sizeof(ULONG);
+			break;
+		case EVENT_HEADER_EXT_TYPE_PROCESS_START_KEY:
+			x->start_key += it[i].DataSize == sizeof(ULONG64);
+			break;
+		case EVENT_HEADER_EXT_TYPE_EVENT_KEY:
+			x->event_key += it[i].DataSize == sizeof(ULONG64);
+			break;
+		default:
+			x->bad++;
+		}
+	}
+}
+
+/* EnableProperty items and a related activity id, through a file. */
+TEST_F(consumer, extended_data)
+{
+	static const char path[] = "/tmp/etwtest-consumer-ext.etl";
+	ENABLE_TRACE_PARAMETERS params = { .Version = ENABLE_TRACE_PARAMETERS_VERSION_2 };
+	EVENT_DESCRIPTOR d = { .Id = 7, .Level = LEVEL, .Keyword = KEYWORD };
+	struct etw_session_info final;
+	struct ext_seen x = { 0 };
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE h;
+	struct pbuf b;
+
+	snprintf(self->name, sizeof(self->name), "etwtest-consumer-ext");
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&self->session, self->name,
+					     props(&b, EVENT_TRACE_REAL_TIME_MODE, 8)));
+	params.EnableProperty = EVENT_ENABLE_PROPERTY_TS_ID |
+				EVENT_ENABLE_PROPERTY_PROCESS_START_KEY |
+				EVENT_ENABLE_PROPERTY_EVENT_KEY;
+	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->session, &provider,
+						EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+						LEVEL + 1, 0, 0, 0, &params));
+	x.activity.Data1 = 0xac;
+	x.related.Data1 = 0x4e1a7ed;
+	for (int i = 0; i < 5; i++)
+		ASSERT_EQ(ERROR_SUCCESS, EventWriteTransfer(self->reg, &d, &x.activity,
+							    &x.related, 0, NULL));
+	ASSERT_LT(1, record_to_file(self->fd, (USHORT)self->session, path, &final));
+	memset(&lf, 0, sizeof(lf));
+	lf.LogFileName = (LPSTR)path;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = on_ext;
+	lf.Context = &x;
+	h = OpenTraceA(&lf);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
+	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
+	EXPECT_EQ(5, x.events);
+	EXPECT_EQ(0, x.bad);
+	EXPECT_EQ(5, x.related_ok);
+	EXPECT_EQ(5, x.ts_id);
+	EXPECT_EQ(5, x.start_key);
+	EXPECT_EQ(5, x.event_key);
+	EXPECT_EQ(ERROR_SUCCESS, CloseTrace(h));
+	unlink(path);
+}
+
 struct rt_thread {
 	PROCESSTRACE_HANDLE h;
 	ULONG result;
