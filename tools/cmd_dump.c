@@ -13,6 +13,7 @@
 
 #include <etw_etl.h>
 
+#include "ctl.h"
 #include "dump.h"
 #include "etw.h"
 
@@ -85,7 +86,8 @@ static int dump_file(struct dump *d, const char *path, enum etw_etl_order order)
 	if (ret < 0) {
 		d->fmt->file_begin(d, path, NULL);
 		d->fmt->file_end(d, &err);
-		return etw_error("dump: %s: %s", path, err.message);
+		return ctl_fail_win32("dump", path, etw_etl_win32_error(ret),
+				      err.message);
 	}
 	dump_header_kvs(etw_etl_get_header(etl), &header);
 	d->fmt->file_begin(d, path, &header);
@@ -93,7 +95,8 @@ static int dump_file(struct dump *d, const char *path, enum etw_etl_order order)
 	ret = records(d, etl, order);
 	d->fmt->file_end(d, ret < 0 ? etw_etl_last_error(etl) : NULL);
 	if (ret < 0)
-		etw_error("dump: %s: %s", path, etw_etl_last_error(etl)->message);
+		ctl_fail_win32("dump", path, etw_etl_win32_error(ret),
+			       etw_etl_last_error(etl)->message);
 	etw_etl_close(etl);
 	return ret < 0;
 }

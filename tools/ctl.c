@@ -65,10 +65,18 @@ int ctl_open(const char *cmd)
 {
 	int fd = open("/dev/" ETW_DEVICE_NAME, O_RDWR | O_CLOEXEC);
 
-	if (fd < 0)
-		etw_error("%s: cannot open /dev/%s: %s (is etw.ko loaded?)", cmd,
-			  ETW_DEVICE_NAME, strerror(errno));
-	return fd;
+	if (fd >= 0)
+		return fd;
+	/* What libetw's StartTrace and co. return in the same case. */
+	if (errno == EACCES || errno == EPERM)
+		ctl_fail_win32(cmd, "/dev/" ETW_DEVICE_NAME, 5, strerror(errno));
+	else if (errno == ENOENT || errno == ENODEV || errno == ENXIO)
+		ctl_fail_win32(cmd, "/dev/" ETW_DEVICE_NAME, 50,
+			       "no such device (is etw.ko loaded?)");
+	else
+		etw_error("%s: cannot open /dev/%s: %s", cmd, ETW_DEVICE_NAME,
+			  strerror(errno));
+	return -1;
 }
 
 static int hexval(char c)

@@ -310,6 +310,15 @@ const struct etw_etl_error *etw_etl_last_error(const struct etw_etl *etl);
 int etw_etl_filetime(const struct etw_etl *etl, uint64_t timestamp,
 		     uint64_t *filetime);
 
+/*
+ * The Win32 error code OpenTrace and ProcessTrace give for a reader error
+ * (the -errno of etw_etl_open() or etw_etl_next()): ERROR_FILE_NOT_FOUND,
+ * ERROR_PATH_NOT_FOUND, ERROR_ACCESS_DENIED, ERROR_NOT_ENOUGH_MEMORY,
+ * ERROR_NOT_SUPPORTED (compressed buffers), ERROR_FILE_CORRUPT (corrupt,
+ * truncated or unreadable), ERROR_BAD_PATHNAME (name too long).
+ */
+unsigned int etw_etl_win32_error(int err);
+
 /* Format g as ETW_ETL_GUID_STRLEN bytes at buf (lowercase, no braces). */
 void etw_etl_guid_to_str(const struct etw_etl_guid *g, char *buf);
 

@@ -73,8 +73,6 @@ void etw_consumer_deliver(struct etw_trace *t, const struct etw_etl_event *ev,
  */
 bool etw_consumer_buffer_done(struct etw_trace *t, const uint8_t *buf);
 
-/* The Win32 code of a reader error (-errno). */
-ULONG etw_consumer_etl_error(int err);
 
 /* consumer_file.c */
 ULONG etw_file_open(struct etw_trace *t);

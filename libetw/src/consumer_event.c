@@ -166,7 +166,7 @@ bool etw_consumer_buffer_done(struct etw_trace *t, const uint8_t *buf)
 	return t->lf.BufferCallback(&t->lf) != FALSE;
 }
 
-ULONG etw_consumer_etl_error(int err)
+ETW_EXPORT unsigned int etw_etl_win32_error(int err)
 {
 	switch (err) {
 	case -ENOENT:

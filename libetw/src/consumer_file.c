@@ -242,7 +242,7 @@ ULONG etw_file_process(struct etw_trace **traces, ULONG n, struct etw_run *run)
 		if (!m.err)
 			m.err = index_error(traces, n);
 		if (m.err)
-			err = etw_consumer_etl_error(m.err);
+			err = etw_etl_win32_error(m.err);
 	}
 out:
 	merge_free(&m, n);
@@ -257,7 +257,7 @@ ULONG etw_file_open(struct etw_trace *t)
 
 	ret = etw_etl_open(t->name, &t->etl, NULL);
 	if (ret < 0)
-		return etw_consumer_etl_error(ret);
+		return etw_etl_win32_error(ret);
 	h = etw_etl_get_header(t->etl);
 	/* Relogged files: this reader has no decompressor. */
 	if (h->compressed_buffers)

@@ -232,6 +232,24 @@ TEST(live_errors)
 	EXPECT_STREQ("etw: live: unknown format 'yaml' (text, csv, json, xml)\n", out);
 }
 
+/* etw dump's errors: one line with the Win32 code and the offset. */
+TEST(dump_errors)
+{
+	char out[4096];
+
+	if (access("/usr/bin/etw", X_OK))
+		SKIP(return, "needs the etw tool (the VM has it)");
+	EXPECT_EQ(1, sh("etw dump /nonexistent.etl", out, sizeof(out)));
+	EXPECT_STREQ("etw: dump: /nonexistent.etl: ERROR_FILE_NOT_FOUND (2): "
+		     "cannot open: No such file or directory\n", out);
+	EXPECT_EQ(1, sh("echo garbage > /tmp/etwtest-bad.etl && "
+			"etw dump /tmp/etwtest-bad.etl", out, sizeof(out)));
+	EXPECT_STREQ("etw: dump: /tmp/etwtest-bad.etl: ERROR_FILE_CORRUPT (1392): "
+		     "corrupt buffer at offset 0x0: truncated: 0x8 bytes left in the "
+		     "file, a buffer header takes 0x48\n", out);
+	unlink("/tmp/etwtest-bad.etl");
+}
+
 /* Run @argv with its stderr on a terminal and stdout to /dev/null. */
 static int on_terminal(const char *cmd, char *out, size_t len)
 {
