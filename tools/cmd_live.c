@@ -57,6 +57,7 @@ struct live {
 	pthread_t waiter;
 	sigset_t signals;
 	atomic_bool closed;		/* by a signal */
+	int write_error;		/* errno of a failed write, which ends it */
 	bool begun;			/* the output's start is written */
 	const char *name;
 	struct kv_list header;
@@ -137,7 +138,11 @@ static VOID WINAPI on_event(PEVENT_RECORD r)
 	from_record(r, &ev, l->items);
 	dump_prepare(&l->pp, &ev, l->events++, true);
 	l->d.fmt->event(&l->d, &l->pp.e);
-	fflush(l->d.out);
+	/* The reader went away (| head): end, and stop our own session. */
+	if ((fflush(l->d.out) || ferror(l->d.out)) && !l->write_error) {
+		l->write_error = errno ? errno : EIO;
+		CloseTrace(l->h);
+	}
 }
 
 /* Ctrl-C and friends close the trace; SIGUSR1 only ends the wait. */
@@ -338,6 +343,8 @@ int cmd_live(int argc, char **argv)
 	sigaddset(&l.signals, SIGHUP);
 	sigaddset(&l.signals, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &l.signals, NULL);
+	/* A closed pipe is a write error, handled like Ctrl-C. */
+	signal(SIGPIPE, SIG_IGN);
 
 	if (!o.name) {
 		snprintf(own_name, sizeof(own_name), "etw-live-%d", (int)getpid());
@@ -354,8 +361,12 @@ int cmd_live(int argc, char **argv)
 		stop_own(own);
 	dump_prep_free(&l.pp);
 	kv_free(&l.d.kvs);
-	if (fflush(l.d.out) || (l.d.out != stdout && fclose(l.d.out)))
-		return etw_error("live: write error: %s", strerror(errno));
+	if (l.write_error == EPIPE)
+		return 0;
+	if (!l.write_error && (fflush(l.d.out) || (l.d.out != stdout && fclose(l.d.out))))
+		l.write_error = errno;
+	if (l.write_error)
+		return etw_error("live: write error: %s", strerror(l.write_error));
 	if (err == ERROR_WMI_INSTANCE_NOT_FOUND)
 		return ctl_fail_win32("live", o.name, err,
 				      "no such session in real-time mode (etw start --real-time)");

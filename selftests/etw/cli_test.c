@@ -212,6 +212,32 @@ TEST(live_own_session)
 	EXPECT_TRUE(strstr(out, "ERROR_WMI_INSTANCE_NOT_FOUND (4201)") != NULL) TH_LOG("%s", out);
 }
 
+/* The reader of its output goes away: it ends and stops its own session. */
+TEST(live_pipe_closed)
+{
+	char out[4096] = "";
+	struct child c;
+
+	NEED_TOOLS();
+	ASSERT_EQ(0, spawn(&c, "etw live -f csv -p " GUID_TEXT ":5 | head -n 3"));
+	for (int i = 0; i < 300 && !strstr(out, "etw-live-"); i++) {
+		usleep(100000);
+		sh("etw list", out, sizeof(out));
+	}
+	ASSERT_TRUE(strstr(out, "etw-live-") != NULL);
+	/* head takes the CSV header and two events and exits ... */
+	EXPECT_EQ(0, sh("etw-example-provider 2", NULL, 0));
+	EXPECT_EQ(2, read_until(&c, GUID_TEXT, 2)) TH_LOG("%s", c.out);
+	/* ... so the next events find the pipe closed. */
+	for (int i = 0; i < 100 && strstr(out, "etw-live-"); i++) {
+		sh("etw-example-provider 1", NULL, 0);
+		usleep(200000);
+		sh("etw list", out, sizeof(out));
+	}
+	EXPECT_TRUE(strstr(out, "etw-live-") == NULL) TH_LOG("%s", out);
+	EXPECT_EQ(0, finish(&c, 0)) TH_LOG("%s", c.out);
+}
+
 TEST(live_errors)
 {
 	char out[4096];
