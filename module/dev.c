@@ -83,7 +83,15 @@ static int etw_ioctl_unregister(struct etw_file *ef, void *arg)
 
 static int etw_ioctl_write(struct etw_file *ef, void *arg)
 {
-	return etw_write(ef, arg);
+	/* The classic kinds take struct etw_trace_write: same head and size. */
+	switch (((struct etw_event_write *)arg)->kind) {
+	case ETW_WRITE_TRACE:
+	case ETW_WRITE_INSTANCE:
+	case ETW_WRITE_MESSAGE:
+		return etw_write_classic(arg);
+	default:
+		return etw_write(ef, arg);
+	}
 }
 
 static int etw_ioctl_set_info(struct etw_file *ef, void *arg)
@@ -154,6 +162,7 @@ union etw_ioctl_buffer {
 	struct etw_provider_register reg;
 	struct etw_provider_unregister unreg;
 	struct etw_event_write write;
+	struct etw_trace_write trace_write;
 	struct etw_session_start start;
 	struct etw_session_control control;
 	struct etw_enable enable;
@@ -187,6 +196,8 @@ static_assert(sizeof(struct etw_version) >= ETW_VERSION_SIZE_VER0);
 static_assert(sizeof(struct etw_provider_register) >= ETW_PROVIDER_REGISTER_SIZE_VER0);
 static_assert(sizeof(struct etw_provider_unregister) >= ETW_PROVIDER_UNREGISTER_SIZE_VER0);
 static_assert(sizeof(struct etw_event_write) >= ETW_EVENT_WRITE_SIZE_VER0);
+/* ETW_IOC_WRITE copies sizeof(struct etw_event_write) bytes of either. */
+static_assert(sizeof(struct etw_trace_write) <= sizeof(struct etw_event_write));
 static_assert(sizeof(struct etw_session_start) >= ETW_SESSION_START_SIZE_VER0);
 static_assert(sizeof(struct etw_session_control) >= ETW_SESSION_CONTROL_SIZE_VER0);
 static_assert(sizeof(struct etw_enable) >= ETW_ENABLE_SIZE_VER0);

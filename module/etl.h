@@ -86,11 +86,58 @@ struct etl_ext_item {
 #define ETL_EXT_PROCESS_START_KEY	0x000D
 #define ETL_EXT_LINKAGE			0x0001	/* another item follows */
 
+/*
+ * EVENT_TRACE_HEADER as stored (TraceEvent): the caller's header with the
+ * marker, ids, time stamp and processor times filled in.
+ */
+struct etl_trace_header {
+	u16 size;
+	u8 header_type;
+	u8 marker_flags;
+	u8 type;		/* Class.Type: the opcode */
+	u8 level;
+	u16 version;
+	u32 thread_id;
+	u32 process_id;
+	u64 timestamp;
+	u8 guid[16];		/* the event class GUID */
+	u32 kernel_time;
+	u32 user_time;
+};
+
+/* EVENT_INSTANCE_GUID_HEADER (TraceEventInstance). */
+struct etl_instance_header {
+	struct etl_trace_header trace;
+	u32 instance_id;
+	u32 parent_instance_id;
+	u8 parent_guid[16];
+};
+
+#define ETL_HEADER_TYPE_FULL32		0x0a
+#define ETL_HEADER_TYPE_FULL64		0x14
+#define ETL_HEADER_TYPE_INSTANCE32	0x0b
+#define ETL_HEADER_TYPE_INSTANCE64	0x15
+#define ETL_MARKER_FLAGS_TRACE		0xc0	/* TRACE_HEADER_FLAG | EVENT_TRACE */
+
+/* MESSAGE_TRACE_HEADER (TraceMessage), then the items its flags announce. */
+struct etl_message_header {
+	u16 size;
+	u8 reserved;
+	u8 marker_flags;	/* ETL_MARKER_FLAGS_MESSAGE */
+	u16 message_number;
+	u16 option_flags;
+};
+
+#define ETL_MARKER_FLAGS_MESSAGE	0x90	/* TRACE_HEADER_FLAG | TRACE_MESSAGE */
+
 static inline void etl_static_checks(void)
 {
 	BUILD_BUG_ON(sizeof(struct etl_buffer_header) != 0x48);
 	BUILD_BUG_ON(sizeof(struct etl_event_header) != 0x50);
 	BUILD_BUG_ON(sizeof(struct etl_ext_item) != 8);
+	BUILD_BUG_ON(sizeof(struct etl_trace_header) != 0x30);
+	BUILD_BUG_ON(sizeof(struct etl_instance_header) != 0x48);
+	BUILD_BUG_ON(sizeof(struct etl_message_header) != 8);
 }
 
 #endif /* _ETW_ETL_H */

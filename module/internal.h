@@ -141,6 +141,7 @@ struct etw_session {
 	u32 nr_free;
 	u64 sequence;			/* last SequenceNumber given */
 	u32 buffers_written;		/* taken by a consumer */
+	atomic_t message_sequence;	/* TraceMessage, LOCAL_SEQUENCE mode */
 };
 
 /* dev.c */
@@ -187,6 +188,7 @@ int etw_session_start(struct etw_session_start *arg);
 int etw_session_control(struct etw_session_control *arg);
 int etw_session_buffer_read(struct etw_buffer_read *arg);
 struct etw_session *etw_session_get(u32 logger_id);
+struct etw_session *etw_session_lookup_rcu(u32 logger_id);
 void etw_session_put(struct etw_session *s);
 void etw_session_exit(void);
 u64 etw_clock(void);
@@ -255,5 +257,8 @@ void etw_traits_release(struct etw_reg *r);
 
 /* write.c */
 int etw_write(struct etw_file *ef, struct etw_event_write *arg);
+
+/* write_classic.c: TraceEvent, TraceEventInstance, TraceMessage */
+int etw_write_classic(struct etw_trace_write *arg);
 
 #endif /* _ETW_INTERNAL_H */

@@ -21,7 +21,18 @@
 
 #include "internal.h"
 
-static struct etw_session *etw_sessions[ETW_MAX_SESSIONS];
+/*
+ * Changed under etw_lock; classic writes (TraceEvent names a session by
+ * its logger id) read it under RCU.
+ */
+static struct etw_session __rcu *etw_sessions[ETW_MAX_SESSIONS];
+
+/* The session in slot @i; etw_lock held. */
+static struct etw_session *etw_session_slot(unsigned int i)
+{
+	return rcu_dereference_protected(etw_sessions[i],
+					 lockdep_is_held(&etw_lock));
+}
 
 /* Memory all sessions' buffers may use, in MiB. */
 static unsigned int max_buffer_memory_mb = 256;
@@ -56,7 +67,7 @@ struct etw_session *etw_session_get(u32 logger_id)
 	lockdep_assert_held(&etw_lock);
 	if (!logger_id || logger_id > ETW_MAX_SESSIONS)
 		return NULL;
-	s = etw_sessions[logger_id - 1];
+	s = etw_session_slot(logger_id - 1);
 	if (s)
 		kref_get(&s->ref);
 	return s;
@@ -64,14 +75,29 @@ struct etw_session *etw_session_get(u32 logger_id)
 
 static struct etw_session *etw_session_by_name(const char *name)
 {
+	struct etw_session *s;
 	unsigned int i;
 
-	for (i = 0; i < ETW_MAX_SESSIONS; i++)
-		if (etw_sessions[i] && !strcmp(etw_sessions[i]->info.name, name)) {
-			kref_get(&etw_sessions[i]->ref);
-			return etw_sessions[i];
+	for (i = 0; i < ETW_MAX_SESSIONS; i++) {
+		s = etw_session_slot(i);
+		if (s && !strcmp(s->info.name, name)) {
+			kref_get(&s->ref);
+			return s;
 		}
+	}
 	return NULL;
+}
+
+/*
+ * Find a session by id for a writer: RCU read lock held, no reference
+ * taken.  A stopping session leaves the table before the grace period
+ * that precedes its last flush, so it stays usable until the unlock.
+ */
+struct etw_session *etw_session_lookup_rcu(u32 logger_id)
+{
+	if (!logger_id || logger_id > ETW_MAX_SESSIONS)
+		return NULL;
+	return rcu_dereference(etw_sessions[logger_id - 1]);
 }
 
 static void etw_session_free(struct kref *ref)
@@ -199,7 +225,7 @@ int etw_session_start(struct etw_session_start *arg)
 
 	mutex_lock(&etw_lock);
 	for (i = 0; i < ETW_MAX_SESSIONS; i++) {
-		other = etw_sessions[i];
+		other = etw_session_slot(i);
 		if (!other) {
 			slot = min(slot, i);
 			continue;
@@ -234,7 +260,7 @@ int etw_session_start(struct etw_session_start *arg)
 	s->info.start_time = etw_filetime_now();
 	s->info.start_ticks = etw_clock();
 	__module_get(THIS_MODULE);
-	etw_sessions[slot] = s;
+	rcu_assign_pointer(etw_sessions[slot], s);
 	if (s->info.flush_timer)
 		schedule_delayed_work(&s->flush_work, s->info.flush_timer * HZ);
 	etw_session_stats(s);
@@ -257,7 +283,7 @@ static void etw_session_stop(struct etw_session *s)
 	unsigned int cpu;
 
 	lockdep_assert_held(&etw_lock);
-	etw_sessions[s->info.logger_id - 1] = NULL;
+	RCU_INIT_POINTER(etw_sessions[s->info.logger_id - 1], NULL);
 	etw_registry_session_stopped(s);
 	synchronize_rcu();
 	cancel_delayed_work_sync(&s->flush_work);
@@ -360,5 +386,5 @@ void etw_session_exit(void)
 	unsigned int i;
 
 	for (i = 0; i < ETW_MAX_SESSIONS; i++)
-		WARN_ON(etw_sessions[i]);
+		WARN_ON(rcu_access_pointer(etw_sessions[i]));
 }

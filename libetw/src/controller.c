@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "controller.h"
+#include "logger_handle.h"
 
 /* The largest BufferSize (KB) the module accepts; Windows' own is larger. */
 #define ETW_MODULE_MAX_BUFFER_KB	1024
@@ -36,6 +37,8 @@ static __u32 session_tag(const struct etw_session_info *info)
 	__u64 x = (info->start_ticks * 0x9e3779b97f4a7c15ULL) ^ info->start_time;
 	__u32 tag = (__u32)(x ^ (x >> 32));
 
+	/* Handle bit 24 marks a private logger (logger_handle.h): never set it. */
+	tag &= ~(__u32)(ETW_LOGGER_PRIVATE >> ETW_ID_TAG_SHIFT);
 	return tag ? tag : 1;
 }
 

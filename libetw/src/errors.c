@@ -48,6 +48,8 @@ ULONG etw_win32_error(int err, enum etw_err_ctx ctx)
 		return ERROR_ARITHMETIC_OVERFLOW;
 	case -EMSGSIZE:
 		return ERROR_MORE_DATA;
+	case -ERANGE:
+		return ERROR_INVALID_DATA;	/* a MOF_FIELD array too long */
 	case -ENOMEM:
 		return ERROR_NOT_ENOUGH_MEMORY;
 	case -ETIMEDOUT:

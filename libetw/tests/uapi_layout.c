@@ -52,6 +52,30 @@ TEST(etw_version_layout)
 	EXPECT_EQ(32, offsetof(struct etw_version, reserved));
 }
 
+/* ETW_IOC_WRITE reads either struct: same head, same size. */
+_Static_assert(sizeof(struct etw_trace_write) == ETW_EVENT_WRITE_SIZE_VER0,
+	       "etw_trace_write size");
+CHECK_OFF(struct etw_trace_write, kind, offsetof(struct etw_event_write, kind));
+CHECK_OFF(struct etw_trace_write, flags, offsetof(struct etw_event_write, flags));
+CHECK_OFF(struct etw_trace_write, logger_id, 8);
+CHECK_OFF(struct etw_trace_write, message_flags, 12);
+CHECK_OFF(struct etw_trace_write, header, 16);
+CHECK_OFF(struct etw_trace_write, data, 24);
+CHECK_OFF(struct etw_trace_write, count, 32);
+CHECK_OFF(struct etw_trace_write, message_number, 36);
+CHECK_OFF(struct etw_trace_write, guid, 40);
+CHECK_OFF(struct etw_trace_write, parent_guid, 56);
+CHECK_OFF(struct etw_trace_write, instance_id, 72);
+CHECK_OFF(struct etw_trace_write, parent_instance_id, 76);
+CHECK_OFF(struct etw_trace_write, reserved, 80);
+
+TEST(etw_trace_write_layout)
+{
+	EXPECT_EQ(ETW_EVENT_WRITE_SIZE_VER0, sizeof(struct etw_trace_write));
+	EXPECT_EQ(16, offsetof(struct etw_trace_write, header));
+	EXPECT_EQ(80, offsetof(struct etw_trace_write, reserved));
+}
+
 /* The ioctl numbers carry no size, so they are the same in both ABIs. */
 TEST(ioctl_numbers)
 {

@@ -167,12 +167,18 @@ static inline int etw_take_buffer(int fd, __u32 logger_id, void *buf,
 	return ret;
 }
 
+/* Called for each record of any header family; return 0 to go on. */
+typedef int (*etw_raw_record_fn)(const __u8 *rec, __u16 size,
+				 const __u8 *buffer, __u32 cpu, void *ctx);
+
 /*
  * Flush the session and read every ready buffer, checking the ETL buffer
- * framing and calling @fn for each record.  Returns the number of records,
- * or a negative errno (-EPROTO for a malformed buffer).
+ * framing (records of at least @min_size bytes, 0xFF fill) and calling @fn
+ * for each record.  Returns the number of records, or a negative errno
+ * (-EPROTO for a malformed buffer).
  */
-static inline long etw_drain(int fd, __u32 logger_id, etw_record_fn fn, void *ctx)
+static inline long etw_drain_raw(int fd, __u32 logger_id, __u16 min_size,
+				 etw_raw_record_fn fn, void *ctx)
 {
 	static __u8 buf[1024 * 1024];
 	long records = 0;
@@ -198,16 +204,39 @@ static inline long etw_drain(int fd, __u32 logger_id, etw_record_fn fn, void *ct
 			if (buf[off] != 0xff)
 				return -EPROTO;
 		for (off = ETW_BUFFER_HEADER_SIZE; off < saved;) {
-			const struct etw_test_event_header *h = (const void *)(buf + off);
+			__u16 size;
 
-			if (h->size < ETW_EVENT_HEADER_SIZE || off + h->size > saved)
+			memcpy(&size, buf + off, sizeof(size));
+			if (size < min_size || off + size > saved)
 				return -EPROTO;
 			records++;
-			if (fn && fn(h, buf, cpu, ctx))
+			if (fn && fn(buf + off, size, buf, cpu, ctx))
 				return -ECANCELED;
-			off += (h->size + 7) & ~7u;
+			off += (size + 7) & ~7u;
 		}
 	}
+}
+
+struct etw_drain_ctx {
+	etw_record_fn fn;
+	void *ctx;
+};
+
+static inline int etw_drain_event(const __u8 *rec, __u16 size,
+				  const __u8 *buffer, __u32 cpu, void *ctx)
+{
+	struct etw_drain_ctx *d = ctx;
+
+	return d->fn ? d->fn((const void *)rec, buffer, cpu, d->ctx) : 0;
+}
+
+/* etw_drain_raw() of EVENT_HEADER records. */
+static inline long etw_drain(int fd, __u32 logger_id, etw_record_fn fn, void *ctx)
+{
+	struct etw_drain_ctx d = { fn, ctx };
+
+	return etw_drain_raw(fd, logger_id, ETW_EVENT_HEADER_SIZE,
+			     etw_drain_event, &d);
 }
 
 /* Count of records per event id, for the provider @guid. */

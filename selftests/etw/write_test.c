@@ -212,7 +212,7 @@ TEST_F(wr, argument_errors)
 	w.reg_id = 999;
 	EXPECT_EQ(-EBADF, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
 	w.reg_id = self->reg;
-	w.kind = 2;
+	w.kind = 5;				/* no such kind */
 	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
 	w.kind = ETW_WRITE_EVENT;
 	w.flags = 0x8;

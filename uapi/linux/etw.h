@@ -272,6 +272,105 @@ struct etw_event_write {
 
 #define ETW_EVENT_WRITE_SIZE_VER0	104
 
+/*
+ * The classic kinds of ETW_IOC_WRITE (TraceEvent, TraceEventInstance,
+ * TraceMessage) take a struct etw_trace_write instead: the same first 8
+ * bytes (@size, @kind, @flags) and the same size, so the ioctl reads
+ * either.  They write into one session named by its logger id, whatever
+ * provider enabled it, as NtTraceEvent does with a logger handle.
+ */
+#define ETW_WRITE_TRACE		2	/* TraceEvent: EVENT_TRACE_HEADER */
+#define ETW_WRITE_INSTANCE	3	/* TraceEventInstance */
+#define ETW_WRITE_MESSAGE	4	/* TraceMessage, TraceMessageVa */
+
+/* etw_trace_write.flags */
+/* INSTANCE: @parent_guid and @parent_instance_id are valid */
+#define ETW_WRITE_F_PARENT	0x1000
+#define ETW_WRITE_F_TRACE_MASK	0x1000
+
+/*
+ * The caller's header as TraceEvent reads it: the WNODE_FLAG_* bits of its
+ * Flags word (offset 0x2c) that the kernel interprets.
+ */
+#define ETW_TRACE_FLAG_USE_TIMESTAMP	0x00000200
+#define ETW_TRACE_FLAG_TRACED_GUID	0x00020000
+#define ETW_TRACE_FLAG_USE_GUID_PTR	0x00080000
+#define ETW_TRACE_FLAG_USE_MOF_PTR	0x00100000
+#define ETW_TRACE_HEADER_SIZE		0x30	/* EVENT_TRACE_HEADER */
+#define ETW_INSTANCE_HEADER_SIZE	0x38	/* EVENT_INSTANCE_HEADER, as given */
+#define ETW_MAX_MOF_BYTES		0x100	/* 16 MOF_FIELDs of 16 bytes */
+
+/* TraceMessage MessageFlags (TRACE_MESSAGE_*) the kernel interprets. */
+#define ETW_MESSAGE_SEQUENCE		0x0001
+#define ETW_MESSAGE_GUID		0x0002
+#define ETW_MESSAGE_COMPONENTID		0x0004
+#define ETW_MESSAGE_TIMESTAMP		0x0008
+#define ETW_MESSAGE_PERFORMANCE_TIMESTAMP 0x0010
+#define ETW_MESSAGE_SYSTEMINFO		0x0020
+#define ETW_MESSAGE_POINTER32		0x0040
+#define ETW_MESSAGE_POINTER64		0x0080
+#define ETW_MESSAGE_FLAG_MASK		0xffff
+
+/* Session LogFileMode bits that number TraceMessage records. */
+#define ETW_MODE_GLOBAL_SEQUENCE	0x00004000
+#define ETW_MODE_LOCAL_SEQUENCE		0x00008000
+
+/**
+ * struct etw_trace_write - ETW_IOC_WRITE for the classic kinds
+ * @size: sizeof(struct etw_trace_write)
+ * @kind: %ETW_WRITE_TRACE, %ETW_WRITE_INSTANCE or %ETW_WRITE_MESSAGE
+ * @flags: ETW_WRITE_F_* of the classic range
+ * @logger_id: the session (the low 16 bits of a logger handle)
+ * @message_flags: MESSAGE: TRACE_MESSAGE_* (only the low 16 bits are
+ *	stored; the kernel sets POINTER32 or POINTER64 itself)
+ * @header: TRACE, INSTANCE: address of the caller's EVENT_TRACE_HEADER or
+ *	EVENT_INSTANCE_HEADER, its data following it (or, with
+ *	WNODE_FLAG_USE_MOF_PTR, an array of MOF_FIELD)
+ * @data: MESSAGE: address of @count &struct etw_data_desc, the arguments
+ * @count: MESSAGE: number of data descriptors, at most
+ *	%ETW_MAX_DATA_DESCRIPTORS
+ * @message_number: MESSAGE: the message number
+ * @reserved0: must be 0
+ * @guid: INSTANCE: the class GUID of the instance's registration handle;
+ *	MESSAGE: MessageGuid (with TRACE_MESSAGE_COMPONENTID its first 4
+ *	bytes are the component id)
+ * @parent_guid: INSTANCE with %ETW_WRITE_F_PARENT: the parent's class GUID
+ * @instance_id: INSTANCE: InstanceId
+ * @parent_instance_id: INSTANCE with %ETW_WRITE_F_PARENT: ParentInstanceId
+ * @reserved: must be 0
+ *
+ * The kernel reads the caller's header, its MOF_FIELD array, the data
+ * they point to and a WNODE_FLAG_USE_GUID_PTR GUID itself; it never
+ * writes them.  It fills ThreadId, ProcessId, TimeStamp (unless
+ * WNODE_FLAG_USE_TIMESTAMP), KernelTime and UserTime of the stored record.
+ *
+ * Errors besides the common ones: ``EBADF`` no session has @logger_id
+ * (ERROR_INVALID_HANDLE); ``EINVAL`` a header Size below the header or
+ * WNODE_FLAG_TRACED_GUID missing (libetw reports these itself, as
+ * Windows' user-mode half does); ``ERANGE`` a MOF_FIELD array of more
+ * than %ETW_MAX_MOF_BYTES (ERROR_INVALID_DATA); ``EMSGSIZE`` the record
+ * does not fit one buffer of the session or 64 KiB (ERROR_MORE_DATA);
+ * ``ENOSPC`` the session had no free buffer and counted the event lost
+ * (ERROR_NOT_ENOUGH_MEMORY).
+ */
+struct etw_trace_write {
+	__u32 size;
+	__u16 kind;
+	__u16 flags;
+	__u32 logger_id;
+	__u32 message_flags;
+	__u64 header;
+	__u64 data;
+	__u32 count;
+	__u16 message_number;
+	__u16 reserved0;
+	__u8 guid[16];
+	__u8 parent_guid[16];
+	__u32 instance_id;
+	__u32 parent_instance_id;
+	__u32 reserved[6];
+};
+
 /* Session LogFileMode bits understood by the kernel (EVENT_TRACE_*). */
 #define ETW_MODE_FILE_SEQUENTIAL	0x00000001
 #define ETW_MODE_FILE_CIRCULAR		0x00000002
