@@ -39,17 +39,15 @@ static void stack(struct sbuf *sb, const uint8_t *p, size_t n,
 		sb_printf(sb, " 0x%" PRIx64, le(p + off, size));
 }
 
+/* Exactly one SID. */
 static bool sid(struct sbuf *sb, const uint8_t *p, size_t n)
 {
-	uint64_t auth = 0;
+	char buf[ETW_ETL_SID_STRLEN];
+	int used = etw_etl_sid_to_str(p, n, buf, sizeof(buf));
 
-	if (n < 8 || n != 8 + 4 * (size_t)p[1])
+	if (used < 0 || (size_t)used != n)
 		return false;
-	for (int i = 2; i < 8; i++)
-		auth = auth << 8 | p[i];
-	sb_printf(sb, "S-%u-%" PRIu64, p[0], auth);
-	for (unsigned int i = 0; i < p[1]; i++)
-		sb_printf(sb, "-%" PRIu64, le(p + 8 + 4 * i, 4));
+	sb_put(sb, buf, strlen(buf));
 	return true;
 }
 

@@ -9,23 +9,9 @@
 
 #include "dump.h"
 
-#define FILETIME_UNIX_EPOCH	116444736000000000ull
-#define FILETIME_HZ		10000000ull
-
 bool format_filetime(uint64_t ft, char *buf, size_t size)
 {
-	time_t secs = (time_t)(ft / FILETIME_HZ) -
-		      (time_t)(FILETIME_UNIX_EPOCH / FILETIME_HZ);
-	struct tm tm;
-
-	if (!gmtime_r(&secs, &tm) || tm.tm_year > 9999 - 1900) {
-		snprintf(buf, size, "%s", "");
-		return false;
-	}
-	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%07uZ",
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		 tm.tm_min, tm.tm_sec, (unsigned int)(ft % FILETIME_HZ));
-	return true;
+	return !etw_etl_format_filetime(ft, buf, size);
 }
 
 /* EVENT_TRACE_* LogFileMode bits. */

@@ -319,6 +319,20 @@ int etw_etl_filetime(const struct etw_etl *etl, uint64_t timestamp,
  */
 unsigned int etw_etl_win32_error(int err);
 
+/*
+ * A FILETIME as "2020-02-17T12:48:30.4203140Z" (UTC, 100 ns digits) at
+ * buf; -ERANGE (and "") past the year 9999.
+ */
+int etw_etl_format_filetime(uint64_t ft, char *buf, size_t size);
+
+/*
+ * A SID as "S-1-5-21-..." at buf.  The SID is 8 + 4 * SubAuthorityCount
+ * bytes of the n at sid; returns that length, -EBADMSG if n is short,
+ * -ENOBUFS if size is.  ETW_ETL_SID_STRLEN always suffices.
+ */
+#define ETW_ETL_SID_STRLEN	(28 + 255 * 11)
+int etw_etl_sid_to_str(const void *sid, size_t n, char *buf, size_t size);
+
 /* Format g as ETW_ETL_GUID_STRLEN bytes at buf (lowercase, no braces). */
 void etw_etl_guid_to_str(const struct etw_etl_guid *g, char *buf);
 

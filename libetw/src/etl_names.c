@@ -2,6 +2,8 @@
 /*
  * Names for what the ETL reader returns, for tools that print records.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "etl_internal.h"
@@ -57,4 +59,26 @@ ETW_EXPORT void etw_etl_guid_to_str(const struct etw_etl_guid *g, char *buf)
 		 g->data1, g->data2, g->data3, g->data4[0], g->data4[1],
 		 g->data4[2], g->data4[3], g->data4[4], g->data4[5],
 		 g->data4[6], g->data4[7]);
+}
+
+ETW_EXPORT int etw_etl_sid_to_str(const void *sid, size_t n, char *buf,
+				  size_t size)
+{
+	const uint8_t *p = sid;
+	uint64_t auth = 0;
+	size_t len, used;
+
+	if (!p || n < 8 || n < 8 + 4 * (size_t)p[1])
+		return -EBADMSG;
+	for (int i = 2; i < 8; i++)
+		auth = auth << 8 | p[i];
+	len = (size_t)snprintf(buf, size, "S-%u-%" PRIu64, p[0], auth);
+	for (unsigned int i = 0; i < p[1] && len < size; i++) {
+		const uint8_t *a = p + 8 + 4 * i;
+		uint32_t v = a[0] | a[1] << 8 | a[2] << 16 | (uint32_t)a[3] << 24;
+
+		len += (size_t)snprintf(buf + len, size - len, "-%" PRIu32, v);
+	}
+	used = 8 + 4 * (size_t)p[1];
+	return len < size ? (int)used : -ENOBUFS;
 }

@@ -5,6 +5,8 @@
  *   FILETIME = StartTime + (timestamp - sync) * 10^7 / rate.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <time.h>
 
 #include "etl_internal.h"
 
@@ -53,4 +55,22 @@ ETW_EXPORT int etw_etl_filetime(const struct etw_etl *etl, uint64_t timestamp,
 				uint64_t *filetime)
 {
 	return etl_to_filetime(&etl->hdr, timestamp, filetime) ? 0 : -EDOM;
+}
+
+#define FILETIME_UNIX_EPOCH	116444736000000000ull
+
+ETW_EXPORT int etw_etl_format_filetime(uint64_t ft, char *buf, size_t size)
+{
+	time_t secs = (time_t)(ft / FILETIME_HZ) -
+		      (time_t)(FILETIME_UNIX_EPOCH / FILETIME_HZ);
+	struct tm tm;
+
+	if (!gmtime_r(&secs, &tm) || tm.tm_year > 9999 - 1900) {
+		snprintf(buf, size, "%s", "");
+		return -ERANGE;
+	}
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%07uZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, (unsigned int)(ft % FILETIME_HZ));
+	return 0;
 }
