@@ -8,6 +8,7 @@
 #   make demo             the end-to-end demo in the VM
 #   make vm-shell         an interactive shell in the VM, etw.ko loaded
 #   make vm-test T="a b"  only the named selftests, one kernel (ETW_KERNEL)
+#   make bench            the benchmark table, in its own VM (issue 7)
 #   make install          libetw, headers, pkg-config file, etw, man pages
 #   make modules_install  etw.ko into /lib/modules/<release>/updates
 #
@@ -45,7 +46,7 @@ KSRC		:= $(BUILD)/ksrc
 KSFT_CFLAGS	:= -I$(KSRC)/tools/testing/selftests -Wno-sign-compare \
 		   -Wno-missing-prototypes -Wno-clobbered -Wno-misleading-indentation
 
-.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test \
+.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test bench \
 	install modules_install uninstall clean help
 .DEFAULT_GOAL := all
 
@@ -58,6 +59,7 @@ include libetw/build.mk
 include tools/build.mk
 include selftests/build.mk
 include examples/build.mk
+include bench/build.mk
 include module/build.mk
 include scripts/lint.mk
 
@@ -72,6 +74,9 @@ vm-shell:
 
 vm-test:
 	@T="$(T)" scripts/vm-job.sh test
+
+bench:
+	@scripts/bench.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -55,7 +55,7 @@ mkdir -p "$log"
 kernels=$(scripts/kernels.sh) || { tally 0 1 0; finish; }
 
 step "build"
-gate "build: libetw, etw, selftests" fatal $MAKE lib tools selftests stage
+gate "build: libetw, etw, selftests, bench programs" fatal $MAKE lib tools selftests stage bench-progs
 for rel in $kernels; do
 	gate "build: etw.ko for $rel, W=1" fatal sh -c "$MAKE modules-$rel > $log/build-$rel.log 2>&1 || { cat $log/build-$rel.log; exit 1; }"
 done

@@ -7,7 +7,9 @@
 #   scripts/setup.sh BUILD_DIR
 #
 # Installs with apt-get: compilers and checkers, QEMU, busybox, the headers
-# of every kernel in scripts/kernels.sh and linux-source-6.12.  Then, into
+# of every kernel in scripts/kernels.sh, linux-source-6.12, and
+# liblttng-ust-dev (the lttng-ust peer of the benchmarks, built by make
+# check so the bench programs keep compiling).  Then, into
 # BUILD_DIR (kept between runs, never committed):
 #   vm/<release>/vmlinuz   the kernel image, from Debian's .deb (not installed)
 #   ksrc/                  checkpatch.pl, kernel-doc and the kselftest harness
@@ -29,7 +31,7 @@ installed() {
 need=
 for pkg in make gcc g++ gcc-multilib g++-multilib libc6-dev pkg-config perl python3 \
 	   sparse cpio gzip xz-utils kmod busybox-static qemu-system-x86 \
-	   linux-source-6.12; do
+	   linux-source-6.12 liblttng-ust-dev; do
 	installed "$pkg" || need="$need $pkg"
 done
 for rel in $kernels; do

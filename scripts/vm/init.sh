@@ -5,6 +5,7 @@
 #   etwvm=test   load etw.ko, run every selftest, unload, dump the kernel log
 #   etwvm=demo   load etw.ko and run /usr/share/etw/demo.sh
 #   etwvm=shell  load etw.ko and start an interactive shell
+#   etwvm=bench  load etw.ko and run /usr/share/etw/bench.sh (make bench)
 #   etwtests=a,b run only these selftests (make vm-test T="a b")
 # Lines starting with "ETW-" are read by scripts/vm/scan.sh on the host.
 /bin/busybox --install -s /bin
@@ -48,6 +49,9 @@ test)
 	;;
 demo)
 	sh /usr/share/etw/demo.sh
+	;;
+bench)
+	sh /usr/share/etw/bench.sh
 	;;
 shell)
 	echo "etw VM shell: etw.ko is loaded; 'poweroff -f' to leave"

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the benchmark programs share: the clock, the timed loop, a session
+ * to write into, the syscall counter and the output lines that
+ * scripts/bench.sh turns into the table.
+ *
+ * Every program prints its results as lines
+ *
+ *	BENCH <key> <value>
+ *
+ * and nothing else on standard output.  Times are nanoseconds of the
+ * guest's CLOCK_MONOTONIC: under `-icount shift=0` one nanosecond is one
+ * guest instruction, so the same numbers read as instructions per event.
+ */
+#ifndef ETW_BENCH_H
+#define ETW_BENCH_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include <windows.h>
+#include <evntprov.h>
+#include <evntrace.h>
+
+/* Time each case is run for, per repetition; the minimum rep counts. */
+#define BENCH_REP_NS	30000000ULL
+#define BENCH_REPS	5
+
+static inline uint64_t bench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t bench_thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Run BODY in batches of BATCH until BENCH_REP_NS passed, BENCH_REPS
+ * times; store the smallest nanoseconds per iteration in *NS.  A macro,
+ * not a callback, so the loop around BODY is a counter and a branch: the
+ * disabled-path cases are a few instructions each and a call through a
+ * pointer would be most of what is measured.
+ */
+#define BENCH_LOOP(ns, batch, body)					\
+	do {								\
+		double _best = 0;					\
+		for (int _rep = 0; _rep < BENCH_REPS; _rep++) {		\
+			uint64_t _c0 = bench_thread_cpu();		\
+			uint64_t _t0 = bench_now(), _t1, _n = 0;	\
+			do {						\
+				for (unsigned int _i = 0; _i < (batch); _i++) { \
+					body;				\
+				}					\
+				_n += (batch);				\
+				_t1 = bench_now();			\
+			} while (_t1 - _t0 < BENCH_REP_NS);		\
+			double _v = (double)(_t1 - _t0) / (double)_n;	\
+			if (bench_verbose)				\
+				bench_rep(#body, _v, _t1 - _t0,		\
+					  bench_thread_cpu() - _c0);	\
+			if (!_rep || _v < _best)			\
+				_best = _v;				\
+		}							\
+		*(ns) = _best;						\
+	} while (0)
+
+/* ETW_BENCH_VERBOSE=1: every repetition's result on standard error. */
+extern int bench_verbose;
+void bench_rep(const char *what, double ns, uint64_t wall, uint64_t cpu);
+
+/* BENCH <key> <value> */
+void bench_print(const char *key, double value);
+void bench_printf(double value, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Exit with a message on standard error. */
+void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* Run the calling thread on @cpu only. */
+void bench_pin(int cpu);
+
+/*
+ * A session in buffering mode (a memory ring, like ftrace's overwrite
+ * mode: steady state without a consumer) that enables @provider at
+ * @level with MatchAnyKeyword @any.  @kb: buffer size, 0 for the default.
+ */
+struct bench_session {
+	CONTROLTRACE_ID id;
+	char name[64];
+};
+
+void bench_session_start(struct bench_session *s, const char *name,
+			 const GUID *provider, UCHAR level, ULONGLONG any);
+void bench_session_stop(struct bench_session *s);
+
+/*
+ * The number of system calls @fn makes in @n calls, counted by a seccomp
+ * filter that traps every system call of a thread made for the count.
+ * Trapped calls do not run, so only count paths that should make none
+ * (and one that should make one, to show the counter works).
+ */
+unsigned long bench_count_syscalls(void (*fn)(void *arg), void *arg,
+				   unsigned long n);
+
+/* Fixed provider GUIDs of the benchmark programs. */
+extern const GUID bench_provider_enabled;
+extern const GUID bench_provider_disabled;
+
+#endif /* ETW_BENCH_H */

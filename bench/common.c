@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers of the benchmark programs: output, pinning, and the session the
+ * events go to, started with the Windows controller API as an application
+ * would.
+ */
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+/* {6b1a9e3c-52d0-4f7e-9c41-0d2b7e5a8f10} and {...f11}: nothing else uses them. */
+const GUID bench_provider_enabled = {
+	0x6b1a9e3c, 0x52d0, 0x4f7e, { 0x9c, 0x41, 0x0d, 0x2b, 0x7e, 0x5a, 0x8f, 0x10 }
+};
+const GUID bench_provider_disabled = {
+	0x6b1a9e3c, 0x52d0, 0x4f7e, { 0x9c, 0x41, 0x0d, 0x2b, 0x7e, 0x5a, 0x8f, 0x11 }
+};
+
+int bench_verbose;
+
+__attribute__((constructor)) static void bench_init(void)
+{
+	const char *v = getenv("ETW_BENCH_VERBOSE");
+
+	bench_verbose = v && *v == '1';
+}
+
+void bench_rep(const char *what, double ns, uint64_t wall, uint64_t cpu)
+{
+	fprintf(stderr, "rep %-40.40s %10.3f  this thread ran %.1f%% of the time\n",
+		what, ns, 100.0 * (double)cpu / (double)wall);
+}
+
+void bench_print(const char *key, double value)
+{
+	printf("BENCH %s %.3f\n", key, value);
+	fflush(stdout);
+}
+
+void bench_printf(double value, const char *fmt, ...)
+{
+	char key[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(key, sizeof(key), fmt, ap);
+	va_end(ap);
+	bench_print(key, value);
+}
+
+void bench_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+void bench_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		bench_die("cannot pin to CPU %d", cpu);
+}
+
+struct props {
+	EVENT_TRACE_PROPERTIES p;
+	char name[64];
+};
+
+void bench_session_start(struct bench_session *s, const char *name,
+			 const GUID *provider, UCHAR level, ULONGLONG any)
+{
+	struct props b;
+	ULONG err;
+
+	memset(&b, 0, sizeof(b));
+	b.p.Wnode.BufferSize = sizeof(b);
+	b.p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	b.p.Wnode.ClientContext = 1;
+	b.p.LogFileMode = EVENT_TRACE_BUFFERING_MODE;
+	b.p.LoggerNameOffset = sizeof(b.p);
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	err = StartTraceA(&s->id, s->name, &b.p);
+	if (err == ERROR_ALREADY_EXISTS) {
+		/* Left over by an earlier run that died: stop it, start again. */
+		ControlTraceA(0, s->name, &b.p, EVENT_TRACE_CONTROL_STOP);
+		b.p.Wnode.BufferSize = sizeof(b);
+		b.p.LoggerNameOffset = sizeof(b.p);
+		err = StartTraceA(&s->id, s->name, &b.p);
+	}
+	if (err)
+		bench_die("StartTrace %s: error %u", s->name, err);
+	err = EnableTraceEx2(s->id, provider, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+			     level, any, 0, 0, NULL);
+	if (err)
+		bench_die("EnableTraceEx2 %s: error %u", s->name, err);
+}
+
+void bench_session_stop(struct bench_session *s)
+{
+	struct props b;
+
+	memset(&b, 0, sizeof(b));
+	b.p.Wnode.BufferSize = sizeof(b);
+	b.p.LoggerNameOffset = sizeof(b.p);
+	ControlTraceA(s->id, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
+}

@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench's table: reads the BENCH lines of the wall-clock run and of
+# the icount run (two files, in that order) and prints every item of
+# issue 7 side by side, with its target and whether it is met.
+#   awk -v date=... -v kernel=... -v qemu=... -v host=... -f bench-table.awk WALL ICOUNT
+# A value that a run did not produce prints as "n/a"; an item whose code
+# is not in the tree yet prints "n/a (not built yet)".
+
+FNR == 1 { run = FILENAME == ARGV[1] ? "w" : "i" }
+$1 == "BENCH" { v[run, $2] = $3 }
+
+function has(r, k) { return ((r, k) in v) }
+function val(r, k) { return v[r, k] + 0 }
+
+# A ratio a/b of one run, or "" if either is missing.
+function ratio(r, a, b) {
+	if (!has(r, a) || !has(r, b) || val(r, b) == 0)
+		return ""
+	return val(r, a) / val(r, b)
+}
+
+function fmt(x, unit) {
+	if (x == "")
+		return "n/a"
+	if (unit == "x")
+		return sprintf("%.2fx", x)
+	if (unit == "%")
+		return sprintf("%.1f%%", x)
+	if (x >= 100)
+		return sprintf("%.0f%s", x, unit)
+	return sprintf("%.1f%s", x, unit)
+}
+
+# A verdict: op is "<=" or ">=" or "==".
+function met(x, op, target) {
+	if (x == "")
+		return "-"
+	if (op == "<=")
+		return x <= target + 1e-9 ? "yes" : "NO"
+	if (op == ">=")
+		return x >= target - 1e-9 ? "yes" : "NO"
+	return x == target ? "yes" : "NO"
+}
+
+function row(name, w, i, unit, op, target, tgt) {
+	printf "  %-44s %14s %14s  %-8s %s\n", name, fmt(w, unit), fmt(i, unit),
+	       tgt, (op == "" ? "" : met(w, op, target) "/" met(i, op, target))
+}
+
+function info(name, w, i, unit) { row(name, w, i, unit, "", 0, "") }
+
+function section(title) { printf "\n%s\n", title }
+
+function cost(r, k) { return has(r, k) ? val(r, k) : "" }
+
+function per_sec(r, k) { return has(r, k) && val(r, k) > 0 ? 1e9 / val(r, k) : "" }
+
+END {
+	split("0 64 512", sizes, " ")
+	printf "etw bench, %s, Debian kernel %s\n", date, kernel
+	printf "host: %s; %s, TCG\n", host, qemu
+	printf "wall:   2 vCPUs, wall clock (host shared with other work: noisy; ratios within the run only)\n"
+	printf "icount: 1 vCPU, -icount shift=0,sleep=off: 1 ns = 1 guest instruction (deterministic)\n"
+	printf "\n  %-44s %14s %14s  %-8s %s\n", "", "wall", "icount", "target", "met wall/icount"
+
+	section("1. EventWrite into one enabled session (ns per call; icount: instructions)")
+	info("getpid()", cost("w", "getpid"), cost("i", "getpid"), "")
+	info("null ioctl on /dev/etw (ENOTTY)", cost("w", "null_ioctl"), cost("i", "null_ioctl"), "")
+	for (n = 1; n <= 3; n++) {
+		p = sizes[n]
+		info("trace_marker write, " p " B", cost("w", "marker." p), cost("i", "marker." p), "")
+		info("EventWrite, " p " B", cost("w", "eventwrite." p), cost("i", "eventwrite." p), "")
+		info("  events/s per core (wall)", per_sec("w", "eventwrite." p), "", "")
+		row("  EventWrite / null ioctl", ratio("w", "eventwrite." p, "null_ioctl"),
+		    ratio("i", "eventwrite." p, "null_ioctl"), "x", "<=", 1.3, "<= 1.3x")
+		row("  EventWrite / trace_marker", ratio("w", "eventwrite." p, "marker." p),
+		    ratio("i", "eventwrite." p, "marker." p), "x", "<=", 1.0, "<= 1.0x")
+		info("  EventWrite / getpid", ratio("w", "eventwrite." p, "getpid"),
+		     ratio("i", "eventwrite." p, "getpid"), "x")
+	}
+
+	section("2. Disabled provider, filtered events (getpid / cost: how many fit in one getpid)")
+	split("disabled level keyword", kinds, " ")
+	split("no session enables the provider|event level above the session's|event keyword not enabled", why, "|")
+	for (n = 1; n <= 3; n++) {
+		k = kinds[n]
+		for (m = 1; m <= 2; m++) {
+			api = m == 1 ? "enabled" : "write"
+			label = (m == 1 ? "EventEnabled, " : "EventWrite 64 B, ") why[n]
+			info(label, cost("w", k "." api), cost("i", k "." api), "")
+			row("  getpid / it", ratio("w", "getpid", k "." api),
+			    ratio("i", "getpid", k "." api), "x", ">=", 50, ">= 50x")
+			row("  system calls per call (seccomp count)", cost("w", "syscalls." k "." api),
+			    cost("i", "syscalls." k "." api), "", "==", 0, "0")
+		}
+	}
+	info("control: enabled EventWrite, syscalls per call", cost("w", "syscalls.eventwrite"),
+	     cost("i", "syscalls.eventwrite"), "")
+	info("lttng-ust tracepoint not enabled", cost("w", "lttng.off"), cost("i", "lttng.off"), "")
+
+	section("3. Two writer threads pinned to the two vCPUs (events/s)")
+	info("EventWrite 64 B, one thread", cost("w", "scale.eventwrite.1"), "", "")
+	info("EventWrite 64 B, two threads", cost("w", "scale.eventwrite.2"), "", "")
+	row("  two / one", ratio("w", "scale.eventwrite.2", "scale.eventwrite.1"), "",
+	    "x", ">=", 1.8, ">= 1.8x")
+	info("  getpid two / one (what this VM allows)",
+	     ratio("w", "scale.getpid.2", "scale.getpid.1"), "", "x")
+
+	section("4. Logger: etw record draining one producer at full speed, default buffers, 64 B events")
+	for (n = 1; n <= 2; n++) {
+		r = n == 1 ? "w" : "i"
+		lost[r] = ""
+		share[r] = ""
+		rate[r] = ""
+		if (has(r, "producer.events") && has(r, "logger.file_events")) {
+			lost[r] = val(r, "producer.failed") + val(r, "logger.session_lost") + \
+				  val(r, "producer.events") - val(r, "logger.file_events")
+			share[r] = 100 * (val(r, "logger.cpu_ns") - val(r, "producer.cpu_ns")) / \
+				   val(r, "producer.cpu_ns")
+			rate[r] = val(r, "logger.file_bytes") / val(r, "logger.wall_ns") * 1e9 / 1e6
+		}
+	}
+	info("events written by the producer", cost("w", "producer.events"), cost("i", "producer.events"), "")
+	row("events lost (failed writes, session count, missing in file)", lost["w"], lost["i"],
+	    "", "==", 0, "0")
+	row("logger CPU / producer CPU", share["w"], share["i"], "%", "<=", 10, "<= 10%")
+	info("file MB/s written", rate["w"], rate["i"], "")
+
+	section("5. Private logger EventWrite vs lttng-ust tracepoint (same payload)")
+	for (n = 1; n <= 3; n++) {
+		p = sizes[n]
+		info("lttng-ust tracepoint, " p " B", cost("w", "lttng." p), cost("i", "lttng." p), "")
+		if (has("w", "private." p) || has("i", "private." p)) {
+			info("private-logger EventWrite, " p " B", cost("w", "private." p),
+			     cost("i", "private." p), "")
+			row("  private / lttng-ust", ratio("w", "private." p, "lttng." p),
+			    ratio("i", "private." p, "lttng." p), "x", "<=", 1.0, "<= 1.0x")
+		} else {
+			printf "  %-44s %14s\n", "private-logger EventWrite, " p " B", "n/a (not built yet)"
+		}
+	}
+
+	section("6. etw dump (text) of a " sprintf("%.0f", val("w", "dump.file_bytes") / 1e6) " MB ETL file")
+	for (n = 1; n <= 2; n++) {
+		r = n == 1 ? "w" : "i"
+		evs[r] = mbs[r] = ipe[r] = ""
+		if (has(r, "dump.wall_ns") && val(r, "dump.status") == 0) {
+			evs[r] = val(r, "dump.events") / val(r, "dump.wall_ns") * 1e9
+			mbs[r] = val(r, "dump.file_bytes") / val(r, "dump.wall_ns") * 1e3
+			ipe[r] = val(r, "dump.wall_ns") / val(r, "dump.events")
+		}
+	}
+	info("events/s", evs["w"], "", "")
+	info("MB/s", mbs["w"], "", "")
+	info("ns per event; icount: instructions per event", ipe["w"], ipe["i"], "")
+
+	section("7. TraceLoggingWrite vs EventWrite, same fields")
+	if (has("w", "tl.write") || has("i", "tl.write")) {
+		info("TraceLoggingWrite", cost("w", "tl.write"), cost("i", "tl.write"), "")
+		info("EventWrite, same fields", cost("w", "tl.eventwrite"), cost("i", "tl.eventwrite"), "")
+		info("  TraceLoggingWrite / EventWrite", ratio("w", "tl.write", "tl.eventwrite"),
+		     ratio("i", "tl.write", "tl.eventwrite"), "x")
+	} else {
+		printf "  %-44s %14s\n", "TraceLoggingWrite / EventWrite", "n/a (not built yet)"
+	}
+}

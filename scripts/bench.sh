@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: build the benchmark image, boot it twice and print one table.
+#
+# BENCH_ONLY="write threads lttng logger dump" runs only those parts and
+# BENCH_RUNS="wall icount" only those boots (for working on one item).
+#
+#   1. install what is missing: the test lane's packages (setup.sh), and
+#      lttng-tools and liblttng-ust-dev, the peers item 5 compares with
+#   2. build etw.ko for the kernel (ETW_KERNEL, default the newest of
+#      scripts/kernels.sh), libetw, etw and the programs in bench/
+#   3. an initramfs of its own: the test image's busybox root plus the
+#      bench programs, lttng-sessiond, lttng-consumerd and lttng
+#   4. boot it twice under QEMU TCG, each boot running scripts/vm/bench.sh:
+#        wall    2 vCPUs, times are wall clock (inflated by emulation and
+#                by whatever else this machine runs: read ratios only)
+#        icount  1 vCPU, -icount shift=0,sleep=off: guest time advances one
+#                nanosecond per guest instruction, so "ns" are instructions,
+#                deterministic whatever the host's load
+#   5. scripts/bench-table.awk: one table of both runs, the issue's targets
+#      and whether each is met
+#
+# No debug options on the kernel command line (slub_debug, KFENCE): the
+# test lane wants them, a benchmark must not pay for them.  Logs and the
+# table are kept in $BUILD/bench/.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+BUILD=${BUILD:-build}
+MAKE="make -s --no-print-directory BUILD=$BUILD"
+out=$BUILD/bench
+start=$(date +%s)
+
+scripts/setup.sh "$BUILD"
+need=
+for pkg in lttng-tools liblttng-ust-dev; do
+	[ "$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ] ||
+		need="$need $pkg"
+done
+if [ -n "$need" ]; then
+	echo "bench: installing:$need" >&2
+	apt-get update -qq >/dev/null
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+
+rel=${ETW_KERNEL:-$(scripts/kernels.sh | tail -n 1)}
+echo "bench: building for $rel" >&2
+$MAKE lib tools bench-progs "modules-$rel" >/dev/null
+
+# The image: what the bench programs and the peers need, nothing else.
+stage=$out/stage
+rm -rf "$stage"
+mkdir -p "$stage/usr/bin" "$stage/usr/lib" "$stage/usr/share/etw" "$out"
+cp -a "$BUILD"/lib/libetw.so* "$stage/usr/lib/"
+cp "$BUILD/bin/etw" "$BUILD"/bench/etw-bench-* "$stage/usr/bin/"
+cp scripts/vm/bench.sh "$stage/usr/share/etw/bench.sh"
+consumerd=/usr/lib/x86_64-linux-gnu/lttng/libexec/lttng-consumerd
+for f in /usr/bin/lttng /usr/bin/lttng-sessiond $consumerd; do
+	mkdir -p "$stage$(dirname $f)"
+	cp "$f" "$stage$f"
+done
+# perf, when this machine has it, for BENCH_ONLY=profile.
+[ -x /usr/bin/perf ] && cp /usr/bin/perf "$stage/usr/bin/"
+# lttng-sessiond validates its session configuration against this schema.
+mkdir -p "$stage/usr/share/xml"
+cp -a /usr/share/xml/lttng "$stage/usr/share/xml/"
+initrd=$BUILD/vm/$rel/initramfs-bench.cpio.gz
+scripts/vm/mkinitramfs.sh "$initrd" "$BUILD/kmod/linux-headers-$rel/etw.ko" "$stage"
+
+# tsc=reliable: without it the guest may choose HPET, and every
+# clock_gettime (the bench's clock, and the tracers' timestamps) becomes a
+# slow emulated device read.  cryptomgr.notests: the crypto self-tests run
+# in a kernel thread for a long while after boot under emulation, taking
+# half the CPU from the first measurements.
+append="console=ttyS0 quiet panic=-1 nokaslr tsc=reliable clocksource=tsc"
+append="$append cryptomgr.notests=1 etwvm=bench ${BENCH_APPEND:-}"
+[ -n "${BENCH_ONLY:-}" ] && append="$append etwbench=$(echo $BENCH_ONLY | tr ' ' ,)"
+boot() { # boot NAME QEMU-ARGS...
+	name=$1
+	shift
+	echo "bench: boot $name ($(( $(date +%s) - start )) s so far)" >&2
+	timeout -k 10 "${ETW_VM_TIMEOUT:-420}" qemu-system-x86_64 -cpu max -m 2G "$@" \
+		-kernel "$BUILD/vm/$rel/vmlinuz" -initrd "$initrd" -append "$append" \
+		-nographic -no-reboot -nodefaults -serial stdio -monitor none \
+		< /dev/null > "$out/$name.log" 2>&1 || true
+	tr -d '\r' < "$out/$name.log" | sed -n '/^ETW-BENCH-BEGIN/,/^ETW-BENCH-END/p' |
+		grep '^BENCH ' > "$out/$name.txt" || true
+	grep -q '^ETW-BENCH-END' "$out/$name.log" ||
+		echo "bench: the $name run did not finish; see $out/$name.log" >&2
+}
+runs=${BENCH_RUNS:-wall icount}
+rm -f "$out/wall.txt" "$out/icount.txt"
+case " $runs " in *" wall "*) boot wall -accel tcg -smp 2 ;; esac
+case " $runs " in *" icount "*) boot icount -accel tcg -smp 1 -icount shift=0,sleep=off ;; esac
+touch "$out/wall.txt" "$out/icount.txt"
+
+awk -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v kernel="$rel" \
+    -v qemu="$(qemu-system-x86_64 --version | head -n 1)" \
+    -v host="$(grep -m 1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores" \
+    -f scripts/bench-table.awk "$out/wall.txt" "$out/icount.txt" | tee "$out/table.txt"
+echo "bench: $(( $(date +%s) - start )) s; logs in $out/" >&2

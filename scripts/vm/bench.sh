@@ -1,0 +1,104 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench, inside the VM (etwvm=bench): run every benchmark program once
+# and print their "BENCH key value" lines between ETW-BENCH-BEGIN and
+# ETW-BENCH-END; scripts/bench.sh on the host makes the table.  The same
+# script runs in both boots (wall clock, two vCPUs; icount, one vCPU).
+# etwbench=a,b on the kernel command line runs only those parts
+# (write threads lttng logger dump; make bench BENCH_ONLY="a b").
+echo "ETW-BENCH-BEGIN"
+say() { echo "# $*"; }
+b() { echo "BENCH $1 $2"; }
+parts="write threads lttng logger dump"
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	etwbench=*) parts=$(echo "${arg#etwbench=}" | tr , ' ') ;;
+	esac
+done
+want() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
+guid=6b1a9e3c-52d0-4f7e-9c41-0d2b7e5a8f10
+b cpus "$(grep -c ^processor /proc/cpuinfo)"
+
+# Start on a quiet machine: nothing runnable but this script (the
+# "running" count of /proc/loadavg includes the reader).
+for i in $(seq 50); do
+	[ "$(cut -d' ' -f4 /proc/loadavg | cut -d/ -f1)" -le 1 ] && break
+	sleep 0.2
+done
+say "runnable at start: $(cut -d' ' -f4 /proc/loadavg)"
+
+# trace_marker: tracing on, 1 MiB per CPU, the default overwrite mode.
+t=/sys/kernel/tracing
+if [ -w $t/trace_marker ]; then
+	echo 1024 > $t/buffer_size_kb
+	echo 1 > $t/tracing_on
+fi
+
+if want write; then
+	grep -q etwverbose /proc/cmdline && export ETW_BENCH_VERBOSE=1
+	say "1, 2: one event, disabled and filtered events, system calls counted"
+	etw-bench-write 2>&1
+fi
+
+if want threads; then
+	say "3: two writers"
+	etw-bench-threads
+fi
+
+lttng_run() {
+	lttng-sessiond --no-kernel --daemonize &&
+	lttng create etwbench --snapshot &&
+	lttng enable-event -u etw_bench:payload &&
+	lttng start &&
+	etw-bench-lttng &&
+	lttng stop &&
+	lttng destroy etwbench
+}
+if want lttng; then
+	say "5: lttng-ust"
+	mkdir -p /dev/shm /var/run /run /root
+	mount -t tmpfs tmpfs /dev/shm
+	export HOME=/root
+	lttng_run 2>/tmp/lttng.err | grep '^BENCH' || { say "lttng failed:"; cat /tmp/lttng.err; }
+	pid=$(pidof lttng-sessiond) && kill $pid
+fi
+
+if want logger; then
+# 4: the logger (etw record) drains a producer writing at full speed with
+# default buffers; the file's event count is checked against the producer.
+say "4: logger"
+n=200000
+etw-bench-cpu logger etw record -p "$guid:4:0x1" -o /tmp/logger.etl -- \
+	etw-bench-producer $n 64 2>/tmp/logger.err
+cat /tmp/logger.err
+lost=$(sed -n 's/.*buffers, \([0-9]*\) events lost.*/\1/p' /tmp/logger.err)
+b logger.session_lost "${lost:-1}"
+b logger.file_bytes "$(stat -c %s /tmp/logger.etl)"
+b logger.file_events "$(etw dump -s /tmp/logger.etl | awk -v g=$guid '$2 ~ g { print $1; exit }')"
+rm -f /tmp/logger.etl
+fi
+
+if want dump; then
+# 6: etw dump of a 100 MB file (512-byte events, 1 MiB buffers so the
+# recording keeps up; losses do not matter here).
+say "6: etw dump"
+etw record -b 1024 -p "$guid:4:0x1" -o /tmp/big.etl -- \
+	etw-bench-producer 185000 512 >/dev/null 2>&1
+b dump.file_bytes "$(stat -c %s /tmp/big.etl)"
+b dump.events "$(etw dump -s /tmp/big.etl | awk '/^  Records/ { print $2; exit }')"
+etw-bench-cpu dump etw dump -o /dev/null /tmp/big.etl
+rm -f /tmp/big.etl
+fi
+
+# Not in the table: where the time goes, for working on the write path
+# (make bench BENCH_ONLY=profile BENCH_APPEND=etwprofile=CASE profiles
+# the cases of etw-bench-write whose key starts with CASE).
+if want profile && command -v perf >/dev/null; then
+	case=$(sed -n 's/.*etwprofile=\([^ ]*\).*/\1/p' /proc/cmdline)
+	say "profile: etw-bench-write $case"
+	perf record -q -a -F 20000 -o /tmp/perf.data -- etw-bench-write $case 2>&1
+	perf report -i /tmp/perf.data --stdio --sort pid,dso,sym 2>/dev/null | grep -v '^#' | grep -v '^$' | head -60
+fi
+
+echo "ETW-BENCH-END"
