@@ -3,7 +3,8 @@
 #
 # make install into a staging directory, then check what a packager and a
 # user get: the files, the soname, the symbol versions, and that
-# examples/provider.c builds with `pkg-config --cflags --libs libetw`
+# examples/provider.c and examples/tracelogging.c (also as C++) build with
+# `pkg-config --cflags --libs libetw`
 # against the staged tree alone.
 #   install-test.sh BUILD_DIR
 set -eu
@@ -31,6 +32,9 @@ need /usr/lib/pkgconfig/libetw.pc
 need /usr/include/etw/libetw.h
 need /usr/include/etw/evntprov.h
 need /usr/include/etw/evntrace.h
+need /usr/include/etw/TraceLoggingProvider.h
+need /usr/include/etw/etw_tld.h
+need /usr/include/etw/etw_tl.h
 need /usr/include/etw/linux/etw.h
 need /usr/bin/etw
 need /usr/share/man/man1/etw.1
@@ -53,5 +57,12 @@ flags=$(pkg-config --cflags --libs libetw)
 # shellcheck disable=SC2086
 cc -std=c11 -Wall -Wextra -Werror examples/provider.c $flags -o "$build/provider-installed" ||
 	fail=1
+# TraceLogging, as C and as C++, against the installed headers.
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Wextra -Werror examples/tracelogging.c $flags -o "$build/tracelogging-installed" ||
+	fail=1
+# shellcheck disable=SC2086
+c++ -std=c++17 -Wall -Wextra -Werror -x c++ examples/tracelogging.c $flags \
+	-o "$build/tracelogging-installed-cxx" || fail=1
 [ "$fail" -eq 0 ] && echo "install-test: ok ($dest)"
 exit "$fail"

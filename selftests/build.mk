@@ -31,6 +31,7 @@ stage: lib tools selftests examples scripts/vm/demo.sh
 	@cp -a $(BUILD)/lib/libetw.so* $(STAGE)/usr/lib/
 	@cp $(ETW_TOOL) $(STAGE)/usr/bin/
 	@cp $(BUILD)/examples/provider $(STAGE)/usr/bin/etw-example-provider
+	@cp $(BUILD)/examples/tracelogging $(STAGE)/usr/bin/etw-example-tracelogging
 	@cp $(SELFTESTS) $(SELFTESTS_32) $(STAGE)/selftests/
 	@cd $(STAGE)/selftests && ls -1 | grep -vx list > ../.list && mv ../.list list
 	@cp scripts/vm/demo.sh $(STAGE)/usr/share/etw/demo.sh

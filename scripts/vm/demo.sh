@@ -32,8 +32,12 @@ say "5. the decoder prints the file"
 run etw dump /tmp/demo.etl
 run etw dump --summary /tmp/demo.etl
 
-say "still to come: real-time consumers and the mmap consumer, provider names,"
-say "TraceLogging, classic TraceEvent and private loggers"
+say "6. TraceLogging: a provider named by name, events that describe themselves"
+run etw guid MyCompany.MyComponent
+run etw record -o /tmp/tl.etl -p MyCompany.MyComponent -- etw-example-tracelogging 2
+run etw dump /tmp/tl.etl
+
+say "still to come: the mmap consumer, classic TraceEvent and private loggers"
 
 echo
 echo "ETW-DEMO-END $ok"
