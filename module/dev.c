@@ -175,22 +175,30 @@ union etw_ioctl_buffer {
  * struct etw_ioctl_op - how to run one ioctl
  * @size: sizeof() the kernel's struct
  * @min_size: the first published size; anything shorter is -EINVAL
+ * @out_start: the first byte the handler may change; only the struct from
+ *	there on is copied back (an event write copies back its two counts,
+ *	not the 104 bytes it came with)
  * @execute: the handler, on a kernel copy of the struct
  */
 struct etw_ioctl_op {
 	unsigned int size;
 	unsigned int min_size;
+	unsigned int out_start;
 	int (*execute)(struct etw_file *ef, void *arg);
 };
 
-#define ETW_IOCTL_OP(_nr, _struct, _min, _fn)				\
+#define ETW_IOCTL_OP_OUT(_nr, _struct, _min, _fn, _out)				\
 	[_nr] = {							\
 		.size = sizeof(_struct) +				\
 			BUILD_BUG_ON_ZERO(sizeof(union etw_ioctl_buffer) < \
 					  sizeof(_struct)),		\
 		.min_size = (_min),					\
+		.out_start = (_out),					\
 		.execute = (_fn),					\
 	}
+
+#define ETW_IOCTL_OP(_nr, _struct, _min, _fn)				\
+	ETW_IOCTL_OP_OUT(_nr, _struct, _min, _fn, 0)
 
 static_assert(sizeof(struct etw_version) >= ETW_VERSION_SIZE_VER0);
 static_assert(sizeof(struct etw_provider_register) >= ETW_PROVIDER_REGISTER_SIZE_VER0);
@@ -212,8 +220,9 @@ static const struct etw_ioctl_op etw_ioctl_ops[] = {
 		     ETW_PROVIDER_REGISTER_SIZE_VER0, etw_ioctl_register),
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_PROVIDER_UNREGISTER), struct etw_provider_unregister,
 		     ETW_PROVIDER_UNREGISTER_SIZE_VER0, etw_ioctl_unregister),
-	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_WRITE), struct etw_event_write,
-		     ETW_EVENT_WRITE_SIZE_VER0, etw_ioctl_write),
+	ETW_IOCTL_OP_OUT(_IOC_NR(ETW_IOC_WRITE), struct etw_event_write,
+			 ETW_EVENT_WRITE_SIZE_VER0, etw_ioctl_write,
+			 offsetof(struct etw_event_write, written)),
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_SESSION_START), struct etw_session_start,
 		     ETW_SESSION_START_SIZE_VER0, etw_ioctl_session_start),
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_SESSION_CONTROL), struct etw_session_control,
@@ -233,8 +242,10 @@ static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	struct etw_file *ef = filp->private_data;
 	void __user *uarg = (void __user *)arg;
 	const struct etw_ioctl_op *op;
-	union etw_ioctl_buffer buf;
+	/* Filled by copy_struct_from_user() before use: not zeroed per call. */
+	union etw_ioctl_buffer buf __uninitialized;
 	unsigned int nr = _IOC_NR(cmd);
+	size_t len;
 	u32 usize;
 	int ret;
 
@@ -259,7 +270,10 @@ static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	if (ret)
 		return ret;
 
-	if (copy_to_user(uarg, &buf, min_t(size_t, usize, op->size)))
+	len = min_t(size_t, usize, op->size);
+	if (len > op->out_start &&
+	    copy_to_user(uarg + op->out_start, (u8 *)&buf + op->out_start,
+			 len - op->out_start))
 		return -EFAULT;
 	return 0;
 }

@@ -59,26 +59,36 @@ static DEFINE_PER_CPU(u64, etw_event_seq);
  * @set: the event's items
  * @pr: where their data will be
  * @stack: true for the stack item, false for the others
+ * @props: the EnableProperty bits of the sessions on the provider's route;
+ *	items no session asked for are not added (the usual case: none)
  *
  * The items are added empty-handed: etw_props_fill() computes their data
  * once the sessions that want the event are known.  The stack item is
  * added separately so that it comes last, after any TraceLogging items.
  */
-void etw_props_add(struct etw_ext_set *set, struct etw_props *pr, bool stack)
+void etw_props_add(struct etw_ext_set *set, struct etw_props *pr, bool stack,
+		   u32 props)
 {
 	if (stack) {
+		if (!(props & ETW_ENABLE_STACK_TRACE))
+			return;
 		pr->stack = &set->item[set->count];
 		etw_ext_add(set, ETL_EXT_STACK_TRACE64, NULL, 0,
 			    ETW_ENABLE_STACK_TRACE);
 		return;
 	}
-	etw_ext_add(set, ETL_EXT_SID, &pr->sid, sizeof(pr->sid), ETW_ENABLE_SID);
-	etw_ext_add(set, ETL_EXT_TS_ID, &pr->ts_id, sizeof(pr->ts_id),
-		    ETW_ENABLE_TS_ID);
-	etw_ext_add(set, ETL_EXT_PROCESS_START_KEY, &pr->start_key,
-		    sizeof(pr->start_key), ETW_ENABLE_PROCESS_START_KEY);
-	etw_ext_add(set, ETL_EXT_EVENT_KEY, &pr->event_key,
-		    sizeof(pr->event_key), ETW_ENABLE_EVENT_KEY);
+	if (props & ETW_ENABLE_SID)
+		etw_ext_add(set, ETL_EXT_SID, &pr->sid, sizeof(pr->sid),
+			    ETW_ENABLE_SID);
+	if (props & ETW_ENABLE_TS_ID)
+		etw_ext_add(set, ETL_EXT_TS_ID, &pr->ts_id, sizeof(pr->ts_id),
+			    ETW_ENABLE_TS_ID);
+	if (props & ETW_ENABLE_PROCESS_START_KEY)
+		etw_ext_add(set, ETL_EXT_PROCESS_START_KEY, &pr->start_key,
+			    sizeof(pr->start_key), ETW_ENABLE_PROCESS_START_KEY);
+	if (props & ETW_ENABLE_EVENT_KEY)
+		etw_ext_add(set, ETL_EXT_EVENT_KEY, &pr->event_key,
+			    sizeof(pr->event_key), ETW_ENABLE_EVENT_KEY);
 }
 
 static void etw_sid_fill(struct etw_sid *sid)

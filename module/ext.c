@@ -18,6 +18,16 @@
 #include "etl.h"
 #include "internal.h"
 
+static bool etw_ext_wanted(const struct etw_ext *x, u32 enable_property)
+{
+	return !x->property || (x->property & enable_property);
+}
+
+static u32 etw_ext_item_len(const struct etw_ext *x)
+{
+	return ALIGN(sizeof(struct etl_ext_item) + x->size, 8);
+}
+
 /**
  * etw_ext_add() - append an item to an event's set
  * @set: the event's items
@@ -39,16 +49,10 @@ void etw_ext_add(struct etw_ext_set *set, u16 type, const void *data,
 	x->size = size;
 	x->property = property;
 	x->data = data;
-}
-
-static bool etw_ext_wanted(const struct etw_ext *x, u32 enable_property)
-{
-	return !x->property || (x->property & enable_property);
-}
-
-static u32 etw_ext_item_len(const struct etw_ext *x)
-{
-	return ALIGN(sizeof(struct etl_ext_item) + x->size, 8);
+	if (property)
+		set->properties |= property;
+	else
+		set->common_len += etw_ext_item_len(x);
 }
 
 /* Bytes the items take in a record for a session with @enable_property. */
@@ -56,6 +60,9 @@ u32 etw_ext_len(const struct etw_ext_set *set, u32 enable_property)
 {
 	u32 i, len = 0;
 
+	/* Per event and per session: no walk when only common items apply. */
+	if (!(enable_property & set->properties))
+		return set->common_len;
 	for (i = 0; i < set->count; i++)
 		if (etw_ext_wanted(&set->item[i], enable_property))
 			len += etw_ext_item_len(&set->item[i]);
@@ -73,6 +80,8 @@ void etw_ext_write(void *dst, const struct etw_ext_set *set,
 	u8 *p = dst;
 	u32 i, len;
 
+	if (!set->common_len && !(enable_property & set->properties))
+		return;
 	for (i = 0; i < set->count; i++) {
 		const struct etw_ext *x = &set->item[i];
 

@@ -214,11 +214,24 @@ struct etw_ext {
 	const void *data;
 };
 
-/* The items of one event, in the order they are stored. */
+/*
+ * The items of one event, in the order they are stored.  @common_len and
+ * @properties let a record whose session asked for none of the optional
+ * items (the usual case) know its length without walking the items.
+ */
 struct etw_ext_set {
 	unsigned int count;
+	u32 common_len;		/* stored length of the items for every session */
+	u32 properties;		/* OR of the optional items' EnableProperty bits */
 	struct etw_ext item[ETW_EXT_MAX];
 };
+
+static inline void etw_ext_init(struct etw_ext_set *set)
+{
+	set->count = 0;
+	set->common_len = 0;
+	set->properties = 0;
+}
 
 void etw_ext_add(struct etw_ext_set *set, u16 type, const void *data,
 		 u16 size, u32 property);
@@ -245,7 +258,8 @@ struct etw_props {
 	struct etw_ext *stack;		/* the stack item in the event's set */
 };
 
-void etw_props_add(struct etw_ext_set *set, struct etw_props *pr, bool stack);
+void etw_props_add(struct etw_ext_set *set, struct etw_props *pr, bool stack,
+		   u32 props);
 void etw_props_fill(struct etw_props *pr, u32 props);
 
 /* ustack.c */

@@ -40,9 +40,14 @@ struct etw_event {
 	struct etw_blob schema;	/* EVENT_SCHEMA_TL */
 	u64 timestamp;		/* TIMESTAMP_OVERRIDE */
 	bool has_timestamp;
+	u32 tgid;
+	/*
+	 * These two stay last: etw_write() zeroes only what comes before
+	 * them (CONFIG_INIT_STACK_ALL_ZERO would otherwise clear ~300 bytes
+	 * per event); etw_ext_init() and etw_props_fill() set what is read.
+	 */
 	struct etw_ext_set ext;	/* extended items, some per session */
 	struct etw_props props;	/* the EnableProperty items' data */
-	u32 tgid;
 };
 
 static bool etw_route_accepts(const struct etw_route_entry *e,
@@ -126,6 +131,17 @@ static void etw_record_fill(void *rec, u32 len, const struct etw_event *ev,
 	       ev->payload_len);
 }
 
+/* The EnableProperty bits of every session on @r's route; RCU read lock held. */
+static u32 etw_route_properties(const struct etw_reg *r)
+{
+	const struct etw_route *route = rcu_dereference(r->prov->route);
+	u32 i, props = 0;
+
+	for (i = 0; route && i < route->count; i++)
+		props |= route->entry[i].enable_property;
+	return props;
+}
+
 /*
  * Route one event; RCU read lock held (it keeps @r and its route alive).
  * Returns 0, -ENOSPC if a session counted it lost, -EMSGSIZE if it cannot
@@ -134,9 +150,10 @@ static void etw_record_fill(void *rec, u32 len, const struct etw_event *ev,
  */
 static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 {
-	void *slot[ETW_MAX_SESSIONS_PER_PROVIDER];
-	u32 len[ETW_MAX_SESSIONS_PER_PROVIDER];
-	bool want[ETW_MAX_SESSIONS_PER_PROVIDER];
+	/* Each entry is written before it is read: no zeroing per event. */
+	void *slot[ETW_MAX_SESSIONS_PER_PROVIDER] __uninitialized;
+	u32 len[ETW_MAX_SESSIONS_PER_PROVIDER] __uninitialized;
+	bool want[ETW_MAX_SESSIONS_PER_PROVIDER] __uninitialized;
 	struct etw_event_write *arg = ev->arg;
 	const struct etw_route *route;
 	bool drop_dependent = false;
@@ -155,7 +172,8 @@ static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 	}
 
 	preempt_disable();
-	etw_props_fill(&ev->props, props);
+	/* Only the items etw_write() added (the route may have changed since). */
+	etw_props_fill(&ev->props, props & ev->ext.properties);
 	for (i = 0; i < route->count; i++) {
 		const struct etw_route_entry *e = &route->entry[i];
 		struct etw_session *s = e->session;
@@ -297,15 +315,21 @@ static void etw_add_metadata(struct etw_event *ev, const struct etw_reg *r)
 
 int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 {
-	struct etw_data_desc stack_descs[ETW_STACK_DESCS], *descs = stack_descs;
-	u8 stack_payload[ETW_STACK_PAYLOAD], *payload = stack_payload;
-	struct etw_event ev = { .arg = arg };
+	/* Bounce buffers, filled before they are read: not zeroed per event. */
+	struct etw_data_desc stack_descs[ETW_STACK_DESCS] __uninitialized;
+	u8 stack_payload[ETW_STACK_PAYLOAD] __uninitialized;
+	struct etw_data_desc *descs = stack_descs;
+	u8 *payload = stack_payload;
+	struct etw_event ev __uninitialized;
 	bool typed = false;
 	struct etw_reg *r;
 	u64 total = 0;
-	u32 i;
+	u32 i, props;
 	int ret;
 
+	memset(&ev, 0, offsetof(struct etw_event, ext));
+	ev.arg = arg;
+	etw_ext_init(&ev.ext);
 	if (arg->kind != ETW_WRITE_EVENT || (arg->flags & ~ETW_WRITE_F_MASK) ||
 	    arg->reserved0 || arg->reserved[0] || arg->reserved[1] ||
 	    arg->reserved[2])
@@ -340,7 +364,6 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 	if (arg->flags & ETW_WRITE_F_RELATED)
 		etw_ext_add(&ev.ext, ETL_EXT_RELATED_ACTIVITYID, arg->related_id,
 			    sizeof(arg->related_id), 0);
-	etw_props_add(&ev.ext, &ev.props, false);
 	/* Too large for any session, whatever it adds: fail before copying. */
 	ret = -EOVERFLOW;
 	if (total + ETW_EVENT_HEADER_SIZE + etw_ext_len(&ev.ext, 0) >
@@ -365,9 +388,16 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 		ret = -EBADF;
 		goto out_free;
 	}
-	/* TraceLogging's items: after the writer's, before the stack. */
+	/*
+	 * The EnableProperty items, then TraceLogging's, then the stack.  Only
+	 * the items some session on the route asked for are added; a session
+	 * enabled after this look sees records without its items until the
+	 * next event, which is the race an enable always has with writers.
+	 */
+	props = etw_route_properties(r);
+	etw_props_add(&ev.ext, &ev.props, false, props);
 	etw_add_metadata(&ev, r);
-	etw_props_add(&ev.ext, &ev.props, true);
+	etw_props_add(&ev.ext, &ev.props, true, props);
 	ret = etw_route_event(r, &ev);
 	rcu_read_unlock();
 
