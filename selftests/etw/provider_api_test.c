@@ -274,6 +274,43 @@ TEST_F(api, write_and_errors)
 	EventUnregister(h);
 }
 
+/*
+ * A full session: EventWrite returns ERROR_NOT_ENOUGH_MEMORY for every
+ * event it loses, and the session counts exactly those.
+ */
+TEST_F(api, write_no_room_is_not_enough_memory)
+{
+	EVENT_DESCRIPTOR d = { .Id = 8, .Level = 4 };
+	EVENT_DATA_DESCRIPTOR data;
+	struct etw_session_info info;
+	static char payload[200];
+	struct etw_counts c;
+	int i, ok = 0, nomem = 0, other = 0;
+	REGHANDLE h;
+	__u32 small;
+
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-api-small", 0,
+					      1, 1, &small));
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &h));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, small, (__u8 *)&self->guid,
+				       1, 5, 0, 0, 0));
+	EventDataDescCreate(&data, payload, sizeof(payload));
+	for (i = 0; i < 200; i++) {
+		ULONG err = EventWrite(h, &d, 1, &data);
+
+		ok += err == ERROR_SUCCESS;
+		nomem += err == ERROR_NOT_ENOUGH_MEMORY;
+		other += err != ERROR_SUCCESS && err != ERROR_NOT_ENOUGH_MEMORY;
+	}
+	EXPECT_EQ(0, other);
+	EXPECT_LT(0, nomem);
+	ASSERT_LE(0, etw_count(self->fd, small, (__u8 *)&self->guid, &c));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, small, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(ok, c.total);
+	EXPECT_EQ(nomem, info.events_lost);
+	EventUnregister(h);
+}
+
 /* EventSetInformation's classes and errors (traits_test has the rest). */
 TEST_F(api, set_information)
 {
@@ -313,6 +350,27 @@ static int keep_activity(const struct etw_test_event_header *h,
 	return 0;
 }
 
+struct other_thread {
+	REGHANDLE reg;
+	GUID seen;	/* the id its event carries */
+	int bad;
+};
+
+static void *other_thread_writes(void *arg)
+{
+	static const GUID zero;
+	struct other_thread *o = arg;
+	EVENT_DESCRIPTOR d = { .Id = 2, .Level = 4 };
+	GUID id;
+
+	o->bad |= EventActivityIdControl(EVENT_ACTIVITY_CTRL_GET_ID, &id) != 0;
+	o->bad |= memcmp(&zero, &id, sizeof(id)) ? 2 : 0;
+	o->bad |= EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_SET_ID, &id) ? 4 : 0;
+	o->bad |= EventActivityIdControl(EVENT_ACTIVITY_CTRL_GET_ID, &o->seen) ? 8 : 0;
+	o->bad |= EventWrite(o->reg, &d, 0, NULL) ? 16 : 0;
+	return NULL;
+}
+
 TEST_F(api, activity_ids)
 {
 	GUID a, b, cur, rel;
@@ -350,6 +408,21 @@ TEST_F(api, activity_ids)
 	EXPECT_EQ(0, memcmp(&a, h->activity_id, 16));
 	EXPECT_EQ(1, h->flags);
 	EXPECT_EQ(0, memcmp(&rel, rec + sizeof(*h) + 8, 16));
+
+	/* The id is per thread: another thread starts from GUID_NULL. */
+	{
+		struct other_thread o = { .reg = reg };
+		pthread_t t;
+
+		ASSERT_EQ(0, pthread_create(&t, NULL, other_thread_writes, &o));
+		ASSERT_EQ(0, pthread_join(t, NULL));
+		EXPECT_EQ(0, o.bad);
+		ASSERT_EQ(1, etw_drain(self->fd, self->s[0], keep_activity, rec));
+		EXPECT_EQ(0, memcmp(&o.seen, h->activity_id, 16));
+		EXPECT_EQ(ERROR_SUCCESS,
+			  EventActivityIdControl(EVENT_ACTIVITY_CTRL_GET_ID, &b));
+		EXPECT_EQ(0, memcmp(&cur, &b, sizeof(b)));	/* ours unchanged */
+	}
 	EventUnregister(reg);
 }
 

@@ -3,6 +3,10 @@
  * Sessions: start, query, flush, update, stop; names, ids, limits, the
  * statistics Windows reports, and who may control them.
  */
+#include <grp.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -228,6 +232,80 @@ TEST_F(session, unprivileged)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(0, etw_session_ctl(self->fd, id, ETW_CONTROL_QUERY, NULL));
+}
+
+#define CONTROL_GID_PARAM	"/sys/module/etw/parameters/control_gid"
+
+/* Keep only @cap (-1: none) in the effective and permitted sets. */
+static int keep_only_cap(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	if (cap >= 0) {
+		d[cap / 32].effective = 1U << (cap % 32);
+		d[cap / 32].permitted = 1U << (cap % 32);
+	}
+	return syscall(SYS_capset, &h, d);
+}
+
+/*
+ * A non-root process with only @cap, or in group @gid: 0 if it may start,
+ * query and stop a session, 1 if every one of those is EACCES, else 2.
+ */
+static int control_as(int cap, gid_t gid)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (!pid) {
+		gid_t groups[1] = { gid };
+		int fd, a, b, c;
+		__u32 id = 0;
+
+		if (prctl(PR_SET_KEEPCAPS, 1) ||
+		    setgroups(gid ? 1 : 0, groups) || setgid(65534) ||
+		    setuid(65534) || keep_only_cap(cap))
+			_exit(3);
+		fd = open(ETW_DEV, O_RDWR);
+		if (fd < 0)
+			_exit(4);
+		a = etw_session_start_simple(fd, "etwtest-cap", 0, 4, 0, &id);
+		b = etw_session_ctl(fd, id ? id : 1, ETW_CONTROL_QUERY, NULL);
+		c = etw_session_ctl(fd, id ? id : 1, ETW_CONTROL_STOP, NULL);
+		if (!a && !b && !c)
+			_exit(0);
+		_exit(a == -EACCES && b == -EACCES && c == -EACCES ? 1 : 2);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static int set_control_gid(int gid)
+{
+	FILE *f = fopen(CONTROL_GID_PARAM, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "%d\n", gid);
+	return fclose(f);
+}
+
+/* Windows' Administrators and Performance Log Users, the Linux way. */
+TEST_F(session, who_may_control)
+{
+	EXPECT_EQ(1, control_as(-1, 0));
+	EXPECT_EQ(0, control_as(CAP_SYS_ADMIN, 0));
+	EXPECT_EQ(0, control_as(CAP_PERFMON, 0));
+	EXPECT_EQ(1, control_as(CAP_SYS_PTRACE, 0));
+	/* The module's control group, and only that group. */
+	ASSERT_EQ(0, set_control_gid(4242));
+	EXPECT_EQ(0, control_as(-1, 4242));
+	EXPECT_EQ(1, control_as(-1, 4243));
+	ASSERT_EQ(0, set_control_gid(-1));
+	EXPECT_EQ(1, control_as(-1, 4242));
 }
 
 TEST_HARNESS_MAIN

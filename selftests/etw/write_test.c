@@ -5,6 +5,7 @@
  * happens when a session has no room: dropped for every session that is
  * not independent, and counted.
  */
+#include <sched.h>
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
@@ -295,6 +296,79 @@ TEST_F(wr, no_room_drops_for_all)
 TEST_F(wr, no_room_independent_session)
 {
 	no_room(_metadata, self->fd, self->reg, self->guid, ETW_MODE_INDEPENDENT);
+}
+
+/*
+ * Four sessions, exact counts: "small" (1 KiB buffers) fills up; the two
+ * other dependent ones (the fixture's and "dep") store exactly what small
+ * stored, each counting the rest lost; the independent one stores all.
+ * Writing from one CPU makes small's capacity exact: its MaximumBuffers
+ * buffers of three 280-byte records each.  A write that every session
+ * stored says so; one that some lost is ERROR_NOT_ENOUGH_MEMORY.
+ */
+TEST_F(wr, three_more_sessions_exact_counts)
+{
+	struct etw_session_info si, di, ii, fi;
+	struct etw_counts sc, dc, ic, fc;
+	__u32 small, dep, ind;
+	char payload[200];
+	cpu_set_t one;
+	int i, total = 100, stored = 0;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	memset(payload, 'x', sizeof(payload));
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-x-small", 0, 1, 1, &small));
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-x-dep", 0, 64, 0, &dep));
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-x-ind",
+					      ETW_MODE_INDEPENDENT, 64, 0, &ind));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, small, self->guid, 1, 0, 0, 0, 0));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, dep, self->guid, 1, 0, 0, 0, 0));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, ind, self->guid, 1, 0, 0, 0, 0));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, small, ETW_CONTROL_QUERY, &si));
+	/* (1024 - 72) / 280 = 3 records per buffer. */
+	ASSERT_GT(total, (int)si.max_buffers * 3);
+
+	for (i = 0; i < total; i++) {
+		struct etw_data_desc d = { .ptr = (uintptr_t)payload,
+					   .size = sizeof(payload) };
+		struct etw_event_write w = { .size = sizeof(w),
+					     .kind = ETW_WRITE_EVENT };
+		int ret;
+
+		w.reg_id = self->reg;
+		w.desc.id = 1;
+		w.count = 1;
+		w.data = (uintptr_t)&d;
+		ret = etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w);
+		if (i < (int)si.max_buffers * 3) {
+			EXPECT_EQ(0, ret);
+			EXPECT_EQ(4, w.written);
+			EXPECT_EQ(0, w.lost);
+			stored += !ret;
+		} else {
+			/* The counts below say who stored it. */
+			EXPECT_EQ(-ENOSPC, ret);
+		}
+	}
+	ASSERT_LE(0, etw_count(self->fd, small, self->guid, &sc));
+	ASSERT_LE(0, etw_count(self->fd, dep, self->guid, &dc));
+	ASSERT_LE(0, etw_count(self->fd, ind, self->guid, &ic));
+	ASSERT_LE(0, etw_count(self->fd, self->s, self->guid, &fc));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, small, ETW_CONTROL_QUERY, &si));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, dep, ETW_CONTROL_QUERY, &di));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, ind, ETW_CONTROL_QUERY, &ii));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s, ETW_CONTROL_QUERY, &fi));
+	EXPECT_EQ(si.max_buffers * 3, stored);
+	EXPECT_EQ(stored, sc.total);
+	EXPECT_EQ(stored, dc.total);
+	EXPECT_EQ(stored, fc.total);
+	EXPECT_EQ(total, ic.total);
+	EXPECT_EQ(total - stored, si.events_lost);
+	EXPECT_EQ(total - stored, di.events_lost);
+	EXPECT_EQ(total - stored, fi.events_lost);
+	EXPECT_EQ(0, ii.events_lost);
 }
 
 TEST_HARNESS_MAIN

@@ -243,8 +243,9 @@ struct etw_event_desc {
  * @reserved0: must be 0
  * @filter: EventWriteEx Filter: bit n set = not for the session with
  *	logger id n + 1
- * @written: out: number of sessions that stored the event
- * @lost: out: number of sessions that counted it lost
+ * @written: out, on success: number of sessions that stored the event
+ * @lost: out, on success: number of sessions that counted it lost (an
+ *	independent session's loss; otherwise the call fails with ``ENOSPC``)
  * @reserved: must be 0
  *
  * Errors besides the common ones: ``EOVERFLOW`` the record would exceed
