@@ -23,6 +23,9 @@ static const char enable_usage[] =
 	"  -k, --any-keyword K    MatchAnyKeyword (0, the default, means all)\n"
 	"  -K, --all-keyword K    MatchAllKeyword\n"
 	"      --ignore-keyword-0 drop events whose keyword is 0\n"
+	"  -P, --property LIST    EnableProperty: sid, ts-id, stack,\n"
+	"                         process-start-key, event-key, exclude-inprivate...\n"
+	"  -t, --timeout MS       wait up to MS ms for the providers' callbacks\n"
 	"      --pid PID          only events of this process (up to 8 times)\n"
 	"      --event-id ID      only these event ids (up to 64 times)\n"
 	"      --capture-state    ask the provider to log its state\n"
@@ -40,6 +43,8 @@ int etw_enable_parse(int argc, char **argv, const char *cmd, struct etw_enable *
 		{ "any-keyword", required_argument, NULL, 'k' },
 		{ "all-keyword", required_argument, NULL, 'K' },
 		{ "ignore-keyword-0", no_argument, NULL, 'z' },
+		{ "property", required_argument, NULL, 'P' },
+		{ "timeout", required_argument, NULL, 't' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "event-id", required_argument, NULL, 'i' },
 		{ "capture-state", no_argument, NULL, 'c' },
@@ -49,13 +54,17 @@ int etw_enable_parse(int argc, char **argv, const char *cmd, struct etw_enable *
 	unsigned long long v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "l:k:K:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "l:k:K:P:t:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(enable_usage, stdout);
 			return -1;
 		case 'z':
 			e->enable_property |= ETW_ENABLE_IGNORE_KEYWORD_0;
+			continue;
+		case 'P':
+			if (ctl_parse_properties(optarg, &e->enable_property))
+				return etw_error("%s: bad property list '%s'", cmd, optarg);
 			continue;
 		case 'c':
 			e->control_code = ETW_CONTROL_CODE_CAPTURE_STATE;
@@ -64,9 +73,12 @@ int etw_enable_parse(int argc, char **argv, const char *cmd, struct etw_enable *
 			return 2;
 		}
 		if (ctl_number(optarg, c == 'l' ? 255 : c == 'p' || c == 'i' ?
-			       (c == 'i' ? 0xffff : 0xffffffffu) : ~0ULL, &v))
+			       (c == 'i' ? 0xffff : 0xffffffffu) :
+			       c == 't' ? 0xffffffffu : ~0ULL, &v))
 			return etw_error("%s: bad value '%s'", cmd, optarg);
-		if (c == 'l') {
+		if (c == 't') {
+			e->timeout_ms = v;
+		} else if (c == 'l') {
 			e->level = v;
 		} else if (c == 'k') {
 			e->match_any = v;

@@ -27,6 +27,8 @@ static const char record_usage[] =
 	"                         and MatchAnyKeyword (repeat for more providers)\n"
 	"  -o, --output FILE      the ETL file (default etw.etl)\n"
 	"  -b, --buffer-size KB   buffer size in KiB (default 64)\n"
+	"  -P, --property LIST    EnableProperty for every provider: sid, ts-id,\n"
+	"                         stack, process-start-key, event-key...\n"
 	"  -h, --help             this text\n\n"
 	"Exits with COMMAND's status.\n";
 
@@ -73,6 +75,7 @@ int cmd_record(int argc, char **argv)
 		{ "provider", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "property", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -84,13 +87,14 @@ int cmd_record(int argc, char **argv)
 	const char *out = "etw.etl";
 	unsigned int nprov = 0, i;
 	unsigned long long v;
+	__u32 property = 0;
 	int c, fd, ret, status = 0;
 	void *buf;
 	pid_t pid;
 
 	memset(&st, 0, sizeof(st));
 	st.size = sizeof(st);
-	while ((c = getopt_long(argc, argv, "+p:o:b:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:o:b:P:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(record_usage, stdout);
@@ -102,6 +106,10 @@ int cmd_record(int argc, char **argv)
 			if (ctl_number(optarg, 1024, &v) || !v)
 				return etw_error("record: bad buffer size '%s'", optarg);
 			st.info.buffer_size_kb = v;
+			break;
+		case 'P':
+			if (ctl_parse_properties(optarg, &property))
+				return etw_error("record: bad property list '%s'", optarg);
 			break;
 		case 'p':
 			if (nprov == MAX_PROVIDERS)
@@ -131,6 +139,7 @@ int cmd_record(int argc, char **argv)
 		return ctl_fail("record", st.info.name, -errno);
 	for (i = 0; i < nprov; i++) {
 		prov[i].logger_id = st.info.logger_id;
+		prov[i].enable_property = property;
 		if (ioctl(fd, ETW_IOC_ENABLE, &prov[i]) < 0) {
 			ret = ctl_fail("record", "enable", -errno);
 			goto out_stop;

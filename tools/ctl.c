@@ -33,6 +33,7 @@ static const struct {
 	{ ENOMEM, 8, "out of memory or over the module's buffer memory cap" },
 	{ EOVERFLOW, 534, "event over 64 KiB" },
 	{ EMSGSIZE, 234, "event larger than a session buffer" },
+	{ ETIMEDOUT, 1460, "enabled, but a provider's callback did not return in time" },
 };
 
 int ctl_fail(const char *cmd, const char *what, int err)
@@ -208,6 +209,47 @@ void ctl_print_session(const struct etw_session_info *s)
 	printf("  flush timer    %u s\n", s->flush_timer);
 	printf("  events lost    %u\n", s->events_lost);
 	printf("  buffers taken  %u\n", s->buffers_written);
+}
+
+static const struct {
+	const char *name;
+	__u32 bit;
+} ctl_properties[] = {
+	{ "sid", ETW_ENABLE_SID },
+	{ "ts-id", ETW_ENABLE_TS_ID },
+	{ "stack", ETW_ENABLE_STACK_TRACE },
+	{ "psm-key", ETW_ENABLE_PSM_KEY },
+	{ "ignore-keyword-0", ETW_ENABLE_IGNORE_KEYWORD_0 },
+	{ "enable-keyword-0", ETW_ENABLE_ENABLE_KEYWORD_0 },
+	{ "process-start-key", ETW_ENABLE_PROCESS_START_KEY },
+	{ "event-key", ETW_ENABLE_EVENT_KEY },
+	{ "exclude-inprivate", ETW_ENABLE_EXCLUDE_INPRIVATE },
+	{ "silos", ETW_ENABLE_SILOS },
+	{ "source-container-tracking", ETW_ENABLE_SOURCE_CONTAINER_TRACKING },
+};
+
+int ctl_parse_properties(const char *list, __u32 *out)
+{
+	char buf[256], *name, *save = NULL;
+	unsigned long long v;
+	size_t i;
+
+	if (strlen(list) >= sizeof(buf))
+		return -1;
+	strcpy(buf, list);
+	for (name = strtok_r(buf, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < sizeof(ctl_properties) / sizeof(ctl_properties[0]); i++)
+			if (!strcmp(name, ctl_properties[i].name))
+				break;
+		if (i < sizeof(ctl_properties) / sizeof(ctl_properties[0]))
+			*out |= ctl_properties[i].bit;
+		else if (!ctl_number(name, 0xffffffffu, &v))
+			*out |= v;
+		else
+			return -1;
+	}
+	return 0;
 }
 
 int ctl_number(const char *s, unsigned long long max, unsigned long long *out)

@@ -36,6 +36,14 @@ int ctl_query(int fd, const char *name, unsigned int code,
 /* Print a session as `etw query` does. */
 void ctl_print_session(const struct etw_session_info *info);
 
+/*
+ * EnableProperty from a comma-separated list of names (sid, ts-id, stack,
+ * process-start-key, event-key, ignore-keyword-0, exclude-inprivate,
+ * psm-key, enable-keyword-0, silos, source-container-tracking) or
+ * numbers; 0 or -1.
+ */
+int ctl_parse_properties(const char *list, __u32 *out);
+
 /* Parse an unsigned number (0x for hex); 0 or -1. */
 int ctl_number(const char *s, unsigned long long max, unsigned long long *out);
 

@@ -32,6 +32,7 @@ static const struct {
 	{ ERROR_FILE_CORRUPT, "ERROR_FILE_CORRUPT", "corrupt or truncated file" },
 	{ ERROR_CANCELLED, "ERROR_CANCELLED", "cancelled" },
 	{ ERROR_NO_SYSTEM_RESOURCES, "ERROR_NO_SYSTEM_RESOURCES", "limit reached" },
+	{ ERROR_TIMEOUT, "ERROR_TIMEOUT", "timed out" },
 	{ ERROR_INVALID_TIME, "ERROR_INVALID_TIME", "end time before start time" },
 	{ ERROR_WMI_INSTANCE_NOT_FOUND, "ERROR_WMI_INSTANCE_NOT_FOUND", "no such session" },
 	{ ERROR_CTX_CLOSE_PENDING, "ERROR_CTX_CLOSE_PENDING", "closing" },

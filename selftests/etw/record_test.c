@@ -19,6 +19,24 @@ static int have_tools(void)
 	return !access("/usr/bin/etw", X_OK) && !access("/usr/bin/etw-example-provider", X_OK);
 }
 
+/* "b3864c38-4273-..." to the in-memory GUID bytes. */
+static int guid_from_text(const char *s, __u8 g[16])
+{
+	unsigned int d1, d2, d3, b[8];
+
+	if (sscanf(s, "%8x-%4x-%4x-%2x%2x-%2x%2x%2x%2x%2x%2x", &d1, &d2, &d3,
+		   &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &b[7]) != 11)
+		return -1;
+	memcpy(g, &d1, 4);
+	g[4] = d2;
+	g[5] = d2 >> 8;
+	g[6] = d3;
+	g[7] = d3 >> 8;
+	for (int i = 0; i < 8; i++)
+		g[8 + i] = b[i];
+	return 0;
+}
+
 static unsigned int u32at(const unsigned char *p)
 {
 	return p[0] | p[1] << 8 | p[2] << 16 | (unsigned int)p[3] << 24;
@@ -102,6 +120,68 @@ TEST(record_writes_an_etl_file)
 		}
 		EXPECT_EQ(7, n) TH_LOG("%s", out);
 	}
+}
+
+static int count_of(const char *text, const char *what)
+{
+	int n = 0;
+
+	while ((text = strstr(text, what)) != NULL) {
+		n++;
+		text++;
+	}
+	return n;
+}
+
+/* EnableProperty items as the decoder shows them: one of each per event. */
+TEST(record_with_enable_properties)
+{
+	static char out[1 << 20];
+	char want[64];
+
+	if (!have_tools() || geteuid())
+		SKIP(return, "needs root and the etw tools (the VM has them)");
+	ASSERT_EQ(0, etw_sh("etw record -o /tmp/props.etl -b 8 "
+			"-P sid,ts-id,process-start-key,event-key,stack -p "
+			GUID_TEXT ":5 -- etw-example-provider 7 2>&1", NULL, 0));
+	ASSERT_EQ(0, etw_sh("etw dump /tmp/props.etl", out, sizeof(out)));
+	snprintf(want, sizeof(want), "[SID] S-1-22-1-%u\n", geteuid());
+	EXPECT_EQ(7, count_of(out, want)) TH_LOG("%s", out);
+	EXPECT_EQ(7, count_of(out, "[TS_ID] ")) TH_LOG("%s", out);
+	EXPECT_EQ(7, count_of(out, "[PROCESS_START_KEY] ")) TH_LOG("%s", out);
+	EXPECT_EQ(7, count_of(out, "[EVENT_KEY] ")) TH_LOG("%s", out);
+	EXPECT_EQ(7, count_of(out, "[STACK_TRACE64] match 0x0 0x")) TH_LOG("%s", out);
+	EXPECT_EQ(1, etw_sh("etw record -P no-such-bit -p " GUID_TEXT
+			" -- true 2>&1", out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "bad property list") != NULL) TH_LOG("%s", out);
+}
+
+/* etw enable --timeout: ERROR_TIMEOUT, named, when a callback never runs. */
+TEST(enable_timeout)
+{
+	char out[4096];
+	__u8 g[16];
+	__u32 reg;
+	int fd;
+
+	if (!have_tools() || geteuid())
+		SKIP(return, "needs root and the etw tools (the VM has them)");
+	ASSERT_EQ(0, etw_sh("etw start etwtest-cli-t -b 8 2>&1", NULL, 0));
+	/* Nothing registered: nothing to wait for. */
+	EXPECT_EQ(0, etw_sh("etw enable etwtest-cli-t " GUID_TEXT " -t 50 2>&1",
+			    out, sizeof(out))) TH_LOG("%s", out);
+	/* Registered here, and this process never reads its notifications. */
+	fd = open(ETW_DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, guid_from_text(GUID_TEXT, g));
+	ASSERT_EQ(0, etw_register_simple(fd, g, &reg));
+	EXPECT_EQ(1, etw_sh("etw enable etwtest-cli-t " GUID_TEXT " -l 3 -t 50 2>&1",
+			    out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "ERROR_TIMEOUT (1460)") != NULL) TH_LOG("%s", out);
+	EXPECT_EQ(1, etw_sh("etw enable etwtest-cli-t " GUID_TEXT " -t x 2>&1",
+			    out, sizeof(out)));
+	close(fd);
+	EXPECT_EQ(0, etw_sh("etw stop etwtest-cli-t 2>&1", NULL, 0));
 }
 
 TEST(session_commands_and_errors)
