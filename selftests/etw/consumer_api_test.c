@@ -414,6 +414,119 @@ TEST_F(consumer, extended_data)
 	unlink(path);
 }
 
+/* Classic (TraceEvent) events as EVENT_TRACE and as EVENT_RECORD. */
+#define CLASSIC_EVENTS	12
+
+struct classic_event {
+	EVENT_TRACE_HEADER Header;
+	char Data[32];
+};
+
+struct classic_seen {
+	GUID guid;
+	USHORT logger_id;
+	ULONG events;
+	ULONG bad;
+};
+
+/* An EVENT_TRACE carries no context: the test's, for the callback. */
+static struct classic_seen *classic_ctx;
+
+static VOID WINAPI on_classic_trace(PEVENT_TRACE e)
+{
+	struct classic_seen *x = classic_ctx;
+	char want[32];
+
+	if (!IsEqualGUID(&e->Header.Guid, &x->guid))
+		return;
+	snprintf(want, sizeof(want), "classic %u", x->events);
+	x->bad += e->Header.Class.Type != 10 + x->events % 4;
+	x->bad += e->Header.Class.Level != TRACE_LEVEL_WARNING;
+	x->bad += e->Header.Class.Version != 0x102;
+	x->bad += e->Header.HeaderType != 0x14 || e->Header.MarkerFlags != 0xc0;
+	x->bad += e->Header.Size != sizeof(EVENT_TRACE_HEADER) + strlen(want) + 1;
+	x->bad += e->MofLength != strlen(want) + 1 ||
+		  memcmp(e->MofData, want, e->MofLength);
+	x->bad += e->Header.ProcessId != (ULONG)getpid();
+	x->bad += e->Header.ThreadId != (ULONG)syscall(SYS_gettid);
+	x->bad += e->BufferContext.LoggerId != x->logger_id;
+	x->events++;
+}
+
+static VOID WINAPI on_classic_record(PEVENT_RECORD r)
+{
+	struct classic_seen *x = r->UserContext;
+	const EVENT_HEADER *h = &r->EventHeader;
+	char want[32];
+
+	if (!IsEqualGUID(&h->ProviderId, &x->guid))
+		return;
+	snprintf(want, sizeof(want), "classic %u", x->events);
+	/* The MOF type is the opcode; no id, task or keyword. */
+	x->bad += h->EventDescriptor.Opcode != 10 + x->events % 4;
+	x->bad += h->EventDescriptor.Level != TRACE_LEVEL_WARNING;
+	x->bad += h->EventDescriptor.Version != 2;
+	x->bad += h->EventDescriptor.Id || h->EventDescriptor.Task ||
+		  h->EventDescriptor.Keyword;
+	x->bad += (h->Flags & (EVENT_HEADER_FLAG_CLASSIC_HEADER |
+			       EVENT_HEADER_FLAG_64_BIT_HEADER)) !=
+		  (EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_64_BIT_HEADER);
+	x->bad += h->HeaderType != 0;
+	x->bad += r->UserDataLength != strlen(want) + 1 ||
+		  memcmp(r->UserData, want, r->UserDataLength);
+	x->bad += r->ExtendedDataCount != 0;
+	x->events++;
+}
+
+TEST_F(consumer, classic_events)
+{
+	static const char path[] = "/tmp/etwtest-consumer-classic.etl";
+	struct classic_seen x = { .guid = { 0x7c1a5c1c, 0x1, 0x2 } };
+	struct etw_session_info final;
+	struct classic_event e;
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE h;
+
+	ASSERT_EQ(ERROR_SUCCESS, start(_metadata, self, "etwtest-consumer-classic",
+				       EVENT_TRACE_REAL_TIME_MODE));
+	x.logger_id = (USHORT)self->session;
+	for (ULONG i = 0; i < CLASSIC_EVENTS; i++) {
+		memset(&e, 0, sizeof(e));
+		snprintf(e.Data, sizeof(e.Data), "classic %u", i);
+		e.Header.Size = sizeof(e.Header) + strlen(e.Data) + 1;
+		e.Header.Flags = WNODE_FLAG_TRACED_GUID;
+		e.Header.Guid = x.guid;
+		e.Header.Class.Type = 10 + i % 4;
+		e.Header.Class.Level = TRACE_LEVEL_WARNING;
+		e.Header.Class.Version = 0x102;
+		ASSERT_EQ(ERROR_SUCCESS, TraceEvent(self->session, &e.Header));
+	}
+	ASSERT_LT(1, record_to_file(self->fd, (USHORT)self->session, path, &final));
+
+	memset(&lf, 0, sizeof(lf));
+	lf.LogFileName = (LPSTR)path;
+	lf.EventCallback = on_classic_trace;
+	classic_ctx = &x;
+	h = OpenTraceA(&lf);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
+	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
+	EXPECT_EQ(CLASSIC_EVENTS, x.events);
+	EXPECT_EQ(0, x.bad);
+	EXPECT_EQ(ERROR_SUCCESS, CloseTrace(h));
+
+	x.events = 0;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = on_classic_record;
+	lf.Context = &x;
+	h = OpenTraceA(&lf);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
+	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
+	EXPECT_EQ(CLASSIC_EVENTS, x.events);
+	EXPECT_EQ(0, x.bad);
+	EXPECT_EQ(ERROR_SUCCESS, CloseTrace(h));
+	unlink(path);
+}
+
 struct rt_thread {
 	PROCESSTRACE_HANDLE h;
 	ULONG result;
