@@ -85,8 +85,9 @@ boot() { # boot NAME QEMU-ARGS...
 		-kernel "$BUILD/vm/$rel/vmlinuz" -initrd "$initrd" -append "$append" \
 		-nographic -no-reboot -nodefaults -serial stdio -monitor none \
 		< /dev/null > "$out/$name.log" 2>&1 || true
+	# A line may start with a tool's progress text: take the BENCH at its end.
 	tr -d '\r' < "$out/$name.log" | sed -n '/^ETW-BENCH-BEGIN/,/^ETW-BENCH-END/p' |
-		grep '^BENCH ' > "$out/$name.txt" || true
+		sed -n 's/.*\(BENCH [^ ]* [^ ]*\)$/\1/p' > "$out/$name.txt" || true
 	grep -q '^ETW-BENCH-END' "$out/$name.log" ||
 		echo "bench: the $name run did not finish; see $out/$name.log" >&2
 }

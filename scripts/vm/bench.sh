@@ -6,11 +6,12 @@
 # ETW-BENCH-END; scripts/bench.sh on the host makes the table.  The same
 # script runs in both boots (wall clock, two vCPUs; icount, one vCPU).
 # etwbench=a,b on the kernel command line runs only those parts
-# (write threads lttng logger dump; make bench BENCH_ONLY="a b").
+# (write tracelogging threads lttng logger dump profile;
+# make bench BENCH_ONLY="a b").
 echo "ETW-BENCH-BEGIN"
 say() { echo "# $*"; }
 b() { echo "BENCH $1 $2"; }
-parts="write threads lttng logger dump"
+parts="write tracelogging threads lttng logger dump"
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	etwbench=*) parts=$(echo "${arg#etwbench=}" | tr , ' ') ;;
@@ -39,6 +40,11 @@ if want write; then
 	grep -q etwverbose /proc/cmdline && export ETW_BENCH_VERBOSE=1
 	say "1, 2: one event, disabled and filtered events, system calls counted"
 	etw-bench-write 2>&1
+fi
+
+if want tracelogging; then
+	say "7: TraceLoggingWrite vs EventWrite"
+	etw-bench-tracelogging
 fi
 
 if want threads; then
@@ -75,7 +81,7 @@ cat /tmp/logger.err
 lost=$(sed -n 's/.*buffers, \([0-9]*\) events lost.*/\1/p' /tmp/logger.err)
 b logger.session_lost "${lost:-1}"
 b logger.file_bytes "$(stat -c %s /tmp/logger.etl)"
-b logger.file_events "$(etw dump -s /tmp/logger.etl | awk -v g=$guid '$2 ~ g { print $1; exit }')"
+b logger.file_events "$(etw dump -s /tmp/logger.etl 2>/dev/null | awk -v g=$guid '$2 ~ g { print $1; exit }')"
 rm -f /tmp/logger.etl
 fi
 
@@ -84,10 +90,10 @@ if want dump; then
 # recording keeps up; losses do not matter here).
 say "6: etw dump"
 etw record -b 1024 -p "$guid:4:0x1" -o /tmp/big.etl -- \
-	etw-bench-producer 185000 512 >/dev/null 2>&1
+	etw-bench-producer 240000 512 >/dev/null 2>&1
 b dump.file_bytes "$(stat -c %s /tmp/big.etl)"
-b dump.events "$(etw dump -s /tmp/big.etl | awk '/^  Records/ { print $2; exit }')"
-etw-bench-cpu dump etw dump -o /dev/null /tmp/big.etl
+b dump.events "$(etw dump -s /tmp/big.etl 2>/dev/null | awk '/^  Records/ { print $2; exit }')"
+etw-bench-cpu dump etw dump -o /dev/null /tmp/big.etl 2>/dev/null
 rm -f /tmp/big.etl
 fi
 
