@@ -30,7 +30,7 @@
  * the 2-byte encoding in C and C++ alike (Windows' C form), so their low
  * 14 bits must be 0; descriptions are accepted and, as on Windows, not
  * sent.  Not provided: string arrays, TraceLoggingCustom, the Packed* and
- * Sid/SocketAddress/UnicodeString forms, TraceLoggingWriteEx.
+ * SocketAddress/AnsiString/UnicodeString forms, TraceLoggingWriteEx.
  * Documentation/tracelogging.rst has the list of field macros.
  */
 #ifndef LIBETW_TRACELOGGINGPROVIDER_H
@@ -307,6 +307,7 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define _tlgIN_BIN(in)		(in)
 #define _tlgIN_STRUCT(in)	(in)
 #define _tlgIN_AUTO(in)		(in)
+#define _tlgIN_SID(in)		(in)
 
 /* Payload descriptors per data kind. */
 #define _tlgND_VAL	+ 1
@@ -319,6 +320,7 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define _tlgND_FARR	+ 1
 #define _tlgND_STRUCT
 #define _tlgND_AUTO	+ 1
+#define _tlgND_SID	+ 1
 
 #ifdef __cplusplus
 #define _tlgAUTO	auto
@@ -341,6 +343,7 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define _tlgDD_FARR(i, ctype, value, n)	const ctype *_tlgV##i = (value);
 #define _tlgDD_STRUCT(i, ctype, value, n)
 #define _tlgDD_AUTO(i, ctype, value, n)	_tlgAUTO _tlgV##i = (value);
+#define _tlgDD_SID(i, ctype, value, n)	const UINT8 *_tlgV##i = (const UINT8 *)(value);
 
 #define _tlgDESC(p, size)	EventDataDescCreate(&_tlgD[_tlgN++], (p), (ULONG)(size));
 #define _tlgDF_VAL(i, ctype, n)		_tlgDESC(&_tlgV##i, sizeof(_tlgV##i))
@@ -354,6 +357,7 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define _tlgDF_FARR(i, ctype, n)	_tlgDESC(_tlgV##i, (n) * sizeof(ctype))
 #define _tlgDF_STRUCT(i, ctype, n)
 #define _tlgDF_AUTO(i, ctype, n)	_tlgAutoDesc(&_tlgD[_tlgN++], _tlgV##i);
+#define _tlgDF_SID(i, ctype, n)		_tlgDESC(_tlgV##i, 8 + 4 * (ULONG)_tlgV##i[1])
 
 /* What each argument gives in each context (empty unless listed). */
 #define _tlgX_NDESC_tlgF(i, dk, shape, in, out, tag, name, ctype, value, n) _tlgND_##dk
@@ -727,6 +731,14 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define TraceLoggingBinaryBuffer(pValue, cbValue, ...) \
 	_tlgFIELD(BIN, I, TlgInCOUNTEDBINARY, TlgOutNULL, void, pValue, cbValue, \
 		  #pValue __VA_OPT__(,) __VA_ARGS__)
+
+/* An IPv6 address: 16 bytes (a struct in6_addr), sent as 16-byte binary. */
+#define TraceLoggingIPv6Address(pValue, ...) \
+	_tlgFIELD(BIN, IO, TlgInBINARY, TlgOutIPV6, void, pValue, 16, #pValue __VA_OPT__(,) __VA_ARGS__)
+
+/* A SID (pointer to one): 8 + 4 * SubAuthorityCount bytes, as it says. */
+#define TraceLoggingSid(pValue, ...) \
+	_tlgFIELD(SID, I, TlgInSID, TlgOutNULL, void, pValue, 0, #pValue __VA_OPT__(,) __VA_ARGS__)
 
 /*
  * TraceLoggingStruct(fieldCount, name [, description [, tags]]): the next

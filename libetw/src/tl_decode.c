@@ -6,6 +6,7 @@
  * every read is bounded, nesting is limited and the work per event has a
  * budget; a payload that does not match its schema exactly is an error.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -107,7 +108,7 @@ enum {
 };
 
 enum {
-	OUT_STRING = 2, OUT_BOOLEAN = 3, OUT_HEX = 4, OUT_IPV4 = 8,
+	OUT_STRING = 2, OUT_BOOLEAN = 3, OUT_HEX = 4, OUT_IPV4 = 8, OUT_IPV6 = 9,
 	OUT_WIN32ERROR = 13, OUT_NTSTATUS = 14, OUT_HRESULT = 15,
 };
 
@@ -346,6 +347,17 @@ static bool counted(struct tl_dec *t, const uint8_t **p, size_t *len)
 	return true;
 }
 
+/* An IPv6 address as inet_ntop() writes it: "2001:db8::1". */
+static void ipv6_text(struct sbuf *sb, const uint8_t *p)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	if (inet_ntop(AF_INET6, p, buf, sizeof(buf)))
+		sb_put(sb, buf, strlen(buf));
+	else
+		sb_hex(sb, p, 16);
+}
+
 /* Data1, Data2, Data3 little-endian, then Data4's bytes as they are. */
 static void guid_text(struct sbuf *sb, const uint8_t *p)
 {
@@ -495,7 +507,10 @@ static bool value(struct tl_dec *t, const struct tl_field *f)
 	case IN_COUNTEDBINARY:
 		if (!counted(t, &p, &len))
 			return false;
-		sb_hex(&t->val, p, len);
+		if (f->out == OUT_IPV6 && len == 16)
+			ipv6_text(&t->val, p);
+		else
+			sb_hex(&t->val, p, len);
 		return true;
 	case IN_SID:
 		if (!sid_text(&t->val, t->d + t->pos, t->n - t->pos, &len))

@@ -230,6 +230,24 @@ TEST_F(tl, value_deduces_the_type)
 	EXPECT_BYTES(7, 0x00, 0x5e, 0xd0, 0xb2, 0, 0, 0, 0);
 }
 
+TEST_F(tl, ipv6_and_sid)
+{
+	static const UCHAR addr[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+	/* S-1-5-32-544: two sub-authorities, 16 bytes. */
+	static const UCHAR sid[] = { 1, 2, 0, 0, 0, 0, 0, 5, 32, 0, 0, 0, 0x20, 2, 0, 0, 0xee };
+
+	TraceLoggingWrite(g_prov, "N", TraceLoggingIPv6Address(addr, "a"),
+			  TraceLoggingSid(sid, "s"));
+	ASSERT_EQ(1, rec.writes);
+	EXPECT_EQ(2 + 2 + 1, rec.count);
+	EXPECT_BYTES(1, 0x0c, 0x00, 0x00, 'N', 0x00,
+		'a', 0x00, 0x8e, 0x09,
+		's', 0x00, 0x13);
+	EXPECT_BYTES(2, 16, 0);
+	EXPECT_BYTES(3, 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
+	EXPECT_BYTES(4, 1, 2, 0, 0, 0, 0, 0, 5, 32, 0, 0, 0, 0x20, 2, 0, 0);
+}
+
 static int evaluated;
 
 static int count_me(int v)

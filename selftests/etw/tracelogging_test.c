@@ -30,6 +30,10 @@ static const SYSTEMTIME st_value = { 2020, 2, 1, 17, 12, 48, 30, 420 };
 /* 2020-02-17T12:48:30.4203140Z */
 static const FILETIME ft_value = { 0x8e630584, 0x01d5e590 };
 
+/* 2001:db8::1, and S-1-5-32-544 (two sub-authorities). */
+static const UINT8 ipv6_value[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+static const UINT8 sid_value[16] = { 1, 2, 0, 0, 0, 0, 0, 5, 32, 0, 0, 0, 0x20, 2, 0, 0 };
+
 static int evaluated;
 
 static int count_me(int v)
@@ -84,7 +88,9 @@ static int provider_main(void)
 		TraceLoggingCountedString("counted!", 7, "cs"),
 		TraceLoggingCountedWideString(u"cw-xyz", 2, "cw"),
 		TraceLoggingBinary("\x01\x02\xff", 3, "bin"),
-		TraceLoggingBinaryBuffer("\x0a\x0b", 2, "buf"));
+		TraceLoggingBinaryBuffer("\x0a\x0b", 2, "buf"),
+		TraceLoggingIPv6Address(ipv6_value, "ip6"),
+		TraceLoggingSid(sid_value, "sid"));
 	TraceLoggingWrite(g_test, "Shapes", TraceLoggingLevel(4),
 		TraceLoggingInt16Array(i16s, 3, "i16s"),
 		TraceLoggingUInt32FixedArray(u32s, 2, "u32s"),
@@ -225,6 +231,8 @@ TEST(every_field_type_round_trips)
 	EXPECT_FIELD("cw", "cw");
 	EXPECT_FIELD("bin", "0102ff");
 	EXPECT_FIELD("buf", "0a0b");
+	EXPECT_FIELD("ip6", "2001:db8::1");
+	EXPECT_FIELD("sid", "S-1-5-32-544");
 
 	EXPECT_FIELD("i16s", "[1, -1, 2]");
 	EXPECT_FIELD("u32s", "[7, 4000000000]");
