@@ -7,8 +7,10 @@
 #                         selftests in QEMU on Debian's 6.1 and 6.12 kernels
 #   make demo             the end-to-end demo in the VM
 #   make vm-shell         an interactive shell in the VM, etw.ko loaded
-#   make vm-test T="a b"  only the named selftests, one kernel (ETW_KERNEL)
+#   make vm-test T="a b"  only the named selftests, one kernel (ETW_KERNEL);
+#                         E="VAR=value ..." sets their environment
 #   make bench            the benchmark table, in its own VM (issue 7)
+#   make fuzz             the ioctl/mmap fuzzer, 1,000,000 calls per kernel
 #   make install          libetw, headers, pkg-config file, etw, man pages
 #   make modules_install  etw.ko into /lib/modules/<release>/updates
 #
@@ -46,7 +48,7 @@ KSRC		:= $(BUILD)/ksrc
 KSFT_CFLAGS	:= -I$(KSRC)/tools/testing/selftests -Wno-sign-compare \
 		   -Wno-missing-prototypes -Wno-clobbered -Wno-misleading-indentation
 
-.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test bench \
+.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test bench fuzz \
 	install modules_install uninstall clean help
 .DEFAULT_GOAL := all
 
@@ -73,7 +75,13 @@ vm-shell:
 	@scripts/vm-job.sh shell
 
 vm-test:
-	@T="$(T)" scripts/vm-job.sh test
+	@T="$(T)" E="$(E)" scripts/vm-job.sh test
+
+# Bounded: the fuzzer stops at its deadline (and fails if the calls were
+# not all made by then); the VM at its timeout.
+fuzz:
+	@scripts/vm-each-kernel.sh fuzz "fuzz_test fuzz_test_32" \
+		"ETW_FUZZ_CALLS=1000000 ETW_FUZZ_CALLS_32=200000 ETW_FUZZ_SECONDS=2400 ETW_TEST_TIMEOUT=2700" 3000
 
 bench:
 	@scripts/bench.sh

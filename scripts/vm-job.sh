@@ -4,8 +4,9 @@
 # make demo / make vm-shell: build what is needed and boot one kernel
 # (ETW_KERNEL, default the newest of scripts/kernels.sh) in QEMU.
 #   vm-job.sh demo|shell|test
-# test runs the selftests named in T (all when empty) and prints their
-# KTAP output and the scan's verdict.
+# test runs the selftests named in T (all when empty), with the variables
+# in E ("A=1 B=2") in their environment, and prints their KTAP output and
+# the scan's verdict.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -21,7 +22,10 @@ scripts/vm/mkinitramfs.sh "$initrd" "$BUILD/kmod/linux-headers-$rel/etw.ko" "$BU
 mkdir -p "$BUILD/check"
 echo "Booting Debian's $rel in QEMU (software emulation)..."
 if [ "$mode" = test ]; then
-	[ -n "${T:-}" ] && export ETW_VM_APPEND="etwtests=$(echo $T | tr ' ' ,)"
+	append=
+	[ -n "${T:-}" ] && append="etwtests=$(echo $T | tr ' ' ,)"
+	[ -n "${E:-}" ] && append="$append etwenv=$(echo $E | tr ' ' ,)"
+	export ETW_VM_APPEND="$append"
 	log=$BUILD/check/vm-test-$rel.log
 	scripts/vm/run.sh "$BUILD/vm/$rel/vmlinuz" "$initrd" test "$log"
 	sed -n '/^ETW-TEST-BEGIN/,/^ETW-DMESG-BEGIN/p' "$log" | grep -v '^ETW-DMESG'

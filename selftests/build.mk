@@ -10,6 +10,8 @@ SELFTESTS_32	:= $(addprefix $(BUILD)/selftests/,device_test_32 write_test_32 ena
 		     enable_property_test_32 traits_test_32 notify_test_32)
 # The classic write kinds: FULL_HEADER32, INSTANCE32, POINTER32 messages.
 SELFTESTS_32	+= $(BUILD)/selftests/trace_write_test_32
+# The fuzzer (compat ioctls).
+SELFTESTS_32	+= $(BUILD)/selftests/fuzz_test_32
 SELFTEST_HDRS	:= $(wildcard selftests/etw/*.h) uapi/linux/etw.h
 
 selftests: $(SELFTESTS) $(SELFTESTS_32)

@@ -7,6 +7,8 @@
 #   etwvm=shell  load etw.ko and start an interactive shell
 #   etwvm=bench  load etw.ko and run /usr/share/etw/bench.sh (make bench)
 #   etwtests=a,b run only these selftests (make vm-test T="a b")
+#   etwenv=A=1,B=2  set these in the tests' environment (make fuzz, stress);
+#                ETW_TEST_TIMEOUT bounds each test program (default 300 s)
 # Lines starting with "ETW-" are read by scripts/vm/scan.sh on the host.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/usr/sbin LD_LIBRARY_PATH=/usr/lib
@@ -24,6 +26,7 @@ for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	etwvm=*) mode=${arg#etwvm=} ;;
 	etwtests=*) tests=$(echo "${arg#etwtests=}" | tr , ' ') ;;
+	etwenv=*) for kv in $(echo "${arg#etwenv=}" | tr , ' '); do export "$kv"; done ;;
 	esac
 done
 
@@ -43,7 +46,7 @@ case "$mode" in
 test)
 	for t in $tests; do
 		echo "ETW-TEST-BEGIN $t"
-		cd /tmp && timeout 300 "/selftests/$t"
+		cd /tmp && timeout "${ETW_TEST_TIMEOUT:-300}" "/selftests/$t"
 		echo "ETW-TEST-END $t $?"
 	done
 	;;

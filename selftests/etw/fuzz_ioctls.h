@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the fuzzer (fuzz_test.c) knows about /dev/etw: one line per ioctl
+ * and one line per mmap offset of uapi/linux/etw.h.  Adding an ioctl or an
+ * offset to the uapi means adding its line here; the fuzzer fails on an
+ * ioctl number that answers without being listed.
+ *
+ * FUZZ_IOCTL(cmd, struct, first published size, who, seed)
+ *	who: FUZZ_ANYONE (no privilege needed) or FUZZ_CONTROL (an
+ *	unprivileged caller must never succeed);
+ *	seed: a function that fills a valid call (fuzz_seeds.h), or NULL to
+ *	start from a zeroed struct with only its size set.
+ * FUZZ_MMAP(offset, length, who, prot)
+ *	prot: the most the mapping may be given (PROT_READ: read-only).
+ */
+#ifndef ETW_FUZZ_IOCTLS_H
+#define ETW_FUZZ_IOCTLS_H
+
+#include <sys/mman.h>
+
+#include "fuzz_seeds.h"
+
+static const struct fuzz_ioctl fuzz_ioctls[] = {
+	FUZZ_IOCTL(ETW_IOC_VERSION, struct etw_version, ETW_VERSION_SIZE_VER0, FUZZ_ANYONE, NULL),
+	FUZZ_IOCTL(ETW_IOC_PROVIDER_REGISTER, struct etw_provider_register, ETW_PROVIDER_REGISTER_SIZE_VER0, FUZZ_ANYONE, seed_register),
+	FUZZ_IOCTL(ETW_IOC_PROVIDER_UNREGISTER, struct etw_provider_unregister, ETW_PROVIDER_UNREGISTER_SIZE_VER0, FUZZ_ANYONE, seed_unregister),
+	FUZZ_IOCTL(ETW_IOC_WRITE, struct etw_event_write, ETW_EVENT_WRITE_SIZE_VER0, FUZZ_ANYONE, seed_write),
+	FUZZ_IOCTL(ETW_IOC_SESSION_START, struct etw_session_start, ETW_SESSION_START_SIZE_VER0, FUZZ_CONTROL, seed_session_start),
+	FUZZ_IOCTL(ETW_IOC_SESSION_CONTROL, struct etw_session_control, ETW_SESSION_CONTROL_SIZE_VER0, FUZZ_CONTROL, seed_session_control),
+	FUZZ_IOCTL(ETW_IOC_ENABLE, struct etw_enable, ETW_ENABLE_SIZE_VER0, FUZZ_CONTROL, seed_enable),
+	FUZZ_IOCTL(ETW_IOC_BUFFER_READ, struct etw_buffer_read, ETW_BUFFER_READ_SIZE_VER0, FUZZ_CONTROL, seed_buffer_read),
+};
+
+static const struct fuzz_mmap fuzz_mmaps[] = {
+	FUZZ_MMAP(ETW_MMAP_STATE, ETW_MMAP_STATE_SIZE, FUZZ_ANYONE, PROT_READ),
+};
+
+#endif /* ETW_FUZZ_IOCTLS_H */

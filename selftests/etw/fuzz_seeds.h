@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Seeds of the /dev/etw fuzzer: for each ioctl, a call that is valid (or
+ * nearly) against the objects that exist right now: registrations this
+ * thread made, sessions root started, the shared provider GUIDs.  The
+ * fuzzer then mutates a few fields, so most calls get deep into the
+ * handler before something is wrong.  @arg is zeroed and holds the size.
+ */
+#ifndef ETW_FUZZ_SEEDS_H
+#define ETW_FUZZ_SEEDS_H
+
+#include "fuzz.h"
+
+/* The file the next call goes to; seeds that need a registration set it. */
+static __thread unsigned int fuzz_seed_fd;
+
+static inline void seed_register(struct fuzz_thread *t, void *arg)
+{
+	struct etw_provider_register *r = arg;
+
+	memcpy(r->guid, fuzz_guid(t), 16);
+}
+
+static inline void seed_unregister(struct fuzz_thread *t, void *arg)
+{
+	struct etw_provider_unregister *u = arg;
+
+	u->reg_id = fuzz_reg(t, fuzz_seed_fd);
+}
+
+static inline void seed_write(struct fuzz_thread *t, void *arg)
+{
+	static const uint32_t sizes[] = { 0, 1, 7, 8, 200, 4000, 32696, 65455, 65536 };
+	struct etw_event_write *w = arg;
+	struct etw_data_desc *d;
+	uint32_t i, n;
+
+	w->kind = fuzz_chance(t, 95) ? ETW_WRITE_EVENT : fuzz_below(t, 8);
+	w->flags = fuzz_rand(t) & (fuzz_chance(t, 95) ? ETW_WRITE_F_MASK : 0xffff);
+	w->reg_id = fuzz_reg(t, fuzz_seed_fd);
+	w->desc.id = fuzz_below(t, 4);
+	w->desc.level = fuzz_below(t, 7);
+	w->desc.keyword = fuzz_chance(t, 50) ? 0 : fuzz_rand(t);
+	fuzz_fill(t, w->activity_id, 32);
+	w->filter = fuzz_chance(t, 90) ? 0 : fuzz_rand(t);
+
+	n = fuzz_chance(t, 95) ? fuzz_below(t, 4) : fuzz_below(t, ETW_MAX_DATA_DESCRIPTORS + 4);
+	w->count = n;
+	if (!n)
+		return;
+	d = fuzz_alloc(t, n * sizeof(*d));
+	for (i = 0; i < n; i++) {
+		d[i].size = fuzz_chance(t, 90) ? fuzz_below(t, 300) :
+			    sizes[fuzz_below(t, sizeof(sizes) / sizeof(sizes[0]))];
+		d[i].ptr = fuzz_chance(t, 90) ? (uintptr_t)fuzz_alloc(t, d[i].size) :
+						fuzz_ptr(t, d[i].size);
+		d[i].type = 0;
+		memset(d[i].reserved, 0, sizeof(d[i].reserved));
+	}
+	w->data = fuzz_chance(t, 95) ? (uintptr_t)d : fuzz_ptr(t, n * sizeof(*d));
+}
+
+static inline void seed_session_start(struct fuzz_thread *t, void *arg)
+{
+	static const uint32_t modes[] = {
+		0, ETW_MODE_FILE_SEQUENTIAL, ETW_MODE_FILE_CIRCULAR,
+		ETW_MODE_REAL_TIME, ETW_MODE_BUFFERING, ETW_MODE_INDEPENDENT,
+		ETW_MODE_FILE_SEQUENTIAL | ETW_MODE_FILE_CIRCULAR,
+	};
+	/* Mostly small: buffers are zeroed under the control lock. */
+	static const uint32_t kb[] = { 1, 1, 2, 4, 4, 8, 0, 1024, 1025 };
+	struct etw_session_start *s = arg;
+
+	snprintf(s->info.name, sizeof(s->info.name), "etwfuzz-%u", fuzz_below(t, 24));
+	if (fuzz_chance(t, 10))
+		fuzz_fill(t, s->info.guid, 16);
+	s->info.log_file_mode = fuzz_chance(t, 90) ?
+		modes[fuzz_below(t, sizeof(modes) / sizeof(modes[0]))] : fuzz_u32(t);
+	s->info.buffer_size_kb = fuzz_chance(t, 90) ?
+		kb[fuzz_below(t, sizeof(kb) / sizeof(kb[0]))] : fuzz_u32(t);
+	s->info.min_buffers = fuzz_chance(t, 80) ? fuzz_below(t, 8) : fuzz_u32(t);
+	s->info.max_buffers = fuzz_chance(t, 80) ? fuzz_below(t, 12) : fuzz_u32(t);
+	s->info.flush_timer = fuzz_chance(t, 80) ? fuzz_below(t, 2) : fuzz_u32(t);
+}
+
+static inline void seed_session_control(struct fuzz_thread *t, void *arg)
+{
+	struct etw_session_control *c = arg;
+
+	/*
+	 * Mostly queries and updates: a stop lives long enough to be used, and
+	 * stops and flushes wait for the other CPU (slow under TCG).
+	 */
+	c->code = fuzz_chance(t, 4) ? ETW_CONTROL_STOP :
+		  fuzz_chance(t, 10) ? ETW_CONTROL_FLUSH :
+		  fuzz_chance(t, 95) ? fuzz_below(t, 3) : fuzz_u32(t);
+	if (c->code == ETW_CONTROL_STOP && fuzz_chance(t, 50))
+		c->code = ETW_CONTROL_QUERY;
+	c->logger_id = fuzz_logger(t);
+	if (fuzz_chance(t, 15)) {
+		c->logger_id = 0;
+		snprintf(c->info.name, sizeof(c->info.name), "etwfuzz-%u",
+			 fuzz_below(t, 24));
+	}
+	if (c->code == ETW_CONTROL_UPDATE) {
+		c->info.flush_timer = fuzz_below(t, 3);
+		c->info.max_buffers = fuzz_chance(t, 80) ? 0 : fuzz_u32(t);
+	}
+}
+
+static inline void seed_enable(struct fuzz_thread *t, void *arg)
+{
+	struct etw_enable *e = arg;
+	uint16_t *ids;
+	uint32_t i;
+
+	e->logger_id = fuzz_logger(t);
+	e->control_code = fuzz_chance(t, 95) ? fuzz_below(t, 3) : fuzz_u32(t);
+	memcpy(e->guid, fuzz_guid(t), 16);
+	fuzz_fill(t, e->source_id, 16);
+	e->match_any = fuzz_chance(t, 50) ? 0 : fuzz_rand(t);
+	e->match_all = fuzz_chance(t, 70) ? 0 : fuzz_rand(t);
+	e->level = fuzz_below(t, 8);
+	e->enable_property = fuzz_chance(t, 80) ? 0 : ETW_ENABLE_IGNORE_KEYWORD_0;
+	if (fuzz_chance(t, 20)) {
+		e->pid_count = fuzz_below(t, ETW_MAX_FILTER_PIDS + 2);
+		for (i = 0; i < ETW_MAX_FILTER_PIDS; i++)
+			e->pids[i] = fuzz_chance(t, 50) ? (uint32_t)getpid() : fuzz_u32(t);
+	}
+	if (fuzz_chance(t, 20)) {
+		e->event_id_count = fuzz_below(t, ETW_MAX_FILTER_EVENT_IDS + 2);
+		ids = fuzz_alloc(t, e->event_id_count * sizeof(*ids) + 2);
+		for (i = 0; i < e->event_id_count; i++)
+			ids[i] = fuzz_below(t, 4);
+		e->event_ids = fuzz_chance(t, 90) ? (uintptr_t)ids :
+			       fuzz_ptr(t, e->event_id_count * sizeof(*ids));
+		e->event_ids_enable = fuzz_chance(t, 95) ? fuzz_below(t, 2) : fuzz_u32(t);
+	}
+}
+
+static inline void seed_buffer_read(struct fuzz_thread *t, void *arg)
+{
+	struct etw_buffer_read *r = arg;
+
+	r->logger_id = fuzz_logger(t);
+	r->length = fuzz_chance(t, 85) ? FUZZ_BIG - 4096 : fuzz_u32(t);
+	r->buf = fuzz_chance(t, 85) ? (uintptr_t)t->big : fuzz_ptr(t, r->length);
+}
+
+#endif /* ETW_FUZZ_SEEDS_H */

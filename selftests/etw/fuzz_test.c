@@ -1,0 +1,722 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The /dev/etw fuzzer: random and structure-aware calls on every ioctl and
+ * every mmap offset (the tables in fuzz_ioctls.h), from root and from an
+ * unprivileged user at once, several threads each, while sessions are
+ * started and stopped, providers registered and dropped, files closed
+ * under other threads, and short-lived provider processes killed in the
+ * middle of their writes.
+ *
+ * The kernel's own checks (slub_debug, KFENCE, the log scan of the VM
+ * runner) catch memory errors; fuzz.h lists what the fuzzer itself treats
+ * as a bug.  ETW_FUZZ_CALLS (default 100000; ETW_FUZZ_CALLS_32, default
+ * 20000, for the 32-bit build) calls on the device are made, half as root
+ * and half unprivileged, within ETW_FUZZ_SECONDS (default 300);
+ * ETW_FUZZ_SEED fixes the random seed (printed otherwise).  make check runs
+ * the defaults, make fuzz 1,000,000 and 200,000 on each kernel.
+ */
+#include <linux/capability.h>
+#include <assert.h>
+#include <grp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "fuzz.h"
+#include "fuzz_ioctls.h"
+
+#define FUZZ_THREADS	4
+/* The 32-bit build (compat ioctls) runs a fifth as many by default. */
+#if __SIZEOF_POINTER__ == 4
+#define FUZZ_CALLS_VAR	"ETW_FUZZ_CALLS_32"
+#define FUZZ_CALLS	20000
+#else
+#define FUZZ_CALLS_VAR	"ETW_FUZZ_CALLS"
+#define FUZZ_CALLS	100000
+#endif
+#define FUZZ_NOBODY	65534
+#define FUZZ_MAPS	4	/* mappings kept alive across calls */
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static_assert(NELEM(fuzz_ioctls) <= FUZZ_MAX_OPS, "raise FUZZ_MAX_OPS");
+
+static __thread sigjmp_buf *fuzz_touch_jmp;
+
+static void fuzz_on_fault(int sig)
+{
+	if (fuzz_touch_jmp)
+		siglongjmp(*fuzz_touch_jmp, sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static unsigned long env_ul(const char *name, unsigned long dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoul(v, NULL, 0) : dflt;
+}
+
+static int fuzz_open(void)
+{
+	return open(ETW_DEV, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+}
+
+/* Count a call; false once this role's quota or the deadline is reached. */
+static bool fuzz_account(struct fuzz_thread *t)
+{
+	struct fuzz_shared *sh = t->sh;
+	unsigned long n = atomic_fetch_add(&sh->calls[t->role], 1);
+
+	if (n >= sh->quota[t->role] || atomic_load(&sh->stop[t->role]))
+		return false;
+	if (!(n & 1023) && fuzz_now() > sh->deadline)
+		atomic_store(&sh->stop[t->role], 1);
+	return true;
+}
+
+static void fuzz_errno(struct fuzz_thread *t, const char *what, long ret, int err)
+{
+	if (ret > 0) {
+		fuzz_violation(t, "%s returned %ld", what, ret);
+		return;
+	}
+	if (ret == 0)
+		return;
+	if (err <= 0 || err >= FUZZ_ERRNOS)
+		fuzz_violation(t, "%s failed with errno %d (not a userspace errno)", what, err);
+	else
+		atomic_fetch_add(&t->sh->errnos[err], 1);
+}
+
+static const struct fuzz_ioctl *fuzz_find(unsigned long cmd)
+{
+	size_t i;
+
+	for (i = 0; i < NELEM(fuzz_ioctls); i++)
+		if (fuzz_ioctls[i].cmd == cmd)
+			return &fuzz_ioctls[i];
+	return NULL;
+}
+
+/*
+ * Whether a struct holds a pointer into [@mem, @mem + @len): a mutation can
+ * aim an output buffer at the struct's own memory, and then the kernel may
+ * rightly write over the canary.
+ */
+static bool fuzz_points_at(const uint8_t *s, size_t size, const uint8_t *mem, size_t len)
+{
+	uint64_t v;
+	size_t off;
+
+	for (off = 0; off + 8 <= size; off += 4) {
+		memcpy(&v, s + off, 8);
+		if (v >= (uintptr_t)mem && v < (uintptr_t)mem + len)
+			return true;
+	}
+	return false;
+}
+
+/* A command the table does not list: it must be ENOTTY. */
+static void fuzz_unknown_ioctl(struct fuzz_thread *t, int fd)
+{
+	static const unsigned int magics[] = { ETW_IOC_MAGIC, ETW_IOC_MAGIC - 1,
+					       ETW_IOC_MAGIC + 1, 0xAA };
+	unsigned int nr = fuzz_below(t, 256), dir = fuzz_below(t, 4);
+	unsigned int size = fuzz_chance(t, 50) ? fuzz_below(t, 1 << 14) : 0;
+	unsigned long cmd;
+	void *arg;
+	long ret;
+
+	if (fuzz_chance(t, 50))
+		dir = _IOC_NONE, size = 0;
+	cmd = _IOC(dir, magics[fuzz_below(t, NELEM(magics))], nr, size);
+	if (fuzz_find(cmd))
+		return;
+	if (fuzz_chance(t, 80)) {
+		arg = fuzz_alloc(t, 4096);
+		fuzz_fill(t, arg, 64);
+	} else {
+		arg = (void *)(uintptr_t)fuzz_ptr(t, 64);
+	}
+	ret = ioctl(fd, cmd, arg);
+	if (ret != -1 || errno != ENOTTY)
+		fuzz_violation(t, "unlisted ioctl 0x%lx answered %ld (errno %d): if it is new, add its line to selftests/etw/fuzz_ioctls.h",
+			       cmd, ret, ret == -1 ? errno : 0);
+}
+
+static void fuzz_one_ioctl(struct fuzz_thread *t)
+{
+	static __thread uint8_t scratch[FUZZ_MAX_ARG + 64];
+	const struct fuzz_ioctl *op;
+	unsigned int f, k, n, opi;
+	uint8_t *arg;
+	uint32_t usize, mem;
+	bool canary = false, racy = false;
+	int fd = fuzz_fd(t, &f);
+	long ret;
+	double t0;
+	int err;
+
+	if (fuzz_chance(t, 4)) {
+		fuzz_unknown_ioctl(t, fd);
+		return;
+	}
+	opi = fuzz_below(t, NELEM(fuzz_ioctls));
+	op = &fuzz_ioctls[opi];
+
+	memset(scratch, 0, sizeof(scratch));
+	fuzz_seed_fd = f;
+	if (op->seed && fuzz_chance(t, 90))
+		op->seed(t, scratch);
+	n = op->seed ? (fuzz_chance(t, 40) ? 0 : 1 + fuzz_below(t, 4)) : fuzz_below(t, 6);
+	for (k = 0; k < n; k++)
+		fuzz_mutate(t, scratch, op->size);
+	usize = fuzz_chance(t, 85) ? op->size : fuzz_size(t, op);
+	if (usize > op->size && fuzz_chance(t, 50))
+		fuzz_fill(t, scratch + op->size, sizeof(scratch) - op->size);
+	memcpy(scratch, &usize, 4);
+
+	/* Memory behind the pointer: all of usize, or less, up to a page. */
+	mem = usize < 4 ? 4 : usize;
+	if (mem > FUZZ_MAX_ARG + 8)
+		mem = FUZZ_MAX_ARG + 8;
+	switch (fuzz_below(t, 20)) {
+	case 0:		/* ends at the guard page: all of it, or less than usize */
+		arg = t->argmem + FUZZ_ARGMEM -
+		      (fuzz_chance(t, 50) ? mem : fuzz_below(t, mem) + 1);
+		break;
+	case 1:		/* another thread scribbles on it meanwhile */
+		arg = t->racy + fuzz_below(t, 64);
+		racy = true;
+		break;
+	case 2:		/* readable, not writable */
+		arg = t->ro;
+		break;
+	case 3:
+		arg = (uint8_t *)(uintptr_t)fuzz_ptr(t, mem);
+		break;
+	default:
+		arg = t->argmem + fuzz_below(t, 8) * 8;
+		canary = true;
+		break;
+	}
+	if (arg == t->ro || !fuzz_chance(t, 99)) {
+		canary = false;	/* leave the memory as it is */
+	} else if (arg >= t->argmem && arg < t->argmem + FUZZ_ARGMEM) {
+		size_t room = t->argmem + FUZZ_ARGMEM - arg;
+
+		memcpy(arg, scratch, room < mem ? room : mem);
+		if (canary)
+			memset(arg + mem, 0xA5, FUZZ_CANARY);
+	} else if (arg >= t->area && arg < t->area + FUZZ_AREA) {
+		size_t room = t->area + FUZZ_AREA - arg;
+
+		memcpy(arg, scratch, room < mem ? room : mem);
+	} else if (racy) {
+		memcpy(arg, scratch, mem);
+	}
+
+	t0 = fuzz_now();
+	ret = ioctl(fd, op->cmd, arg);
+	err = ret ? errno : 0;
+	atomic_fetch_add(&t->sh->ops[opi].usec[t->role], (unsigned long)((fuzz_now() - t0) * 1e6));
+	atomic_fetch_add(&t->sh->ops[opi].calls[t->role], 1);
+	fuzz_errno(t, op->name, ret, err);
+	if (!ret)
+		atomic_fetch_add(&t->sh->ops[opi].ok[t->role], 1);
+
+	if (canary && !fuzz_points_at(scratch, op->size, t->argmem, FUZZ_ARGMEM + t->page)) {
+		for (k = 0; k < FUZZ_CANARY; k++)
+			if (arg[mem + k] != 0xA5) {
+				fuzz_violation(t, "%s wrote past the %u bytes it was given (byte %u)",
+					       op->name, mem, mem + k);
+				break;
+			}
+	}
+	if (!ret && op->who == FUZZ_CONTROL && t->role)
+		fuzz_violation(t, "%s succeeded without privilege", op->name);
+
+	/* Learn what now exists, for the seeds of later calls. */
+	if (ret || racy || arg == t->ro)
+		return;
+	if (op->cmd == ETW_IOC_PROVIDER_REGISTER && usize >= ETW_PROVIDER_REGISTER_SIZE_VER0)
+		fuzz_reg_remember(t, f, ((struct etw_provider_register *)arg)->reg_id);
+	if (op->cmd == ETW_IOC_SESSION_START && usize >= ETW_SESSION_START_SIZE_VER0) {
+		uint32_t id = ((struct etw_session_start *)arg)->info.logger_id;
+
+		if (id && id <= ETW_MAX_SESSIONS)
+			atomic_store(&t->sh->loggers[id], 1);
+	}
+	if (op->cmd == ETW_IOC_SESSION_CONTROL && usize >= ETW_SESSION_CONTROL_SIZE_VER0) {
+		struct etw_session_control *c = (void *)arg;
+
+		if (c->code == ETW_CONTROL_STOP && c->info.logger_id &&
+		    c->info.logger_id <= ETW_MAX_SESSIONS)
+			atomic_store(&t->sh->loggers[c->info.logger_id], 0);
+	}
+}
+
+/* Read every page of a granted mapping; a fault there is a kernel bug. */
+static bool fuzz_touch(struct fuzz_thread *t, const uint8_t *p, size_t len)
+{
+	sigjmp_buf jb;
+	volatile uint8_t sum = 0;
+	size_t off;
+
+	if (sigsetjmp(jb, 1)) {
+		fuzz_touch_jmp = NULL;
+		return false;
+	}
+	fuzz_touch_jmp = &jb;
+	for (off = 0; off < len; off += t->page)
+		sum += p[off];
+	fuzz_touch_jmp = NULL;
+	(void)sum;
+	return true;
+}
+
+struct fuzz_map {
+	void *addr;
+	size_t len;
+};
+
+static void fuzz_one_mmap(struct fuzz_thread *t, struct fuzz_map *maps)
+{
+	static const int prots[] = { PROT_READ, PROT_READ | PROT_WRITE, PROT_NONE,
+				     PROT_READ | PROT_EXEC, PROT_WRITE };
+	const struct fuzz_mmap *m = &fuzz_mmaps[fuzz_below(t, NELEM(fuzz_mmaps))];
+	const struct fuzz_mmap *listed = NULL;
+	unsigned long long off = m->offset;
+	size_t len = fuzz_page_align(m->length, t->page), i;
+	int prot = m->prot, flags = MAP_SHARED;
+	struct fuzz_map *slot = &maps[fuzz_below(t, FUZZ_MAPS)];
+	unsigned int f;
+	int fd = fuzz_fd(t, &f);
+	void *p;
+
+	switch (fuzz_below(t, 8)) {
+	case 0:
+		off += (unsigned long long)t->page * (1 + fuzz_below(t, 64));
+		break;
+	case 1:
+		off = (fuzz_rand(t) & ~(uint64_t)(t->page - 1)) >> fuzz_below(t, 40);
+		break;
+	case 2:
+		len = t->page * fuzz_below(t, 2 * len / t->page + 2);
+		break;
+	case 3:
+		prot = prots[fuzz_below(t, NELEM(prots))];
+		break;
+	case 4:
+		flags = MAP_PRIVATE;
+		break;
+	default:
+		break;
+	}
+	if (len == 0)
+		len = t->page;
+	for (i = 0; i < NELEM(fuzz_mmaps); i++)
+		if (fuzz_mmaps[i].offset == off)
+			listed = &fuzz_mmaps[i];
+
+	p = mmap(NULL, len, prot, flags, fd, (off_t)off);
+	fuzz_errno(t, "mmap", p == MAP_FAILED ? -1 : 0, errno);
+	if (p == MAP_FAILED)
+		return;
+	atomic_fetch_add(&t->sh->mmaps_ok[t->role], 1);
+
+	if (!listed)
+		fuzz_violation(t, "mmap at unlisted offset 0x%llx succeeded", off);
+	else if (listed->who == FUZZ_CONTROL && t->role)
+		fuzz_violation(t, "mmap of %s succeeded without privilege", listed->name);
+	else if ((prot & PROT_WRITE) && !(listed->prot & PROT_WRITE))
+		fuzz_violation(t, "mmap of %s granted PROT_WRITE", listed->name);
+	if (listed && !(listed->prot & PROT_WRITE) &&
+	    mprotect(p, len, PROT_READ | PROT_WRITE) == 0)
+		fuzz_violation(t, "mprotect made %s writable", listed->name);
+	if ((prot & PROT_READ) && !fuzz_touch(t, p, len))
+		fuzz_violation(t, "a granted mapping of %s faulted on read", m->name);
+	if (fuzz_chance(t, 30)) {
+		void *q = mremap(p, len, len + t->page, MREMAP_MAYMOVE);
+
+		if (q != MAP_FAILED && listed && len + t->page > fuzz_page_align(listed->length, t->page))
+			fuzz_violation(t, "mremap grew %s past its size", listed->name);
+		if (q != MAP_FAILED) {
+			munmap(q, len + t->page);
+			return;
+		}
+	}
+	/* Keep some mappings across later calls (and closes of the file). */
+	if (slot->addr)
+		munmap(slot->addr, slot->len);
+	slot->addr = p;
+	slot->len = len;
+}
+
+static void fuzz_one_read(struct fuzz_thread *t)
+{
+	static const size_t lens[] = { 0, 1, sizeof(struct etw_notification) - 1,
+				       sizeof(struct etw_notification), 4096, 1 << 20 };
+	size_t len = lens[fuzz_below(t, NELEM(lens))];
+	unsigned int f;
+	int fd = fuzz_fd(t, &f);
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	void *buf = fuzz_chance(t, 80) ? (void *)t->big : (void *)(uintptr_t)fuzz_ptr(t, len);
+	ssize_t ret;
+
+	atomic_fetch_add(&t->sh->reads[t->role], 1);
+	switch (fuzz_below(t, 4)) {
+	case 0:
+		ret = poll(&pfd, 1, 0);
+		if (ret < 0)
+			fuzz_errno(t, "poll", -1, errno);
+		break;
+	case 1:
+		ret = write(fd, buf, len);
+		fuzz_errno(t, "write", ret < 0 ? -1 : 0, errno);
+		break;
+	default:
+		ret = read(fd, buf, len);
+		if (ret >= 0 && ret % sizeof(struct etw_notification))
+			fuzz_violation(t, "read returned %zd: not whole notifications", ret);
+		fuzz_errno(t, "read", ret < 0 ? -1 : 0, errno);
+		break;
+	}
+}
+
+/* A short-lived provider process, killed or not in the middle of writing. */
+static void fuzz_one_child(struct fuzz_thread *t)
+{
+	uint32_t seed = (uint32_t)fuzz_rand(t);
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return;
+	if (pid == 0) {
+		struct fuzz_thread c = *t;
+		struct etw_provider_register r = { .size = sizeof(r) };
+		int fd = fuzz_open(), i;
+
+		c.rng = seed | 1;
+		for (i = 0; i < 3; i++) {
+			memcpy(r.guid, t->guids[fuzz_below(&c, FUZZ_GUIDS)], 16);
+			if (!ioctl(fd, ETW_IOC_PROVIDER_REGISTER, &r))
+				c.regs[0][i] = r.reg_id;
+		}
+		mmap(NULL, t->page, PROT_READ, MAP_SHARED, fd, ETW_MMAP_STATE);
+		c.fds[0] = c.fds[1] = c.fds[2] = fd;
+		for (i = 0; i < 200; i++) {
+			struct etw_event_write w = { .size = sizeof(w) };
+
+			fuzz_seed_fd = 0;
+			seed_write(&c, &w);
+			ioctl(fd, ETW_IOC_WRITE, &w);
+		}
+		_exit(0);
+	}
+	atomic_fetch_add(&t->sh->children[t->role], 1);
+	if (fuzz_chance(t, 60)) {
+		usleep(fuzz_below(t, 3000));
+		kill(pid, SIGKILL);
+	}
+	waitpid(pid, NULL, 0);
+}
+
+/* Files 1.. are this thread's; file 0 is shared by the process's threads. */
+static void fuzz_reopen(struct fuzz_thread *t)
+{
+	unsigned int f = 1 + fuzz_below(t, FUZZ_FDS - 1);
+
+	close(t->fds[f]);
+	t->fds[f] = fuzz_open();
+	memset(t->regs[f], 0, sizeof(t->regs[f]));
+}
+
+static void *fuzz_thread_main(void *arg)
+{
+	struct fuzz_thread *t = arg;
+	struct fuzz_map maps[FUZZ_MAPS] = { 0 };
+	unsigned int i, r;
+
+	while (fuzz_account(t)) {
+		double t0 = fuzz_now();
+		int kind;
+
+		/*
+		 * Unmapping, closing and forking wait for the other CPU (TLB
+		 * shootdowns, grace periods) and are slow under TCG: rarer.
+		 */
+		r = fuzz_below(t, 10000);
+		if (r < 9400)
+			fuzz_one_ioctl(t), kind = 0;
+		else if (r < 9600)
+			fuzz_one_mmap(t, maps), kind = 1;
+		else if (r < 9965)
+			fuzz_one_read(t), kind = 2;
+		else if (r < 9995)
+			fuzz_reopen(t), kind = 3;
+		else
+			fuzz_one_child(t), kind = 4;
+		atomic_fetch_add(&t->sh->kind_usec[kind], (unsigned long)((fuzz_now() - t0) * 1e6));
+	}
+	for (i = 0; i < FUZZ_MAPS; i++)
+		if (maps[i].addr)
+			munmap(maps[i].addr, maps[i].len);
+	return NULL;
+}
+
+/* Flip bytes of the racy buffer while other threads pass it to the kernel. */
+static void *fuzz_racer(void *arg)
+{
+	struct fuzz_thread *t = arg;
+
+	while (!atomic_load(&t->sh->stop[t->role])) {
+		t->racy[fuzz_below(t, 4096 + 64)] ^= (uint8_t)fuzz_rand(t);
+		if (!fuzz_below(t, 64))
+			sched_yield();
+	}
+	return NULL;
+}
+
+static void *fuzz_map_anon(size_t len, int prot)
+{
+	void *p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int fuzz_thread_init(struct fuzz_thread *t, struct fuzz_shared *sh,
+			    int role, uint64_t seed, int shared_fd)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned int i;
+	uint8_t *hole;
+
+	memset(t, 0, sizeof(*t));
+	t->sh = sh;
+	t->role = role;
+	t->rng = seed | 1;
+	t->page = page;
+	for (i = 0; i < FUZZ_GUIDS; i++)
+		etw_test_guid(t->guids[i], 0xf0 + i);
+	t->fds[0] = shared_fd;
+	for (i = 1; i < FUZZ_FDS; i++)
+		t->fds[i] = fuzz_open();
+	t->area = fuzz_map_anon(FUZZ_AREA + page, PROT_READ | PROT_WRITE);
+	t->big = fuzz_map_anon(FUZZ_BIG + page, PROT_READ | PROT_WRITE);
+	t->argmem = fuzz_map_anon(FUZZ_ARGMEM + page, PROT_READ | PROT_WRITE);
+	t->ro = fuzz_map_anon(page, PROT_READ | PROT_WRITE);
+	/* Reserved, never reused by a later mapping: faults like a hole. */
+	hole = fuzz_map_anon(page, PROT_NONE);
+	if (!t->area || !t->big || !t->argmem || !t->ro || !hole || t->fds[0] < 0)
+		return -1;
+	mprotect(t->area + FUZZ_AREA, page, PROT_NONE);
+	mprotect(t->argmem + FUZZ_ARGMEM, page, PROT_NONE);
+	mprotect(t->big + FUZZ_BIG, page, PROT_NONE);
+	/* Plausible content: a version struct with its size. */
+	((struct etw_version *)t->ro)->size = sizeof(struct etw_version);
+	mprotect(t->ro, page, PROT_READ);
+	t->unmapped = (uintptr_t)hole;
+	return 0;
+}
+
+/* Become nobody:nogroup with no capabilities at all. */
+static int fuzz_drop_privileges(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = { 0 };
+
+	if (setgroups(0, NULL) || setgid(FUZZ_NOBODY) || setuid(FUZZ_NOBODY))
+		return -1;
+	if (syscall(SYS_capset, &h, d))
+		return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	memset(d, 0xff, sizeof(d));
+	if (syscall(SYS_capget, &h, d) || d[0].effective || d[1].effective ||
+	    d[0].permitted || d[1].permitted)
+		return -1;
+	return geteuid() == FUZZ_NOBODY && getegid() == FUZZ_NOBODY ? 0 : -1;
+}
+
+/* One fuzzing process: FUZZ_THREADS threads and a racer. */
+static int fuzz_process(struct fuzz_shared *sh, int role, uint64_t seed)
+{
+	struct fuzz_thread t[FUZZ_THREADS + 1];
+	pthread_t tid[FUZZ_THREADS + 1];
+	unsigned int i;
+	uint8_t *racy;
+	int fd;
+
+	if (role && fuzz_drop_privileges())
+		return 10;
+	fd = fuzz_open();
+	racy = fuzz_map_anon(2 * 4096, PROT_READ | PROT_WRITE);
+	if (!racy)
+		return 11;
+	signal(SIGSEGV, fuzz_on_fault);
+	signal(SIGBUS, fuzz_on_fault);
+	for (i = 0; i <= FUZZ_THREADS; i++) {
+		if (fuzz_thread_init(&t[i], sh, role, seed * 1000003 + i * 7919 + role, fd))
+			return 12;
+		t[i].racy = racy;
+	}
+	for (i = 0; i <= FUZZ_THREADS; i++)
+		if (pthread_create(&tid[i], NULL, i ? fuzz_thread_main : fuzz_racer, &t[i]))
+			return 13;
+	for (i = 1; i <= FUZZ_THREADS; i++)
+		pthread_join(tid[i], NULL);
+	atomic_store(&sh->stop[role], 1);
+	pthread_join(tid[0], NULL);
+	return 0;
+}
+
+static int param_rw(const char *name, char *old, size_t oldlen, const char *new)
+{
+	char path[128];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/sys/module/etw/parameters/%s", name);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, old, oldlen - 1);
+	old[n > 0 ? n : 0] = 0;
+	if (new && write(fd, new, strlen(new)) < 0) {
+		close(fd);
+		return -errno;
+	}
+	close(fd);
+	return 0;
+}
+
+static void stop_all_sessions(int fd)
+{
+	__u32 id;
+
+	for (id = 1; id <= ETW_MAX_SESSIONS; id++)
+		etw_session_ctl(fd, id, ETW_CONTROL_STOP, NULL);
+}
+
+static void fuzz_report(struct __test_metadata *_metadata, struct fuzz_shared *sh,
+			double secs)
+{
+	unsigned long total = 0;
+	size_t i;
+	int e;
+
+	for (i = 0; i < 2; i++)
+		total += atomic_load(&sh->calls[i]) < sh->quota[i] ?
+			 atomic_load(&sh->calls[i]) : sh->quota[i];
+	ksft_print_msg("fuzz: %lu calls in %.1f s (%.0f/s): root %lu, unprivileged %lu\n",
+		       total, secs, total / secs,
+		       atomic_load(&sh->calls[0]), atomic_load(&sh->calls[1]));
+	for (i = 0; i < NELEM(fuzz_ioctls); i++)
+		ksft_print_msg("fuzz: %-28s root %7lu calls %6lu ok %6lu ms, unprivileged %7lu calls %6lu ok %6lu ms\n",
+			       fuzz_ioctls[i].name,
+			       atomic_load(&sh->ops[i].calls[0]), atomic_load(&sh->ops[i].ok[0]),
+			       atomic_load(&sh->ops[i].usec[0]) / 1000,
+			       atomic_load(&sh->ops[i].calls[1]), atomic_load(&sh->ops[i].ok[1]),
+			       atomic_load(&sh->ops[i].usec[1]) / 1000);
+	ksft_print_msg("fuzz: mmaps granted root %lu unprivileged %lu; reads/polls %lu/%lu; provider processes %lu/%lu\n",
+		       atomic_load(&sh->mmaps_ok[0]), atomic_load(&sh->mmaps_ok[1]),
+		       atomic_load(&sh->reads[0]), atomic_load(&sh->reads[1]),
+		       atomic_load(&sh->children[0]), atomic_load(&sh->children[1]));
+	ksft_print_msg("fuzz: thread time in ms: ioctl %lu, mmap %lu, read %lu, reopen %lu, child %lu\n",
+		       atomic_load(&sh->kind_usec[0]) / 1000, atomic_load(&sh->kind_usec[1]) / 1000,
+		       atomic_load(&sh->kind_usec[2]) / 1000, atomic_load(&sh->kind_usec[3]) / 1000,
+		       atomic_load(&sh->kind_usec[4]) / 1000);
+	for (e = 1; e < FUZZ_ERRNOS; e++)
+		if (atomic_load(&sh->errnos[e]))
+			ksft_print_msg("fuzz: errno %-3d %-10s %lu\n", e, strerrorname_np(e),
+				       atomic_load(&sh->errnos[e]));
+}
+
+FIXTURE(fuzz)
+{
+	int fd;
+	char memcap[32];
+	struct fuzz_shared *sh;
+};
+
+FIXTURE_SETUP(fuzz)
+{
+	etw_require_root(_metadata);
+	self->fd = etw_open_or_skip(_metadata);
+	self->sh = mmap(NULL, sizeof(*self->sh), PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(self->sh != MAP_FAILED);
+	/* Keep the sessions the fuzzer starts small (and hit the cap). */
+	ASSERT_EQ(0, param_rw("max_buffer_memory_mb", self->memcap,
+			      sizeof(self->memcap), "16"));
+	stop_all_sessions(self->fd);
+}
+
+FIXTURE_TEARDOWN(fuzz)
+{
+	char dummy[32];
+
+	if (self->fd < 0)
+		return;
+	stop_all_sessions(self->fd);
+	param_rw("max_buffer_memory_mb", dummy, sizeof(dummy), self->memcap);
+	close(self->fd);
+}
+
+TEST_F_TIMEOUT(fuzz, root_and_unprivileged, 7200)
+{
+	unsigned long calls = env_ul(FUZZ_CALLS_VAR, FUZZ_CALLS);
+	unsigned long secs = env_ul("ETW_FUZZ_SECONDS", 300);
+	uint64_t seed = env_ul("ETW_FUZZ_SEED", (unsigned long)time(NULL) ^ getpid());
+	struct fuzz_shared *sh = self->sh;
+	pid_t pid[2];
+	double t0 = fuzz_now();
+	int role, status;
+	size_t i;
+
+	ksft_print_msg("fuzz: %lu calls, at most %lu s, ETW_FUZZ_SEED=%llu\n", calls, secs,
+		       (unsigned long long)seed);
+	sh->quota[0] = calls / 2;
+	sh->quota[1] = calls - calls / 2;
+	sh->deadline = t0 + secs;
+	for (role = 0; role < 2; role++) {
+		pid[role] = fork();
+		ASSERT_LE(0, pid[role]);
+		if (!pid[role])
+			_exit(fuzz_process(sh, role, seed));
+	}
+	for (role = 0; role < 2; role++) {
+		ASSERT_EQ(pid[role], waitpid(pid[role], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status)) TH_LOG("%s fuzzer killed by signal %d",
+			role ? "unprivileged" : "root", WTERMSIG(status));
+		if (WIFEXITED(status))
+			EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+	fuzz_report(_metadata, sh, fuzz_now() - t0);
+
+	EXPECT_EQ(0, atomic_load(&sh->violations));
+	for (role = 0; role < 2; role++)
+		EXPECT_LE(sh->quota[role], atomic_load(&sh->calls[role]))
+			TH_LOG("only %lu calls in %lu s", atomic_load(&sh->calls[role]), secs);
+	/* The fuzzer got deep: each ioctl succeeded for whoever may call it. */
+	for (i = 0; i < NELEM(fuzz_ioctls); i++) {
+		EXPECT_LT(0, atomic_load(&sh->ops[i].ok[0])) TH_LOG("%s never succeeded as root",
+								  fuzz_ioctls[i].name);
+		if (fuzz_ioctls[i].who == FUZZ_ANYONE)
+			EXPECT_LT(0, atomic_load(&sh->ops[i].ok[1]))
+				TH_LOG("%s never succeeded unprivileged", fuzz_ioctls[i].name);
+	}
+	EXPECT_LT(0, atomic_load(&sh->mmaps_ok[0]));
+	EXPECT_LT(0, atomic_load(&sh->mmaps_ok[1]));
+}
+
+TEST_HARNESS_MAIN
