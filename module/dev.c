@@ -266,6 +266,17 @@ static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	if (ret)
 		return ret;
 
+	/*
+	 * The result goes back where the struct came from: check that it can
+	 * before anything happens, so that a caller who could not learn the
+	 * result (a new session's id) gets EFAULT and no side effect.  Writing
+	 * an event is exempt: it is the hot path, and its only results are
+	 * the counts of sessions that stored or lost it.
+	 */
+	if (nr != _IOC_NR(ETW_IOC_WRITE) &&
+	    copy_to_user(uarg, &buf, min_t(size_t, usize, op->size)))
+		return -EFAULT;
+
 	ret = op->execute(ef, &buf);
 	if (ret)
 		return ret;

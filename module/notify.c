@@ -253,6 +253,16 @@ static void etw_notify_delivered(struct etw_file *ef, struct etw_notify *item)
 	spin_unlock(&ef->notify_lock);
 }
 
+/* Put back a notification that could not be copied out: it is not lost. */
+static void etw_notify_unpop(struct etw_file *ef, struct etw_notify *item)
+{
+	spin_lock(&ef->notify_lock);
+	list_add(&item->node, &ef->notify);
+	ef->notify_count++;
+	ef->notify_bytes += item->bytes;
+	spin_unlock(&ef->notify_lock);
+}
+
 /* Return whole notifications only; block unless @nonblock. */
 ssize_t etw_notify_read(struct etw_file *ef, char __user *buf, size_t len,
 			bool nonblock)
@@ -276,7 +286,7 @@ ssize_t etw_notify_read(struct etw_file *ef, char __user *buf, size_t len,
 			continue;
 		}
 		if (copy_to_user(buf + done, &item->n, item->n.size)) {
-			etw_notify_free(item);
+			etw_notify_unpop(ef, item);
 			return done ? done : -EFAULT;
 		}
 		done += item->n.size;
