@@ -54,7 +54,11 @@ static inline void seed_write(struct fuzz_thread *t, void *arg)
 			    sizes[fuzz_below(t, sizeof(sizes) / sizeof(sizes[0]))];
 		d[i].ptr = fuzz_chance(t, 90) ? (uintptr_t)fuzz_alloc(t, d[i].size) :
 						fuzz_ptr(t, d[i].size);
-		d[i].type = 0;
+		/* Metadata blobs and time stamp overrides, for providers that
+		 * set traits or asked for descriptor types. */
+		d[i].type = fuzz_chance(t, 80) ? 0 : fuzz_below(t, 5);
+		if (d[i].type == ETW_DATA_DESC_TIMESTAMP_OVERRIDE && fuzz_chance(t, 80))
+			d[i].size = 8;
 		memset(d[i].reserved, 0, sizeof(d[i].reserved));
 	}
 	w->data = fuzz_chance(t, 95) ? (uintptr_t)d : fuzz_ptr(t, n * sizeof(*d));
@@ -121,7 +125,10 @@ static inline void seed_enable(struct fuzz_thread *t, void *arg)
 	e->match_any = fuzz_chance(t, 50) ? 0 : fuzz_rand(t);
 	e->match_all = fuzz_chance(t, 70) ? 0 : fuzz_rand(t);
 	e->level = fuzz_below(t, 8);
-	e->enable_property = fuzz_chance(t, 80) ? 0 : ETW_ENABLE_IGNORE_KEYWORD_0;
+	/* Every property, STACK_TRACE included: it walks the writer's stack. */
+	e->enable_property = fuzz_chance(t, 50) ? 0 :
+			     fuzz_chance(t, 95) ? fuzz_rand(t) & ETW_ENABLE_PROPERTY_MASK :
+			     fuzz_u32(t);
 	if (fuzz_chance(t, 20)) {
 		e->pid_count = fuzz_below(t, ETW_MAX_FILTER_PIDS + 2);
 		for (i = 0; i < ETW_MAX_FILTER_PIDS; i++)
@@ -145,6 +152,51 @@ static inline void seed_buffer_read(struct fuzz_thread *t, void *arg)
 	r->logger_id = fuzz_logger(t);
 	r->length = fuzz_chance(t, 85) ? FUZZ_BIG - 4096 : fuzz_u32(t);
 	r->buf = fuzz_chance(t, 85) ? (uintptr_t)t->big : fuzz_ptr(t, r->length);
+}
+
+/* A provider traits blob: total size, name, then traits (size, type, data). */
+static inline uint32_t seed_traits(struct fuzz_thread *t, uint8_t *b, uint32_t room)
+{
+	uint32_t len = 2, n = fuzz_below(t, 20), i;
+	uint16_t v;
+
+	for (i = 0; i < n && len < room - 1; i++)
+		b[len++] = 'a' + fuzz_below(t, 26);
+	b[len++] = 0;
+	for (n = fuzz_below(t, 4); n && len + 3 <= room; n--) {
+		uint32_t tlen = 3 + fuzz_below(t, 16);
+
+		if (len + tlen > room)
+			break;
+		v = fuzz_chance(t, 95) ? tlen : fuzz_below(t, 40);
+		memcpy(b + len, &v, 2);
+		b[len + 2] = fuzz_below(t, 4);
+		fuzz_fill(t, b + len + 3, tlen - 3);
+		len += tlen;
+	}
+	v = fuzz_chance(t, 95) ? len : fuzz_u32(t);
+	memcpy(b, &v, 2);
+	return len;
+}
+
+static inline void seed_set_info(struct fuzz_thread *t, void *arg)
+{
+	struct etw_provider_set_info *si = arg;
+	uint8_t *blob = fuzz_alloc(t, 256);
+
+	si->reg_id = fuzz_reg(t, fuzz_seed_fd);
+	si->info_class = fuzz_chance(t, 90) ?
+		(fuzz_chance(t, 70) ? ETW_INFO_SET_TRAITS : ETW_INFO_USE_DESCRIPTOR_TYPE) :
+		fuzz_u32(t);
+	if (si->info_class == ETW_INFO_SET_TRAITS) {
+		si->length = seed_traits(t, blob, 256);
+	} else {
+		blob[0] = fuzz_below(t, 2);
+		si->length = 1;
+	}
+	if (fuzz_chance(t, 10))
+		si->length = fuzz_u32(t);
+	si->data = fuzz_chance(t, 90) ? (uintptr_t)blob : fuzz_ptr(t, si->length);
 }
 
 #endif /* ETW_FUZZ_SEEDS_H */
