@@ -36,6 +36,7 @@
 
 #define FUZZ_FDS	3	/* files per thread */
 #define FUZZ_REGS	16	/* registrations remembered per file */
+#define FUZZ_COOKIES	16	/* notification cookies remembered */
 #define FUZZ_AREA	(64 * 1024)	/* scratch memory per thread */
 #define FUZZ_BIG	(1024 * 1024 + 4096)	/* buffer reads */
 #define FUZZ_MAX_ARG	4096	/* the kernel refuses larger structs */
@@ -86,6 +87,7 @@ struct fuzz_shared {
 	atomic_ulong mmaps_ok[2];
 	atomic_ulong reads[2];
 	atomic_ulong children[2];	/* short-lived provider processes */
+	atomic_ulong waiting[2];	/* threads still in the kernel at exit */
 	atomic_ulong violations;
 	atomic_uint loggers[ETW_MAX_SESSIONS + 1];	/* running, as root saw it */
 	atomic_int stop[2];		/* per role: quota reached or deadline */
@@ -102,6 +104,7 @@ struct fuzz_thread {
 	uint64_t rng;
 	int fds[FUZZ_FDS];
 	uint32_t regs[FUZZ_FDS][FUZZ_REGS];
+	uint64_t cookies[FUZZ_COOKIES];	/* of notifications read */
 	uint8_t *area;			/* FUZZ_AREA, then a PROT_NONE page */
 	size_t area_used;
 	uint8_t *argmem;		/* FUZZ_ARGMEM, then a PROT_NONE page: the

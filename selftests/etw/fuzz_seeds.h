@@ -143,6 +143,38 @@ static inline void seed_enable(struct fuzz_thread *t, void *arg)
 			       fuzz_ptr(t, e->event_id_count * sizeof(*ids));
 		e->event_ids_enable = fuzz_chance(t, 95) ? fuzz_below(t, 2) : fuzz_u32(t);
 	}
+	/*
+	 * Waiting for callbacks: mostly not, else briefly.  (A mutation may
+	 * still wait forever for a registration that never acknowledges: the
+	 * wait ends when that registration goes, at the latest at exit.)
+	 */
+	e->timeout_ms = fuzz_chance(t, 90) ? ETW_TIMEOUT_ASYNC : fuzz_below(t, 20);
+	if (fuzz_chance(t, 20)) {
+		uint32_t size = fuzz_chance(t, 90) ? fuzz_below(t, 64) : fuzz_u32(t);
+		uint8_t *data = fuzz_alloc(t, 64);
+
+		e->flags = ETW_ENABLE_F_FILTER;
+		e->filter_type = fuzz_chance(t, 50) ? ETW_FILTER_TYPE_SCHEMATIZED :
+						      fuzz_u32(t) & 0x7fffffff;
+		fuzz_fill(t, data, 64);
+		if (e->filter_type == ETW_FILTER_TYPE_SCHEMATIZED && fuzz_chance(t, 70)) {
+			/* EVENT_FILTER_HEADER: Id, Version, Reserved[5], InstanceId,
+			 * Size, NextOffset: a single, self-consistent block. */
+			size = ETW_FILTER_HEADER_SIZE + fuzz_below(t, 40);
+			memset(data, 0, ETW_FILTER_HEADER_SIZE);
+			memcpy(data + 16, &size, 4);
+		}
+		e->filter_size = size;
+		e->filter_data = fuzz_chance(t, 90) ? (uintptr_t)data : fuzz_ptr(t, size);
+	}
+}
+
+static inline void seed_notify_ack(struct fuzz_thread *t, void *arg)
+{
+	struct etw_notify_ack *a = arg;
+
+	a->cookie = fuzz_chance(t, 90) ? t->cookies[fuzz_below(t, FUZZ_COOKIES)] :
+				      fuzz_rand(t);
 }
 
 static inline void seed_buffer_read(struct fuzz_thread *t, void *arg)
@@ -152,6 +184,19 @@ static inline void seed_buffer_read(struct fuzz_thread *t, void *arg)
 	r->logger_id = fuzz_logger(t);
 	r->length = fuzz_chance(t, 85) ? FUZZ_BIG - 4096 : fuzz_u32(t);
 	r->buf = fuzz_chance(t, 85) ? (uintptr_t)t->big : fuzz_ptr(t, r->length);
+}
+
+/*
+ * After mutation: a wait for callbacks that no fuzzer acknowledges lasts
+ * until the registrations go, so a long one takes a thread out of the run.
+ * Keep one in a thousand.
+ */
+static inline void fuzz_bound_waits(struct fuzz_thread *t, unsigned long cmd, void *arg)
+{
+	struct etw_enable *e = arg;
+
+	if (cmd == ETW_IOC_ENABLE && e->timeout_ms > 50 && !fuzz_chance(t, 1))
+		e->timeout_ms = fuzz_below(t, 50);
 }
 
 /* A provider traits blob: total size, name, then traits (size, type, data). */
