@@ -533,6 +533,54 @@ TEST_F(sample, classic_callback)
 	CloseTrace(h);
 }
 
+/* Payload offsets in delivery order, to compare two readings of a file. */
+struct order {
+	uint64_t off[20000];
+	ULONG n;
+	const uint8_t *file;
+};
+
+static VOID WINAPI on_order(PEVENT_RECORD r)
+{
+	struct order *o = r->UserContext;
+
+	if (!o->file)		/* the header event's payload is at 0x68 */
+		o->file = (const uint8_t *)r->UserData - 0x68;
+	if (o->n < 20000)
+		o->off[o->n++] = (const uint8_t *)r->UserData - o->file;
+}
+
+/* One file: the same records in the same order as the reader's time order. */
+TEST_F(sample, same_order_as_reader)
+{
+	static struct order o;
+	struct etw_etl_event ev;
+	EVENT_TRACE_LOGFILEA lf;
+	struct etw_etl *etl;
+	PROCESSTRACE_HANDLE h;
+	ULONG i = 0;
+
+	memset(&o, 0, sizeof(o));
+	h = open_with(self->path, &lf, 0, on_order, &o);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
+	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
+	CloseTrace(h);
+	ASSERT_EQ(variant->f->header_group + variant->f->events, o.n);
+
+	ASSERT_EQ(0, etw_etl_open(self->path, &etl, NULL));
+	etw_etl_rewind(etl, ETW_ETL_ORDER_TIME);
+	while (etw_etl_next(etl, &ev) > 0 && i < o.n) {
+		uint64_t off = ev.offset + ((const uint8_t *)ev.data -
+					    (const uint8_t *)ev.record);
+
+		if (off != o.off[i])
+			break;
+		i++;
+	}
+	etw_etl_close(etl);
+	EXPECT_EQ(o.n, i);
+}
+
 /* TraceLogging events keep their extended items (AMSITrace). */
 struct ext_seen {
 	ULONG with_items;
