@@ -26,11 +26,11 @@
  *
  * Differences from Windows' header, all of form rather than of wire:
  * wide strings are WCHAR (char16_t: write u"text", not L"text");
- * TraceLoggingValue deduces with _Generic in C as well as in C++; tags use
- * the 2-byte encoding in C and C++ alike (Windows' C form), so their low
- * 14 bits must be 0; descriptions are accepted and, as on Windows, not
- * sent.  Not provided: string arrays, TraceLoggingCustom, the Packed* and
- * SocketAddress/AnsiString/UnicodeString forms, TraceLoggingWriteEx.
+ * TraceLoggingValue deduces with _Generic in C as well as in C++ (in C it
+ * always sends an out-type byte); descriptions are accepted and, as on
+ * Windows, not sent.  Tags are encoded as Windows' header encodes them:
+ * field tags in the 4-byte form; the event tag in the 2-byte form in C
+ * (its low 14 bits must be 0) and in the shortest form in C++.
  * Documentation/tracelogging.rst has the list of field macros.
  */
 #ifndef LIBETW_TRACELOGGINGPROVIDER_H
@@ -242,9 +242,6 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define _tlgFE_99(ctx, a, ...) _tlgAPPLY(ctx, 99, a) _tlgFE_98(ctx, __VA_ARGS__)
 
 
-/* 1 if the arguments hold a comma (up to 99), else 0. */
-#define _tlgHASCOMMA(...) _tlgARG100(__VA_ARGS__, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, ~)
-#define _tlgARG100(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, _18, _19, _20, _21, _22, _23, _24, _25, _26, _27, _28, _29, _30, _31, _32, _33, _34, _35, _36, _37, _38, _39, _40, _41, _42, _43, _44, _45, _46, _47, _48, _49, _50, _51, _52, _53, _54, _55, _56, _57, _58, _59, _60, _61, _62, _63, _64, _65, _66, _67, _68, _69, _70, _71, _72, _73, _74, _75, _76, _77, _78, _79, _80, _81, _82, _83, _84, _85, _86, _87, _88, _89, _90, _91, _92, _93, _94, _95, _96, _97, _98, _99, n, ...) n
 
 
 /* Optional field arguments: [name [, description [, tags]]]. */
@@ -255,7 +252,7 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define _tlgTAGV(...)	_tlgARG5(__VA_ARGS__, _tlgT4, _tlgT0, _tlgT0, _tlgT0, ~)(__VA_ARGS__)
 #define _tlgT4(d, n, x, t) (t)
 #define _tlgT0(...)	0
-#define _tlgSHAPE(base, ...) _tlgARG5(__VA_ARGS__, IOT, base, base, base, ~)
+#define _tlgSHAPE(base, ...) _tlgCAT(base, _tlgARG5(__VA_ARGS__, _T, , , , ~))
 
 /*
  * A field is (_tlgF, data kind, metadata shape, in-type, out-type, tag,
@@ -276,25 +273,49 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define TraceLoggingEventTag(tag)	(_tlgEVTAG, tag)
 #define TraceLoggingDescription(text)	(_tlgDESC, text)
 
-/* Tags: 28 bits, the 2-byte form (bits 14..27). */
+/* The event tag in C: 28 bits, the 2-byte form (bits 14..27), always sent. */
 #define _tlgTAG0(t)	((UINT8)(0x80 | (((t) >> 21) & 0x7f)))
 #define _tlgTAG1(t)	((UINT8)(((t) >> 14) & 0x7f))
+/* Field tags: the 4-byte form, in C and C++ alike, as Windows' header. */
+#define _tlgFTAG(t)	{ _tlgTAG0(t), (UINT8)(0x80 | _tlgTAG1(t)),		\
+			  (UINT8)(0x80 | (((t) >> 7) & 0x7f)), (UINT8)((t) & 0x7f) }
 
-/* Metadata of one field, by shape: In, Out, Tag, Count. */
-#define _tlgMD_I(i, name)	char _tlgN##i[sizeof(name)]; UINT8 _tlgI##i;
-#define _tlgMD_IO(i, name)	_tlgMD_I(i, name) UINT8 _tlgO##i;
-#define _tlgMD_IOT(i, name)	_tlgMD_IO(i, name) UINT8 _tlgT##i[2];
-#define _tlgMD_IC(i, name)	_tlgMD_I(i, name) UINT16 _tlgC##i;
-#define _tlgMD_IOC(i, name)	_tlgMD_IO(i, name) UINT16 _tlgC##i;
-#define _tlgMD_IOTC(i, name)	_tlgMD_IOT(i, name) UINT16 _tlgC##i;
-#define _tlgMI_I(name, in, out, tag, n)	name, (UINT8)(in),
-#define _tlgMI_IO(name, in, out, tag, n) name, (UINT8)((in) | 0x80), (UINT8)(out),
-#define _tlgMI_IOT(name, in, out, tag, n)					\
-	name, (UINT8)((in) | 0x80), (UINT8)((out) | 0x80),		\
-	{ _tlgTAG0(tag), _tlgTAG1(tag) },
-#define _tlgMI_IC(name, in, out, tag, n)	_tlgMI_I(name, in, out, tag, n) (UINT16)(n),
-#define _tlgMI_IOC(name, in, out, tag, n)	_tlgMI_IO(name, in, out, tag, n) (UINT16)(n),
-#define _tlgMI_IOTC(name, in, out, tag, n) _tlgMI_IOT(name, in, out, tag, n) (UINT16)(n),
+/*
+ * Metadata of one field, by shape: In, Out, Tag, Count; _T is the shape
+ * with tags (which always sends an out-type byte), C the fixed-count form;
+ * CU a custom field (its schema after the in-type), X none at all.
+ */
+#define _tlgMD_I(i, name, ...)	char _tlgN##i[sizeof(name)]; UINT8 _tlgI##i;
+#define _tlgMD_IO(i, name, ...)	_tlgMD_I(i, name) UINT8 _tlgO##i;
+#define _tlgMD_IOT(i, name, ...)	_tlgMD_IO(i, name) UINT8 _tlgT##i[4];
+#define _tlgMD_I_T		_tlgMD_IOT
+#define _tlgMD_IO_T		_tlgMD_IOT
+#define _tlgMD_IC(i, name, ...)	_tlgMD_I(i, name) UINT16 _tlgC##i;
+#define _tlgMD_IOC(i, name, ...)	_tlgMD_IO(i, name) UINT16 _tlgC##i;
+#define _tlgMD_IOTC(i, name, ...)	_tlgMD_IOT(i, name) UINT16 _tlgC##i;
+#define _tlgMD_I_TC		_tlgMD_IOTC
+#define _tlgMD_IO_TC		_tlgMD_IOTC
+#define _tlgMD_CU(i, name, in, out, cb, n)				\
+	_tlgMD_I(i, name) UINT16 _tlgC##i; UINT8 _tlgS##i[cb];
+#define _tlgMD_CU_T(i, name, in, out, cb, n)				\
+	_tlgMD_IOT(i, name) UINT16 _tlgC##i; UINT8 _tlgS##i[cb];
+#define _tlgMD_X(...)
+#define _tlgMI_I(name, in, out, tag, ...)	name, (UINT8)(in),
+#define _tlgMI_IO(name, in, out, tag, ...) name, (UINT8)((in) | 0x80), (UINT8)(out),
+#define _tlgMI_IOT(name, in, out, tag, ...)				\
+	name, (UINT8)((in) | 0x80), (UINT8)((out) | 0x80), _tlgFTAG(tag),
+#define _tlgMI_I_T		_tlgMI_IOT
+#define _tlgMI_IO_T		_tlgMI_IOT
+#define _tlgMI_IC(name, in, out, tag, ct, n)	_tlgMI_I(name, in, out, tag) (UINT16)(n),
+#define _tlgMI_IOC(name, in, out, tag, ct, n)	_tlgMI_IO(name, in, out, tag) (UINT16)(n),
+#define _tlgMI_IOTC(name, in, out, tag, ct, n) _tlgMI_IOT(name, in, out, tag) (UINT16)(n),
+#define _tlgMI_I_TC		_tlgMI_IOTC
+#define _tlgMI_IO_TC		_tlgMI_IOTC
+#define _tlgMI_CU(name, in, out, tag, cb, n)				\
+	_tlgMI_I(name, in, 0, tag) (UINT16)(cb), { _tlgUNPAREN out },
+#define _tlgMI_CU_T(name, in, out, tag, cb, n)				\
+	_tlgMI_IOT(name, in, 0, tag) (UINT16)(cb), { _tlgUNPAREN out },
+#define _tlgMI_X(...)
 
 /* In-type byte by data kind: arrays carry their count flag. */
 #define _tlgIN_VARR(in)		((in) | 0x40)
@@ -308,6 +329,12 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define _tlgIN_STRUCT(in)	(in)
 #define _tlgIN_AUTO(in)		(in)
 #define _tlgIN_SID(in)		(in)
+#define _tlgIN_NTSTR(in)	(in)
+#define _tlgIN_PF(in)		(in)
+#define _tlgIN_PM(in)		(in)
+#define _tlgIN_PD(in)		(in)
+#define _tlgIN_PDX(in)		(in)
+#define _tlgIN_CUSTOM(in)	(((in) & 0x1f) | 0x60)
 
 /* Payload descriptors per data kind. */
 #define _tlgND_VAL	+ 1
@@ -321,6 +348,12 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define _tlgND_STRUCT
 #define _tlgND_AUTO	+ 1
 #define _tlgND_SID	+ 1
+#define _tlgND_NTSTR	+ 2
+#define _tlgND_PF	+ 1
+#define _tlgND_PM
+#define _tlgND_PD	+ 1
+#define _tlgND_PDX	+ 1
+#define _tlgND_CUSTOM	+ 2
 
 #ifdef __cplusplus
 #define _tlgAUTO	auto
@@ -344,6 +377,14 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define _tlgDD_STRUCT(i, ctype, value, n)
 #define _tlgDD_AUTO(i, ctype, value, n)	_tlgAUTO _tlgV##i = (value);
 #define _tlgDD_SID(i, ctype, value, n)	const UINT8 *_tlgV##i = (const UINT8 *)(value);
+#define _tlgDD_NTSTR(i, ctype, value, n)					\
+	const ctype *_tlgV##i = (value); UINT16 _tlgL##i = _tlgV##i->Length;
+#define _tlgDD_PF(i, ctype, value, n)					\
+	const void *_tlgV##i = (value); ULONG _tlgL##i = (ULONG)(n);
+#define _tlgDD_PM(i, ctype, value, n)
+#define _tlgDD_PD		_tlgDD_PF
+#define _tlgDD_PDX		_tlgDD_PF
+#define _tlgDD_CUSTOM		_tlgDD_BIN
 
 #define _tlgDESC(p, size)	EventDataDescCreate(&_tlgD[_tlgN++], (p), (ULONG)(size));
 #define _tlgDF_VAL(i, ctype, n)		_tlgDESC(&_tlgV##i, sizeof(_tlgV##i))
@@ -358,6 +399,12 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define _tlgDF_STRUCT(i, ctype, n)
 #define _tlgDF_AUTO(i, ctype, n)	_tlgAutoDesc(&_tlgD[_tlgN++], _tlgV##i);
 #define _tlgDF_SID(i, ctype, n)		_tlgDESC(_tlgV##i, 8 + 4 * (ULONG)_tlgV##i[1])
+#define _tlgDF_NTSTR(i, ctype, n)	_tlgDESC(&_tlgL##i, 2) _tlgDESC(_tlgV##i->Buffer, _tlgL##i)
+#define _tlgDF_PF(i, ctype, n)		_tlgDESC(_tlgV##i, _tlgL##i)
+#define _tlgDF_PM(i, ctype, n)
+#define _tlgDF_PD		_tlgDF_PF
+#define _tlgDF_PDX(i, ctype, n)	_tlgDF_PF(i, ctype, n) _tlgD[_tlgN - 1].Type = (UCHAR)(ctype);
+#define _tlgDF_CUSTOM		_tlgDF_BIN
 
 /* What each argument gives in each context (empty unless listed). */
 #define _tlgX_NDESC_tlgF(i, dk, shape, in, out, tag, name, ctype, value, n) _tlgND_##dk
@@ -367,14 +414,14 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define _tlgX_NDESC_tlgCHANNEL(...)
 #define _tlgX_NDESC_tlgEVTAG(...)
 #define _tlgX_NDESC_tlgDESC(...)
-#define _tlgX_MDECL_tlgF(i, dk, shape, in, out, tag, name, ctype, value, n) _tlgMD_##shape(i, name)
+#define _tlgX_MDECL_tlgF(i, dk, shape, in, out, tag, name, ctype, value, n) _tlgMD_##shape(i, name, in, out, ctype, n)
 #define _tlgX_MDECL_tlgLEVEL(...)
 #define _tlgX_MDECL_tlgKEYWORD(...)
 #define _tlgX_MDECL_tlgOPCODE(...)
 #define _tlgX_MDECL_tlgCHANNEL(...)
 #define _tlgX_MDECL_tlgEVTAG(...)
 #define _tlgX_MDECL_tlgDESC(...)
-#define _tlgX_MINIT_tlgF(i, dk, shape, in, out, tag, name, ctype, value, n) _tlgMI_##shape(name, _tlgIN_##dk(in), out, tag, n)
+#define _tlgX_MINIT_tlgF(i, dk, shape, in, out, tag, name, ctype, value, n) _tlgMI_##shape(name, _tlgIN_##dk(in), out, tag, ctype, n)
 #define _tlgX_MINIT_tlgLEVEL(...)
 #define _tlgX_MINIT_tlgKEYWORD(...)
 #define _tlgX_MINIT_tlgOPCODE(...)
@@ -430,13 +477,6 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define _tlgX_TG_tlgCHANNEL(...)
 #define _tlgX_TG_tlgEVTAG(i, v) | (v)
 #define _tlgX_TG_tlgDESC(...)
-#define _tlgX_TP_tlgF(...)
-#define _tlgX_TP_tlgLEVEL(...)
-#define _tlgX_TP_tlgKEYWORD(...)
-#define _tlgX_TP_tlgOPCODE(...)
-#define _tlgX_TP_tlgCHANNEL(...)
-#define _tlgX_TP_tlgEVTAG(i, v) ,
-#define _tlgX_TP_tlgDESC(...)
 /* Scalars: TraceLoggingInt32(value [, name [, description [, tags]]]). */
 #define TraceLoggingInt8(value, ...) \
 	_tlgFIELD(VAL, I, TlgInINT8, TlgOutNULL, int8_t, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
@@ -748,9 +788,74 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 	_tlgFIELD(STRUCT, IO, TlgInSTRUCT, fieldCount, void, 0, 0, #fieldCount, name, \
 		  ##__VA_ARGS__)
 
-/* TraceLoggingValue(value, ...): the type says which field it is. */
+/*
+ * TraceLogging's own wire forms: a socket address (a SOCKADDR of cbValue
+ * bytes, sent as binary), a counted ANSI_STRING or UNICODE_STRING (by
+ * pointer; Length bytes of Buffer).
+ */
+#define TraceLoggingSocketAddress(pValue, cbValue, ...) \
+	_tlgFIELD(BIN, IO, TlgInBINARY, TlgOutSOCKETADDRESS, void, pValue, cbValue, \
+		  #pValue __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingAnsiString(pValue, ...) \
+	_tlgFIELD(NTSTR, I, TlgInCOUNTEDANSISTRING, TlgOutNULL, ANSI_STRING, pValue, 0, \
+		  #pValue __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingUnicodeString(pValue, ...) \
+	_tlgFIELD(NTSTR, I, TlgInCOUNTEDSTRING, TlgOutNULL, UNICODE_STRING, pValue, 0, \
+		  #pValue __VA_OPT__(,) __VA_ARGS__)
+
+/*
+ * Hand-packed fields: metadata and payload given separately, for what the
+ * other macros cannot say (arrays of strings: TlgInANSISTRING | TlgInVcount
+ * with a UINT16 count and the strings one after another; arrays of
+ * structs).  PackedField sends cbData raw bytes (no length prefix).
+ */
+#define TlgInVcount	0x40
+#define TraceLoggingPackedField(pbData, cbData, inType, ...) \
+	_tlgFIELD(PF, I, inType, TlgOutNULL, void, pbData, cbData, #pbData __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingPackedFieldEx(pbData, cbData, inType, outType, ...) \
+	_tlgFIELD(PF, IO, inType, (outType) & 0x7f, void, pbData, cbData, \
+		  #pbData __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingPackedMetadata(inType, name, ...) \
+	_tlgFIELD(PM, I, inType, TlgOutNULL, void, 0, 0, name, name __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingPackedMetadataEx(inType, outType, name, ...) \
+	_tlgFIELD(PM, IO, inType, (outType) & 0x7f, void, 0, 0, name, name __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingPackedStruct(fieldCount, name, ...) \
+	TraceLoggingStruct(fieldCount, name __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingPackedStructArray(fieldCount, name, ...) \
+	_tlgFIELD(STRUCT, IO, TlgInSTRUCT | TlgInVcount, fieldCount, void, 0, 0, \
+		  #fieldCount, name __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingPackedData(pbData, cbData) \
+	_tlgFIELD(PD, X, 0, 0, void, pbData, cbData, "")
+/* ... with the data descriptor's Type (EVENT_DATA_DESCRIPTOR_TYPE_*). */
+#define TraceLoggingPackedDataEx(pbData, cbData, dataDescType) \
+	_tlgFIELD(PDX, X, 0, 0, dataDescType, pbData, cbData, "")
+
+/*
+ * TraceLoggingCustom(pbValue, cbValue, protocol, (schema bytes...),
+ * cbSchema [, name...]): a field in a serializer's own format; protocol
+ * (0..31) and the schema travel in the metadata, the value as binary.
+ */
+#define TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED0	0
+#define TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED1	1
+#define TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED2	2
+#define TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED3	3
+#define TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED4	4
+#define TraceLoggingCustom(pbValue, cbValue, protocol, bSchema, cbSchema, ...) \
+	_tlgFIELD(CUSTOM, CU, protocol, bSchema, cbSchema, pbValue, cbValue, \
+		  #pbValue __VA_OPT__(,) __VA_ARGS__)
+
+/*
+ * TraceLoggingValue(value, ...): the type says which field it is.  In C++
+ * the out-type byte is sent only when there is an out-type, as Windows'
+ * templates do.
+ */
+#ifdef __cplusplus
+#define _tlgAUTOSHAPE	A
+#else
+#define _tlgAUTOSHAPE	IO
+#endif
 #define TraceLoggingValue(value, ...) \
-	_tlgFIELD(AUTO, IO, _tlgAutoIn(value), _tlgAutoOut(value), void, value, 0, \
+	_tlgFIELD(AUTO, _tlgAUTOSHAPE, _tlgAutoIn(value), _tlgAutoOut(value), void, value, 0, \
 		  #value __VA_OPT__(,) __VA_ARGS__)
 /* TraceLoggingValue: in-type and out-type from the value's type. */
 #ifdef __cplusplus
@@ -786,6 +891,45 @@ _tlgAUTOTYPE(const void *, TlgInPOINTER, TlgOutNULL)
 #undef _tlgAUTOTYPE
 #define _tlgAutoIn(value)	_tlgAutoType<_tlgTYPEOF(value)>::In
 #define _tlgAutoOut(value)	_tlgAutoType<_tlgTYPEOF(value)>::Out
+
+/* The in-type byte, and the out-type byte only if there is an out-type. */
+template <UINT8 In, UINT8 Out, bool = Out != 0> struct _tlgInOut {
+	UINT8 b[2];
+	static constexpr _tlgInOut make() { return { { (UINT8)(In | 0x80), Out } }; }
+};
+template <UINT8 In, UINT8 Out> struct _tlgInOut<In, Out, false> {
+	UINT8 b[1];
+	static constexpr _tlgInOut make() { return { { In } }; }
+};
+#define _tlgMD_A(i, name, in, out, ...)					\
+	char _tlgN##i[sizeof(name)]; _tlgInOut<in, out> _tlgI##i;
+#define _tlgMI_A(name, in, out, ...)	name, _tlgInOut<in, out>::make(),
+#define _tlgMD_A_T		_tlgMD_IOT
+#define _tlgMI_A_T		_tlgMI_IOT
+
+/* The event tag in the shortest of Windows' forms: 1, 2 or 4 bytes. */
+template <UINT32 T, unsigned L = (T & 0x0fe00000) == T ? 1 :
+				 (T & 0x0fffc000) == T ? 2 : 4>
+struct _tlgEvtTag {
+	static_assert((T & 0x0fffffff) == T, "TraceLogging: tags have 28 bits");
+	UINT8 b[4];
+	static constexpr _tlgEvtTag make()
+	{
+		return { { (UINT8)(0x80 | (T >> 21 & 0x7f)), (UINT8)(0x80 | (T >> 14 & 0x7f)),
+			   (UINT8)(0x80 | (T >> 7 & 0x7f)), (UINT8)(T & 0x7f) } };
+	}
+};
+template <UINT32 T> struct _tlgEvtTag<T, 1> {
+	UINT8 b[1];
+	static constexpr _tlgEvtTag make() { return { { (UINT8)(T >> 21) } }; }
+};
+template <UINT32 T> struct _tlgEvtTag<T, 2> {
+	UINT8 b[2];
+	static constexpr _tlgEvtTag make()
+	{
+		return { { (UINT8)(0x80 | (T >> 21 & 0x7f)), (UINT8)(T >> 14 & 0x7f) } };
+	}
+};
 #else
 #define _tlgAutoIn(value) _Generic((value),				\
 	_Bool: TlgInUINT8, char: TlgInUINT8, signed char: TlgInINT8,	\
@@ -996,6 +1140,26 @@ static inline BOOLEAN TraceLoggingProviderEnabled(TraceLoggingHProvider hProvide
 }
 
 /* Descriptors 0 and 1 are the metadata; the payload follows. */
+static inline void _tlgPrepare(TraceLoggingHProvider hProvider, const void *meta,
+			       UCHAR level, UCHAR opcode, UCHAR channel,
+			       ULONGLONG keyword, EVENT_DESCRIPTOR *desc,
+			       EVENT_DATA_DESCRIPTOR *data)
+{
+	UINT16 size;
+
+	memset(desc, 0, sizeof(*desc));
+	desc->Channel = channel;
+	desc->Level = level;
+	desc->Opcode = opcode;
+	desc->Keyword = keyword;
+	memcpy(&size, hProvider->ProviderMetadataPtr, sizeof(size));
+	EventDataDescCreate(&data[0], hProvider->ProviderMetadataPtr, size);
+	data[0].Type = EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA;
+	memcpy(&size, meta, sizeof(size));
+	EventDataDescCreate(&data[1], meta, size);
+	data[1].Type = EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA;
+}
+
 static inline ULONG _tlgWrite(TraceLoggingHProvider hProvider, const void *meta,
 			      UCHAR level, UCHAR opcode, UCHAR channel,
 			      ULONGLONG keyword, LPCGUID activity,
@@ -1003,29 +1167,37 @@ static inline ULONG _tlgWrite(TraceLoggingHProvider hProvider, const void *meta,
 			      EVENT_DATA_DESCRIPTOR *data)
 {
 	EVENT_DESCRIPTOR desc;
-	UINT16 size;
 
-	memset(&desc, 0, sizeof(desc));
-	desc.Channel = channel;
-	desc.Level = level;
-	desc.Opcode = opcode;
-	desc.Keyword = keyword;
-	memcpy(&size, hProvider->ProviderMetadataPtr, sizeof(size));
-	EventDataDescCreate(&data[0], hProvider->ProviderMetadataPtr, size);
-	data[0].Type = EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA;
-	memcpy(&size, meta, sizeof(size));
-	EventDataDescCreate(&data[1], meta, size);
-	data[1].Type = EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA;
+	_tlgPrepare(hProvider, meta, level, opcode, channel, keyword, &desc, data);
 	return EventWriteTransfer(hProvider->RegHandle, &desc, activity, related,
 				  count, data);
 }
 
-/* The event's tag bytes: one 0 byte without tags, else the 2-byte form. */
-#define _tlgEVT_0(tag)		UINT8 _tlgTag;
-#define _tlgEVTI_0(tag)		0,
-#define _tlgEVT_1(tag)		UINT8 _tlgTag[2];
-#define _tlgEVTI_1(tag)		{ _tlgTAG0(tag), _tlgTAG1(tag) },
-#define _tlgHASTAG(...)		_tlgHASCOMMA(_tlgFOREACH(_tlgX_TP __VA_OPT__(,) __VA_ARGS__))
+/* TraceLoggingWriteEx: EventWriteEx with the caller's filter and flags. */
+static inline ULONG _tlgWriteEx(TraceLoggingHProvider hProvider, const void *meta,
+				UCHAR level, UCHAR opcode, UCHAR channel,
+				ULONGLONG keyword, ULONG64 filter, ULONG flags,
+				LPCGUID activity, LPCGUID related, ULONG count,
+				EVENT_DATA_DESCRIPTOR *data)
+{
+	EVENT_DESCRIPTOR desc;
+
+	_tlgPrepare(hProvider, meta, level, opcode, channel, keyword, &desc, data);
+	return EventWriteEx(hProvider->RegHandle, &desc, filter, flags, activity,
+			    related, count, data);
+}
+
+/*
+ * The event's tag bytes, as Windows' header sends them: in C always the
+ * 2-byte form (80 00 without tags), in C++ the shortest (00 without).
+ */
+#ifdef __cplusplus
+#define _tlgEVT(tag)		_tlgEvtTag<(UINT32)(tag)> _tlgTag;
+#define _tlgEVTI(tag)		_tlgEvtTag<(UINT32)(tag)>::make(),
+#else
+#define _tlgEVT(tag)		UINT8 _tlgTag[2];
+#define _tlgEVTI(tag)		{ _tlgTAG0(tag), _tlgTAG1(tag) },
+#endif
 
 #define _tlgLEVELOF(...)	((UCHAR)(5 _tlgFOREACH(_tlgX_LV __VA_OPT__(,) __VA_ARGS__)))
 #define _tlgOPCODEOF(...)	((UCHAR)(0 _tlgFOREACH(_tlgX_OP __VA_OPT__(,) __VA_ARGS__)))
@@ -1042,15 +1214,30 @@ static inline ULONG _tlgWrite(TraceLoggingHProvider hProvider, const void *meta,
 
 #define TraceLoggingWriteActivity(hProvider, eventName, pActivityId,	\
 				  pRelatedActivityId, ...)		\
+	_tlgWRITE(hProvider, eventName, _tlgWrite, (pActivityId, pRelatedActivityId) \
+		  __VA_OPT__(,) __VA_ARGS__)
+
+/*
+ * TraceLoggingWriteEx(hProvider, "EventName", filter, flags, pActivityId,
+ * pRelatedActivityId, args...): through EventWriteEx, for its filter
+ * (sessions to skip) and flags.
+ */
+#define TraceLoggingWriteEx(hProvider, eventName, filter, flags, pActivityId, \
+			    pRelatedActivityId, ...)			\
+	_tlgWRITE(hProvider, eventName, _tlgWriteEx,			\
+		  (filter, flags, pActivityId, pRelatedActivityId)	\
+		  __VA_OPT__(,) __VA_ARGS__)
+
+#define _tlgWRITE(hProvider, eventName, writer, extra, ...)		\
 	do {								\
 		static const struct _tlgPACKED {			\
 			UINT16 _tlgSize;				\
-			_tlgCAT(_tlgEVT_, _tlgHASTAG(__VA_ARGS__))(0)	\
+			_tlgEVT(_tlgTAGOF(__VA_ARGS__))			\
 			char _tlgName[sizeof(eventName)];		\
 			_tlgFOREACH(_tlgX_MDECL __VA_OPT__(,) __VA_ARGS__)		\
 		} _tlgMeta = {						\
 			(UINT16)sizeof(_tlgMeta),			\
-			_tlgCAT(_tlgEVTI_, _tlgHASTAG(__VA_ARGS__))(_tlgTAGOF(__VA_ARGS__)) \
+			_tlgEVTI(_tlgTAGOF(__VA_ARGS__))		\
 			eventName,					\
 			_tlgFOREACH(_tlgX_MINIT __VA_OPT__(,) __VA_ARGS__)		\
 		};							\
@@ -1063,12 +1250,12 @@ static inline ULONG _tlgWrite(TraceLoggingHProvider hProvider, const void *meta,
 			EVENT_DATA_DESCRIPTOR _tlgD[2 _tlgFOREACH(_tlgX_NDESC __VA_OPT__(,) __VA_ARGS__)]; \
 			ULONG _tlgN = 2;				\
 			_tlgFOREACH(_tlgX_DFILL __VA_OPT__(,) __VA_ARGS__)		\
-			_tlgWrite(hProvider, &_tlgMeta,			\
-				  _tlgLEVELOF(__VA_ARGS__),		\
-				  _tlgOPCODEOF(__VA_ARGS__),		\
-				  _tlgCHANNELOF(__VA_ARGS__),		\
-				  _tlgKEYWORDOF(__VA_ARGS__),		\
-				  pActivityId, pRelatedActivityId, _tlgN, _tlgD); \
+			writer(hProvider, &_tlgMeta,			\
+			       _tlgLEVELOF(__VA_ARGS__),		\
+			       _tlgOPCODEOF(__VA_ARGS__),		\
+			       _tlgCHANNELOF(__VA_ARGS__),		\
+			       _tlgKEYWORDOF(__VA_ARGS__),		\
+			       _tlgUNPAREN extra, _tlgN, _tlgD);	\
 		}							\
 	} while (0)
 

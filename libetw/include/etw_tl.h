@@ -11,7 +11,8 @@
  * (hex for hex in-types and out-types, error codes and pointers),
  * booleans as true/false, GUIDs without braces, FILETIME and SYSTEMTIME
  * as ISO 8601, strings and character arrays as UTF-8, binary as hex,
- * arrays as "[a, b]".  A struct's members are named "struct.member", the
+ * socket addresses as "a.b.c.d:port" or "[addr]:port", a custom
+ * serializer's value as hex, arrays as "[a, b]".  A struct's members are named "struct.member", the
  * elements of an array of structs "struct[i].member".
  */
 #ifndef LIBETW_ETW_TL_H

@@ -135,6 +135,21 @@ typedef BYTE *PBYTE, *LPBYTE;
 typedef BOOLEAN *PBOOLEAN;
 typedef BOOL *PBOOL, *LPBOOL;
 typedef USHORT *PUSHORT;
+
+/* Counted strings of the native API: Length and MaximumLength in bytes. */
+typedef struct _STRING {
+	USHORT Length;
+	USHORT MaximumLength;
+	PCHAR Buffer;
+} STRING, ANSI_STRING, *PSTRING, *PANSI_STRING;
+typedef const STRING *PCSTRING;
+typedef const ANSI_STRING *PCANSI_STRING;
+typedef struct _UNICODE_STRING {
+	USHORT Length;
+	USHORT MaximumLength;
+	PWSTR Buffer;
+} UNICODE_STRING, *PUNICODE_STRING;
+typedef const UNICODE_STRING *PCUNICODE_STRING;
 typedef WORD *PWORD;
 typedef LONG *PLONG;
 typedef ULONG *PULONG;

@@ -109,7 +109,7 @@ enum {
 
 enum {
 	OUT_STRING = 2, OUT_BOOLEAN = 3, OUT_HEX = 4, OUT_IPV4 = 8, OUT_IPV6 = 9,
-	OUT_WIN32ERROR = 13, OUT_NTSTATUS = 14, OUT_HRESULT = 15,
+	OUT_SOCKETADDRESS = 10, OUT_WIN32ERROR = 13, OUT_NTSTATUS = 14, OUT_HRESULT = 15,
 };
 
 enum { ARITY_ONE, ARITY_CCOUNT, ARITY_VCOUNT, ARITY_CUSTOM };
@@ -358,6 +358,27 @@ static void ipv6_text(struct sbuf *sb, const uint8_t *p)
 		sb_hex(sb, p, 16);
 }
 
+/*
+ * A SOCKADDR as the writer laid it out: family (little-endian), then the
+ * port in network order; IPv4 "a.b.c.d:port", IPv6 "[addr]:port" (family
+ * 23 on Windows, 10 on Linux).  Anything else is shown as hex.
+ */
+static void sockaddr_text(struct sbuf *sb, const uint8_t *p, size_t len)
+{
+	unsigned int family = len >= 2 ? (unsigned int)le(p, 2) : 0;
+	unsigned int port = len >= 4 ? (unsigned int)(p[2] << 8 | p[3]) : 0;
+
+	if (family == 2 && len >= 8) {
+		sb_printf(sb, "%u.%u.%u.%u:%u", p[4], p[5], p[6], p[7], port);
+	} else if ((family == 23 || family == 10) && len >= 24) {
+		sb_putc(sb, '[');
+		ipv6_text(sb, p + 8);
+		sb_printf(sb, "]:%u", port);
+	} else {
+		sb_hex(sb, p, len);
+	}
+}
+
 /* Data1, Data2, Data3 little-endian, then Data4's bytes as they are. */
 static void guid_text(struct sbuf *sb, const uint8_t *p)
 {
@@ -488,6 +509,13 @@ static bool value(struct tl_dec *t, const struct tl_field *f)
 
 	if (!t->budget--)
 		return false;
+	if (f->arity == ARITY_CUSTOM) {
+		/* A serializer's own bytes: sent as binary, shown as hex. */
+		if (!counted(t, &p, &len))
+			return false;
+		sb_hex(&t->val, p, len);
+		return true;
+	}
 	switch (f->in) {
 	case IN_UNICODESTRING:
 		return wstring(t);
@@ -509,6 +537,8 @@ static bool value(struct tl_dec *t, const struct tl_field *f)
 			return false;
 		if (f->out == OUT_IPV6 && len == 16)
 			ipv6_text(&t->val, p);
+		else if (f->out == OUT_SOCKETADDRESS)
+			sockaddr_text(&t->val, p, len);
 		else
 			sb_hex(&t->val, p, len);
 		return true;
@@ -555,20 +585,27 @@ static bool element_count(struct tl_dec *t, const struct tl_field *f,
 		t->pos += 2;
 		return true;
 	}
-	return false;			/* custom: not decoded */
+	*count = 1;			/* custom: one counted value */
+	return true;
+}
+
+/* A struct's in-type: a custom field's low bits are its protocol instead. */
+static bool is_struct(const struct tl_field *f)
+{
+	return f->in == IN_STRUCT && f->arity != ARITY_CUSTOM;
 }
 
 static bool simple_field(struct tl_dec *t, const struct tl_field *f,
 			 const char *name, size_t count)
 {
 	bool chars = f->out == OUT_STRING && f->in >= IN_INT8 &&
-		     f->in <= IN_UINT16;
+		     f->in <= IN_UINT16 && f->arity != ARITY_CUSTOM;
 
 	sb_reset(&t->val);
 	if (chars) {
 		if (!char_array(t, f, count))
 			return false;
-	} else if (f->arity != ARITY_ONE) {
+	} else if (f->arity == ARITY_CCOUNT || f->arity == ARITY_VCOUNT) {
 		sb_putc(&t->val, '[');
 		for (size_t i = 0; i < count; i++) {
 			if (i)
@@ -603,7 +640,7 @@ static bool skip(struct tl_dec *t, size_t *i, size_t count, int depth)
 		if (*i >= t->nf || !t->budget--)
 			return false;
 		f = &t->f[(*i)++];
-		if (f->in == IN_STRUCT && !skip(t, i, f->out, depth + 1))
+		if (is_struct(f) && !skip(t, i, f->out, depth + 1))
 			return false;
 	}
 	return true;
@@ -653,7 +690,7 @@ static bool fields(struct tl_dec *t, size_t *i, size_t count,
 		else
 			sb_printf(&name, "%s", f->name);
 		ok = element_count(t, f, &n);
-		if (ok && f->in == IN_STRUCT)
+		if (ok && is_struct(f))
 			ok = struct_field(t, i, f, name.p, n, depth);
 		else if (ok)
 			ok = simple_field(t, f, name.p, n);

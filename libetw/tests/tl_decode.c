@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libetw's TraceLogging decoder (etw_tl.h) on its own: names, nested
- * structs and arrays, the errors for a malformed schema, a payload that
+ * structs and arrays, string arrays, socket addresses, custom fields, the errors for a malformed schema, a payload that
  * does not match it, a callback that stops; and every TraceLogging event
  * of Windows' samples, read with the ETL reader, decoded in full.
  */
@@ -126,6 +126,47 @@ TEST(sids)
 	EXPECT_EQ(-EBADMSG, etw_etl_sid_to_str(sid, 12, buf, sizeof(buf)));
 	EXPECT_EQ(-EBADMSG, etw_tl_decode(sid_schema, sizeof(sid_schema), sid, 12,
 					  8, collect, &g));
+}
+
+/*
+ * The forms only the Packed*, Custom and SocketAddress macros write:
+ * string arrays, an array of structs, socket addresses, a custom field.
+ */
+TEST(packed_custom_sockets)
+{
+	static const unsigned char sch[] = {
+		0x36, 0x00, 0x80, 0x00, 'P', 0x00,
+		's', 's', 0x00, 0x42,			/* ANSISTRING, variable count */
+		'w', 's', 0x00, 0x21, 0x02, 0x00,	/* UNICODESTRING, fixed 2 */
+		'r', 0x00, 0xd8, 0x02,			/* array of struct, 2 members */
+		'x', 0x00, 0x07, 'y', 0x00, 0x87, 0x04,
+		'v', '4', 0x00, 0x8e, 0x0a,		/* BINARY, SOCKETADDRESS */
+		'v', '6', 0x00, 0x8e, 0x0a,
+		'c', 0x00, 0x65, 0x02, 0x00, 0xaa, 0xbb, /* custom, protocol 5 */
+		't', 0x00, 0xf8, 0x80, 0x80, 0x80, 0x80, 0x00, 0x00, 0x00, /* protocol 24, tagged */
+	};
+	static const unsigned char data[] = {
+		2, 0, 'a', 'b', 0, 'c', 0,
+		'x', 0, 0, 0, 'y', 0, 0, 0,
+		2, 0, 1, 0, 0, 0, 0xff, 0, 0, 0, 2, 0, 0, 0, 0x10, 0, 0, 0,
+		16, 0, 2, 0, 0x01, 0xbb, 192, 168, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+		28, 0, 23, 0, 0x00, 0x50, 0, 0, 0, 0,
+		0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
+		3, 0, 1, 2, 3,
+		0, 0,
+	};
+	struct got g = { .stop_after = -1 };
+
+	EXPECT_EQ(0, etw_tl_decode(sch, sizeof(sch), data, sizeof(data), 8, collect, &g));
+	EXPECT_STREQ("ss=[ab, c];ws=[x, y];r[0].x=1;r[0].y=0x000000ff;"
+		     "r[1].x=2;r[1].y=0x00000010;v4=192.168.0.1:443;"
+		     "v6=[2001:db8::1]:80;c=010203;t=;", g.text);
+	/* A custom value longer than the payload is an error. */
+	memset(&g, 0, sizeof(g));
+	g.stop_after = -1;
+	EXPECT_EQ(-EBADMSG, etw_tl_decode(sch, sizeof(sch), data, sizeof(data) - 3, 8,
+					  collect, &g));
+	EXPECT_EQ(8, g.fields);
 }
 
 /* Every TraceLogging event of a Windows sample decodes with no error. */

@@ -2,7 +2,8 @@
 /*
  * Recorders in place of libetw's provider calls, for the host tests of
  * TraceLoggingProvider.h and etw_tld: they keep what the code under test
- * handed to EventRegister, EventSetInformation and EventWriteTransfer.
+ * handed to EventRegister, EventSetInformation, EventWriteTransfer and
+ * EventWriteEx.
  * Include after kselftest_harness.h.
  */
 #ifndef TL_RECORDER_H
@@ -28,6 +29,9 @@ static struct {
 	ULONG traits_len;
 	EVENT_DESCRIPTOR desc;
 	LPCGUID activity, related;
+	ULONG64 filter;
+	ULONG flags;
+	int write_exs;
 	ULONG count;
 	EVENT_DATA_DESCRIPTOR data[REC_DESCS];
 	UCHAR bytes[REC_DESCS][REC_BYTES];
@@ -78,6 +82,16 @@ ULONG EVNTAPI EventWriteTransfer(REGHANDLE h, PCEVENT_DESCRIPTOR d, LPCGUID a,
 		       data[i].Size < REC_BYTES ? data[i].Size : REC_BYTES);
 	}
 	return h == REC_HANDLE ? ERROR_SUCCESS : ERROR_INVALID_HANDLE;
+}
+
+ULONG EVNTAPI EventWriteEx(REGHANDLE h, PCEVENT_DESCRIPTOR d, ULONG64 filter,
+			   ULONG flags, LPCGUID a, LPCGUID r, ULONG n,
+			   PEVENT_DATA_DESCRIPTOR data)
+{
+	rec.write_exs++;
+	rec.filter = filter;
+	rec.flags = flags;
+	return EventWriteTransfer(h, d, a, r, n, data);
 }
 
 /* Descriptor i as hex, for the failure messages. */

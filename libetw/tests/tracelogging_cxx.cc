@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TraceLoggingProvider.h compiled as C++: the same metadata as in C (one
- * event checked byte for byte), TraceLoggingValue deduced by templates
- * (bool, char16_t and its strings, 64-bit integers, GUID), and a provider
- * declared in one place and defined in another, as Windows code does.
+ * TraceLoggingProvider.h compiled as C++: the metadata as Windows' C++
+ * header builds it, byte for byte (TraceLoggingValue deduced by templates
+ * for bool, char16_t and its strings, 64-bit integers, GUID, with an
+ * out-type byte only when there is an out-type; event tags in the
+ * shortest form, field tags in the 4-byte form), and a provider declared
+ * in one place and defined in another, as Windows code does.
  * Prints KTAP; libetw's four provider calls are recorders here.
  */
 #include <cstdint>
@@ -72,17 +74,27 @@ static bool bytes_are(int i, const unsigned char *want, size_t n)
 
 int main()
 {
+	/* As Windows' templates: the out-type byte only when there is one. */
 	static const unsigned char meta[] = {
-		0x23, 0x00, 0x00, 'C', 0x00,
+		0x1f, 0x00, 0x00, 'C', 0x00,
 		'b', 0x00, 0x84, 0x03,		/* bool: UINT8, BOOLEAN */
 		'c', 0x00, 0x86, 0x02,		/* char16_t: UINT16, STRING */
-		'w', 0x00, 0x81, 0x00,		/* const char16_t *: UNICODESTRING */
-		'u', 0x00, 0x8a, 0x00,		/* uint64_t */
-		'g', 0x00, 0x8f, 0x00,		/* GUID */
-		's', 0x00, 0x82, 0x00,		/* const char *: ANSISTRING */
+		'w', 0x00, 0x01,		/* const char16_t *: UNICODESTRING */
+		'u', 0x00, 0x0a,		/* uint64_t */
+		'g', 0x00, 0x0f,		/* GUID */
+		's', 0x00, 0x02,		/* const char *: ANSISTRING */
 		'a', 0x00, 0x47,		/* Int32Array */
 		'x', 0x00, 0x07,		/* Int32 */
 	};
+	/* Event tags in the shortest form; field tags in the 4-byte form. */
+	static const unsigned char tag1[] = {
+		0x0d, 0x00, 0x01, 'T', 0x00, 'v', 0x00, 0x87, 0x80, 0x80, 0x80, 0x80, 0x01,
+	};
+	static const unsigned char tag2[] = { 0x06, 0x00, 0x80, 0x01, 'T', 0x00 };
+	static const unsigned char tag4[] = { 0x08, 0x00, 0x80, 0x80, 0x80, 0x01, 'T', 0x00 };
+	static const unsigned char ustr[] = { 0x08, 0x00, 0x00, 'U', 0x00, 'u', 0x00, 0x16 };
+	static const unsigned char ubytes[] = { 'x', 0, 'y', 0 };
+	const UNICODE_STRING us = { 4, 4, (PWSTR)u"xyz" };
 	static const unsigned char wide[] = { 'h', 0, 'i', 0, 0, 0 };
 	const int32_t arr[2] = { 5, 6 };
 	const GUID g = { 1, 2, 3, { 4, 5, 6, 7, 8, 9, 10, 11 } };
@@ -90,7 +102,7 @@ int main()
 	uint64_t u = 1;
 	char16_t c = u'Z';
 
-	std::printf("TAP version 13\n1..6\n");
+	std::printf("TAP version 13\n1..10\n");
 	check(TraceLoggingRegister(g_cxx) == S_OK, "register");
 	rec.callback(nullptr, 1, 5, ~0ULL, 0, nullptr, rec.context);
 	TraceLoggingWrite(g_cxx, "C",
@@ -98,9 +110,19 @@ int main()
 		TraceLoggingValue(u), TraceLoggingValue(g), TraceLoggingValue("str", "s"),
 		TraceLoggingInt32Array(arr, 2, "a"), TraceLoggingInt32(7, "x"));
 	check(rec.writes == 1 && rec.count == 2 + 9, "one write, eight fields (the array takes two)");
-	check(bytes_are(1, meta, sizeof(meta)), "metadata as in C");
+	check(bytes_are(1, meta, sizeof(meta)), "metadata as Windows' C++ header builds it");
 	check(bytes_are(4, wide, sizeof(wide)), "char16_t string payload");
 	check(bytes_are(7, (const unsigned char *)"str", 4), "narrow string payload");
+	TraceLoggingWrite(g_cxx, "T", TraceLoggingEventTag(0x200000),
+			  TraceLoggingValue(1, "v", "desc", 1));
+	check(bytes_are(1, tag1, sizeof(tag1)), "1-byte event tag, 4-byte field tag");
+	TraceLoggingWrite(g_cxx, "T", TraceLoggingEventTag(0x4000));
+	check(bytes_are(1, tag2, sizeof(tag2)), "2-byte event tag");
+	TraceLoggingWrite(g_cxx, "T", TraceLoggingEventTag(0x1));
+	check(bytes_are(1, tag4, sizeof(tag4)), "4-byte event tag");
+	TraceLoggingWrite(g_cxx, "U", TraceLoggingUnicodeString(&us, "u"));
+	check(bytes_are(1, ustr, sizeof(ustr)) && bytes_are(3, ubytes, sizeof(ubytes)),
+	      "UNICODE_STRING: counted");
 	TraceLoggingUnregister(g_cxx);
 	check(!TraceLoggingProviderEnabled(g_cxx, 0, 0), "unregistered is disabled");
 	return failed != 0;

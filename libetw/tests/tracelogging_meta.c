@@ -78,7 +78,7 @@ TEST_F(tl, empty_event_and_descriptor_defaults)
 	EXPECT_EQ(2, rec.data[0].Type);		/* PROVIDER_METADATA */
 	EXPECT_BYTES(0, 0x0d, 0x00, 'M', 'y', 'P', 'r', 'o', 'v', 'i', 'd', 'e', 'r', 0);
 	EXPECT_EQ(1, rec.data[1].Type);		/* EVENT_METADATA */
-	EXPECT_BYTES(1, 0x06, 0x00, 0x00, 'E', '0', 0x00);
+	EXPECT_BYTES(1, 0x07, 0x00, 0x80, 0x00, 'E', '0', 0x00);
 	EXPECT_EQ(0, rec.desc.Id);
 	EXPECT_EQ(0, rec.desc.Version);
 	EXPECT_EQ(11, rec.desc.Channel);
@@ -107,7 +107,7 @@ TEST_F(tl, options)
 	EXPECT_EQ(12, rec.desc.Channel);
 	EXPECT_TRUE(rec.activity == &a);
 	EXPECT_TRUE(rec.related == &r);
-	/* Tags OR'ed, in the 2-byte form: 0x204000 -> 81 01. */
+	/* Tags OR'ed, in C in the 2-byte form: 0x204000 -> 81 01. */
 	EXPECT_BYTES(1, 0x08, 0x00, 0x81, 0x01, 'O', 'p', 't', 0x00);
 }
 
@@ -131,10 +131,10 @@ TEST_F(tl, scalar_fields)
 		TraceLoggingPointer((void *)0x1234, "p"));
 	ASSERT_EQ(1, rec.writes);
 	EXPECT_EQ(2 + 11, rec.count);
-	EXPECT_BYTES(1, 0x34, 0x00, 0x00, 'S', 0x00,
+	EXPECT_BYTES(1, 0x37, 0x00, 0x80, 0x00, 'S', 0x00,
 		'i', '3', '2', 0x00, 0x07,
 		'u', '8', 0x00, 0x04,
-		'h', '8', 0x00, 0x84, 0x84, 0x88, 0x00,
+		'h', '8', 0x00, 0x84, 0x84, 0x88, 0x80, 0x80, 0x00,
 		'h', '6', '4', 0x00, 0x15,
 		'd', 0x00, 0x0c,
 		'b', 0x00, 0x84, 0x03,
@@ -175,7 +175,7 @@ TEST_F(tl, strings_binary_arrays_structs)
 		TraceLoggingCharArray("xyz", 3, "chars"));
 	ASSERT_EQ(1, rec.writes);
 	EXPECT_EQ(2 + 1 + 1 + 1 + 1 + 2 + 2 + 2 + 2 + 1 + 2, rec.count);
-	EXPECT_BYTES(1, 0x36, 0x00, 0x00, 'T', 0x00,
+	EXPECT_BYTES(1, 0x37, 0x00, 0x80, 0x00, 'T', 0x00,
 		's', 0x00, 0x02,
 		'n', 0x00, 0x02,
 		'u', 0x00, 0x82, 0x23,
@@ -215,7 +215,7 @@ TEST_F(tl, value_deduces_the_type)
 			  TraceLoggingValue(7, "seven"), TraceLoggingValue(c),
 			  TraceLoggingValue(yes), TraceLoggingValue(3000000000ULL, "big"));
 	ASSERT_EQ(1, rec.writes);
-	EXPECT_BYTES(1, 0x25, 0x00, 0x00, 'V', 0x00,
+	EXPECT_BYTES(1, 0x26, 0x00, 0x80, 0x00, 'V', 0x00,
 		'd', 0x00, 0x8c, 0x00,
 		's', 0x00, 0x82, 0x00,
 		's', 'e', 'v', 'e', 'n', 0x00, 0x87, 0x00,
@@ -240,12 +240,112 @@ TEST_F(tl, ipv6_and_sid)
 			  TraceLoggingSid(sid, "s"));
 	ASSERT_EQ(1, rec.writes);
 	EXPECT_EQ(2 + 2 + 1, rec.count);
-	EXPECT_BYTES(1, 0x0c, 0x00, 0x00, 'N', 0x00,
+	EXPECT_BYTES(1, 0x0d, 0x00, 0x80, 0x00, 'N', 0x00,
 		'a', 0x00, 0x8e, 0x09,
 		's', 0x00, 0x13);
 	EXPECT_BYTES(2, 16, 0);
 	EXPECT_BYTES(3, 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
 	EXPECT_BYTES(4, 1, 2, 0, 0, 0, 0, 0, 5, 32, 0, 0, 0, 0x20, 2, 0, 0);
+}
+
+TEST_F(tl, socket_address_and_counted_structs)
+{
+	/* A SOCKADDR_IN as Windows lays it out: family 2, port 80, 10.0.0.1. */
+	static const UCHAR sin[16] = { 2, 0, 0, 80, 10, 0, 0, 1 };
+	ANSI_STRING a = { 3, 8, (PCHAR)"abcdef" };
+	UNICODE_STRING u = { 4, 8, (PWSTR)u"xyz" };
+
+	TraceLoggingWrite(g_prov, "C", TraceLoggingSocketAddress(sin, sizeof(sin), "sa"),
+			  TraceLoggingAnsiString(&a, "a"),
+			  TraceLoggingUnicodeString(&u, "u", "desc", 0x4000));
+	ASSERT_EQ(1, rec.writes);
+	EXPECT_EQ(2 + 2 + 2 + 2, rec.count);
+	EXPECT_BYTES(1, 0x16, 0x00, 0x80, 0x00, 'C', 0x00,
+		's', 'a', 0x00, 0x8e, 0x0a,		/* BINARY, SOCKETADDRESS */
+		'a', 0x00, 0x17,			/* COUNTEDANSISTRING */
+		'u', 0x00, 0x96, 0x80, 0x80, 0x81, 0x80, 0x00); /* COUNTEDSTRING, tag */
+	EXPECT_BYTES(2, 16, 0);
+	EXPECT_BYTES(3, 2, 0, 0, 80, 10, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0);
+	EXPECT_BYTES(4, 3, 0);
+	EXPECT_BYTES(5, 'a', 'b', 'c');
+	EXPECT_BYTES(6, 4, 0);
+	EXPECT_BYTES(7, 'x', 0, 'y', 0);
+}
+
+TEST_F(tl, packed_fields)
+{
+	/* Two strings as one packed array: a count, then the strings. */
+	static const UCHAR strs[] = { 2, 0, 'h', 'i', 0, 'y', 'o', 0 };
+	static const INT32 rect[2] = { -1, 2 };
+	static const UINT16 one = 1;
+
+	TraceLoggingWrite(g_prov, "P",
+		TraceLoggingPackedField(strs, sizeof(strs), TlgInANSISTRING | TlgInVcount, "ss"),
+		TraceLoggingPackedFieldEx(u"{}", 6, TlgInUNICODESTRING, TlgOutJSON, "js"),
+		TraceLoggingPackedData(rect, sizeof(rect)),
+		TraceLoggingPackedStruct(2, "r"),
+			TraceLoggingPackedMetadata(TlgInINT32, "x"),
+			TraceLoggingPackedMetadataEx(TlgInINT32, TlgOutHEX, "y", "d", 0x200000),
+		TraceLoggingPackedDataEx(&one, 2, EVENT_DATA_DESCRIPTOR_TYPE_TIMESTAMP_OVERRIDE),
+		TraceLoggingPackedData(rect, sizeof(rect)),
+		TraceLoggingPackedStructArray(1, "ra"),
+			TraceLoggingPackedMetadata(TlgInINT32, "z"));
+	ASSERT_EQ(1, rec.writes);
+	EXPECT_EQ(2 + 5, rec.count);
+	EXPECT_BYTES(1, 0x26, 0x00, 0x80, 0x00, 'P', 0x00,
+		's', 's', 0x00, 0x42,
+		'j', 's', 0x00, 0x81, 0x0c,
+		'r', 0x00, 0x98, 0x02,
+		'x', 0x00, 0x07,
+		'y', 0x00, 0x87, 0x84, 0x81, 0x80, 0x80, 0x00,
+		'r', 'a', 0x00, 0xd8, 0x01,
+		'z', 0x00, 0x07);
+	EXPECT_BYTES(2, 2, 0, 'h', 'i', 0, 'y', 'o', 0);
+	EXPECT_BYTES(3, '{', 0, '}', 0, 0, 0);
+	EXPECT_BYTES(4, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0);
+	EXPECT_BYTES(5, 1, 0);
+	EXPECT_EQ(EVENT_DATA_DESCRIPTOR_TYPE_TIMESTAMP_OVERRIDE, rec.data[5].Type);
+	EXPECT_BYTES(6, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0);
+}
+
+TEST_F(tl, custom_field)
+{
+	static const UCHAR v[3] = { 7, 8, 9 };
+
+	TraceLoggingWrite(g_prov, "U",
+		TraceLoggingCustom(v, sizeof(v), 5, (0xa, 0xb), 2, "c"),
+		TraceLoggingCustom(v, 1, 33, (0xc), 1, "t", "d", 0x4000));
+	ASSERT_EQ(1, rec.writes);
+	EXPECT_EQ(2 + 4, rec.count);
+	/* Protocol in the low 5 bits, 0x60, then the schema's size and bytes. */
+	EXPECT_BYTES(1, 0x18, 0x00, 0x80, 0x00, 'U', 0x00,
+		'c', 0x00, 0x65, 0x02, 0x00, 0x0a, 0x0b,
+		't', 0x00, 0xe1, 0x80, 0x80, 0x81, 0x80, 0x00, 0x01, 0x00, 0x0c);
+	EXPECT_BYTES(2, 3, 0);
+	EXPECT_BYTES(3, 7, 8, 9);
+	EXPECT_BYTES(4, 1, 0);
+	EXPECT_BYTES(5, 7);
+}
+
+TEST_F(tl, write_ex_passes_filter_and_flags)
+{
+	GUID a = { 3, 0, 0, { 0 } };
+
+	TraceLoggingWriteEx(g_prov, "X", 0x5, EVENT_WRITE_FLAG_NO_FAULTING, &a, NULL,
+			    TraceLoggingLevel(2), TraceLoggingUInt8(9, "n"));
+	ASSERT_EQ(1, rec.write_exs);
+	EXPECT_EQ(1, rec.writes);
+	EXPECT_EQ(0x5, rec.filter);
+	EXPECT_EQ(EVENT_WRITE_FLAG_NO_FAULTING, rec.flags);
+	EXPECT_TRUE(rec.activity == &a);
+	EXPECT_EQ(2, rec.desc.Level);
+	EXPECT_EQ(11, rec.desc.Channel);
+	EXPECT_BYTES(1, 0x09, 0x00, 0x80, 0x00, 'X', 0x00, 'n', 0x00, 0x04);
+	EXPECT_BYTES(2, 9);
+	/* Disabled: not written, as TraceLoggingWrite. */
+	rec.callback(NULL, 0, 0, 0, 0, NULL, rec.context);
+	TraceLoggingWriteEx(g_prov, "X", 0, 0, NULL, NULL, TraceLoggingLevel(1));
+	EXPECT_EQ(1, rec.write_exs);
 }
 
 static int evaluated;

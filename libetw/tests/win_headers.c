@@ -82,6 +82,18 @@ TEST(large_integer)
 	EXPECT_EQ(4, OFF(LARGE_INTEGER, HighPart));
 }
 
+/* The native API's counted strings (TraceLoggingAnsiString/UnicodeString). */
+TEST(counted_strings)
+{
+	EXPECT_EQ(IS_64BIT ? 16 : 8, SIZE(ANSI_STRING));
+	EXPECT_EQ(IS_64BIT ? 16 : 8, SIZE(UNICODE_STRING));
+	EXPECT_EQ(2, OFF(UNICODE_STRING, MaximumLength));
+	EXPECT_EQ(IS_64BIT ? 8 : 4, OFF(UNICODE_STRING, Buffer));
+	EXPECT_EQ(IS_64BIT ? 8 : 4, OFF(STRING, Buffer));
+	EXPECT_TRUE(TYPE_IS(((PCUNICODE_STRING)0)->Buffer, PWSTR));
+	EXPECT_TRUE(TYPE_IS(((PCANSI_STRING)0)->Buffer, PCHAR));
+}
+
 /* 0.1: TIME_ZONE_INFORMATION = (LONG, WCHAR[32], SYSTEMTIME, LONG) x 2. */
 TEST(time_types)
 {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * TraceLoggingProvider.h end to end in the VM: a provider written as on
- * Windows records every field type into an ETL file (etw record), and
- * etw dump decodes each field back to the value that was written; a
+ * Windows records every field type into an ETL file (etw record), the
+ * hand-packed, custom and TraceLoggingWriteEx forms too, and etw dump
+ * decodes each field back to the value that was written; a
  * disabled event makes no system call and evaluates none of its arguments.
  */
 #include <linux/filter.h>
@@ -105,6 +106,40 @@ static int provider_main(void)
 				TraceLoggingUInt8(9, "c"),
 			TraceLoggingInt32(2, "d"),
 		TraceLoggingValue(42, "value"), TraceLoggingValue("auto", "text"));
+	{
+		/* SOCKADDR_IN (Windows' family 2), sockaddr_in6 as Linux has it. */
+		static const UINT8 sin4[16] = { 2, 0, 0, 80, 10, 0, 0, 1 };
+		static const UINT8 sin6[28] = { 10, 0, 0x01, 0xbb, [8] = 0x20, 0x01, 0x0d, 0xb8,
+						[23] = 1 };
+		static const UINT8 strs[] = { 2, 0, 'h', 'i', 0, 'y', 'o', 0 };
+		static const INT32 lt[2] = { -1, 2 };
+		static const UINT16 two = 2;
+		static const INT32 vs[2] = { 5, 6 };
+		static const UINT8 cust[3] = { 7, 8, 9 };
+		ANSI_STRING as = { 3, 6, (PCHAR)"abcdef" };
+		UNICODE_STRING us = { 4, 6, (PWSTR)u"xyz" };
+
+		TraceLoggingWrite(g_test, "Packed", TraceLoggingLevel(4),
+			TraceLoggingEventTag(0x0fe00000),
+			TraceLoggingSocketAddress(sin4, sizeof(sin4), "sa4"),
+			TraceLoggingSocketAddress(sin6, sizeof(sin6), "sa6"),
+			TraceLoggingAnsiString(&as, "astr"),
+			TraceLoggingUnicodeString(&us, "ustr", "d", 0x4000),
+			TraceLoggingPackedField(strs, sizeof(strs), TlgInANSISTRING | TlgInVcount,
+						"strs"),
+			TraceLoggingPackedFieldEx(u"{}", 6, TlgInUNICODESTRING, TlgOutJSON, "json"),
+			TraceLoggingPackedData(lt, sizeof(lt)),
+			TraceLoggingPackedStruct(2, "rect"),
+				TraceLoggingPackedMetadata(TlgInINT32, "l"),
+				TraceLoggingPackedMetadataEx(TlgInINT32, TlgOutHEX, "t"),
+			TraceLoggingPackedData(&two, sizeof(two)),
+			TraceLoggingPackedData(vs, sizeof(vs)),
+			TraceLoggingPackedStructArray(1, "rects"),
+				TraceLoggingPackedMetadata(TlgInINT32, "v"),
+			TraceLoggingCustom(cust, sizeof(cust), 5, (1, 2), 2, "cust"));
+		TraceLoggingWriteEx(g_test, "ViaEx", 0, 0, NULL, NULL, TraceLoggingLevel(4),
+				    TraceLoggingInt32(1, "exv"));
+	}
 	/* The same kind of event defined at run time. */
 	{
 		struct etw_tld_provider *p;
@@ -246,6 +281,20 @@ TEST(every_field_type_round_trips)
 	EXPECT_FIELD("outer.d", "2");
 	EXPECT_FIELD("value", "42");
 	EXPECT_FIELD("text", "auto");
+
+	EXPECT_FIELD("sa4", "10.0.0.1:80");
+	EXPECT_FIELD("sa6", "[2001:db8::1]:443");
+	EXPECT_FIELD("astr", "abc");
+	EXPECT_FIELD("ustr", "xy");
+	EXPECT_FIELD("strs", "[hi, yo]");
+	EXPECT_FIELD("json", "{}");
+	EXPECT_FIELD("rect.l", "-1");
+	EXPECT_FIELD("rect.t", "0x00000002");
+	EXPECT_FIELD("rects[0].v", "5");
+	EXPECT_FIELD("rects[1].v", "6");
+	EXPECT_FIELD("cust", "070809");
+	EXPECT_FIELD("exv", "1");
+	EXPECT_TRUE(strstr(dump, "\"event_name\": \"ViaEx\"") != NULL);
 
 	EXPECT_TRUE(strstr(dump, "\"provider_name\": \"EtwTest.Dynamic\", \"event_name\": \"Dyn\"") != NULL);
 	EXPECT_FIELD("n64", "-64");
