@@ -239,28 +239,33 @@ static struct etw_notify *etw_notify_pop(struct etw_file *ef, size_t len,
 	return item;
 }
 
-/* Delivered: wait for the acknowledgment if a controller waits. */
-static void etw_notify_delivered(struct etw_file *ef, struct etw_notify *item)
+/*
+ * Put a popped notification back on the queue (@held false: it could not
+ * be copied out) or on the in-flight list (@held true: delivered, a
+ * controller waits for its acknowledgment).  Its registration may have gone
+ * meanwhile, with etw_notify_forget() finding it in neither list: it is
+ * looked up under notify_lock, which etw_notify_forget() takes after
+ * removing the registration, and completed if gone.
+ */
+static void etw_notify_relink(struct etw_file *ef, struct etw_notify *item,
+			      bool held)
 {
-	if (!item->waiter) {
-		kfree(item);
-		return;
-	}
-	spin_lock(&ef->notify_lock);
-	list_add_tail(&item->node, &ef->inflight);
-	ef->notify_held++;
-	ef->notify_bytes += item->bytes;
-	spin_unlock(&ef->notify_lock);
-}
+	bool gone;
 
-/* Put back a notification that could not be copied out: it is not lost. */
-static void etw_notify_unpop(struct etw_file *ef, struct etw_notify *item)
-{
 	spin_lock(&ef->notify_lock);
-	list_add(&item->node, &ef->notify);
-	ef->notify_count++;
-	ef->notify_bytes += item->bytes;
+	gone = !xa_load(&ef->regs, item->n.reg_id);
+	if (!gone && held) {
+		list_add_tail(&item->node, &ef->inflight);
+		ef->notify_held++;
+	} else if (!gone) {
+		list_add(&item->node, &ef->notify);
+		ef->notify_count++;
+	}
+	if (!gone)
+		ef->notify_bytes += item->bytes;
 	spin_unlock(&ef->notify_lock);
+	if (gone)
+		etw_notify_free(item);
 }
 
 /* Return whole notifications only; block unless @nonblock. */
@@ -286,11 +291,15 @@ ssize_t etw_notify_read(struct etw_file *ef, char __user *buf, size_t len,
 			continue;
 		}
 		if (copy_to_user(buf + done, &item->n, item->n.size)) {
-			etw_notify_unpop(ef, item);
+			/* Not lost: the next read() gets it. */
+			etw_notify_relink(ef, item, false);
 			return done ? done : -EFAULT;
 		}
 		done += item->n.size;
-		etw_notify_delivered(ef, item);
+		if (item->waiter)
+			etw_notify_relink(ef, item, true);
+		else
+			kfree(item);
 	}
 	return done ? done : err;
 }
