@@ -6,6 +6,7 @@
  * not independent, and counted.
  */
 #include <sched.h>
+#include <time.h>
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
@@ -115,6 +116,40 @@ TEST_F(wr, record_as_stored)
 	EXPECT_EQ(16, item[3]);
 	EXPECT_EQ(0, memcmp(rel, s.ext + 8, 16));
 	EXPECT_EQ(0, memcmp("hello, world", s.data, 13));
+}
+
+static __u64 thread_cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * KernelTime and UserTime: the writing thread's processor time in ms (the
+ * file's TimerResolution), as the scheduler accounted it by then.
+ */
+TEST_F(wr, processor_time)
+{
+	struct seen s = { 0 };
+	volatile __u64 spin = 0;
+	__u64 used;
+
+	/* Mostly user time: the clock is read rarely (it is a system call). */
+	while (thread_cpu_ms() < 400)
+		for (int i = 0; i < 1000000; i++)
+			spin++;
+	ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, 1, 4, 0, NULL, 0));
+	used = thread_cpu_ms();
+	ASSERT_EQ(1, etw_drain(self->fd, self->s, keep_last, &s));
+	/*
+	 * The scheduler samples user and system time at ticks, which under
+	 * emulation come unevenly: the sum is loosely the precise clock.
+	 */
+	EXPECT_LE(used / 4, s.h.kernel_time + s.h.user_time);
+	EXPECT_GE(used + 50, s.h.kernel_time + s.h.user_time);
+	EXPECT_LT(s.h.kernel_time, s.h.user_time);
 }
 
 TEST_F(wr, timestamps_and_sequence)
