@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "kselftest_harness.h"
+#include "etw_kmod.h"
 #include "fuzz.h"
 #include "fuzz_ioctls.h"
 
@@ -620,25 +621,6 @@ static int fuzz_process(struct fuzz_shared *sh, int role, uint64_t seed)
 	return 0;
 }
 
-static int param_rw(const char *name, char *old, size_t oldlen, const char *new)
-{
-	char path[128];
-	int fd, n;
-
-	snprintf(path, sizeof(path), "/sys/module/etw/parameters/%s", name);
-	fd = open(path, O_RDWR);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, old, oldlen - 1);
-	old[n > 0 ? n : 0] = 0;
-	if (new && write(fd, new, strlen(new)) < 0) {
-		close(fd);
-		return -errno;
-	}
-	close(fd);
-	return 0;
-}
-
 static void stop_all_sessions(int fd)
 {
 	__u32 id;
@@ -699,19 +681,18 @@ FIXTURE_SETUP(fuzz)
 			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_TRUE(self->sh != MAP_FAILED);
 	/* Keep the sessions the fuzzer starts small (and hit the cap). */
-	ASSERT_EQ(0, param_rw("max_buffer_memory_mb", self->memcap,
-			      sizeof(self->memcap), "16"));
+	ASSERT_EQ(0, etw_read_file(ETW_PARAM("max_buffer_memory_mb"), self->memcap,
+				   sizeof(self->memcap)));
+	ASSERT_EQ(0, etw_write_file(ETW_PARAM("max_buffer_memory_mb"), "16"));
 	stop_all_sessions(self->fd);
 }
 
 FIXTURE_TEARDOWN(fuzz)
 {
-	char dummy[32];
-
 	if (self->fd < 0)
 		return;
 	stop_all_sessions(self->fd);
-	param_rw("max_buffer_memory_mb", dummy, sizeof(dummy), self->memcap);
+	etw_write_file(ETW_PARAM("max_buffer_memory_mb"), self->memcap);
 	close(self->fd);
 }
 

@@ -16,34 +16,11 @@
 
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
+#include "etw_kmod.h"
 
 #define CYCLES 100
 /* Growth allowed over all cycles: allocator noise, not 10 KiB per cycle. */
 #define LEAK_BUDGET_KB 1024
-
-static int load(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-static int unload(void)
-{
-	return syscall(SYS_delete_module, "etw", O_NONBLOCK) ? -errno : 0;
-}
-
-static int loaded(void)
-{
-	struct stat st;
-
-	return stat("/sys/module/etw", &st) == 0;
-}
 
 /* Kernel memory that a leaking module would grow, in KiB. */
 static long kernel_kb(void)
@@ -98,14 +75,14 @@ FIXTURE_SETUP(module)
 	self->path = getenv("ETW_MODULE");
 	if (!self->path || geteuid() != 0)
 		SKIP(return, "needs root and ETW_MODULE=<path of etw.ko>");
-	if (!loaded())
-		ASSERT_EQ(0, load(self->path));
+	if (!etw_module_loaded())
+		ASSERT_EQ(0, etw_module_load(self->path));
 }
 
 FIXTURE_TEARDOWN(module)
 {
-	if (self->path && !loaded())
-		load(self->path);
+	if (self->path && !etw_module_loaded())
+		etw_module_load(self->path);
 }
 
 TEST_F_TIMEOUT(module, load_unload_100, 600)
@@ -114,20 +91,20 @@ TEST_F_TIMEOUT(module, load_unload_100, 600)
 	int i;
 
 	/* One warm-up cycle so first-time allocations are not counted. */
-	ASSERT_EQ(0, unload());
-	ASSERT_EQ(0, load(self->path));
+	ASSERT_EQ(0, etw_module_unload());
+	ASSERT_EQ(0, etw_module_load(self->path));
 	ASSERT_EQ(0, use_device());
-	ASSERT_EQ(0, unload());
+	ASSERT_EQ(0, etw_module_unload());
 	drop_caches();
 	before = kernel_kb();
 	ASSERT_LT(0, before);
 
 	for (i = 0; i < CYCLES; i++) {
-		ASSERT_EQ(0, load(self->path)) TH_LOG("load %d", i);
-		ASSERT_TRUE(loaded());
+		ASSERT_EQ(0, etw_module_load(self->path)) TH_LOG("load %d", i);
+		ASSERT_TRUE(etw_module_loaded());
 		ASSERT_EQ(0, use_device()) TH_LOG("use %d", i);
-		ASSERT_EQ(0, unload()) TH_LOG("unload %d", i);
-		ASSERT_FALSE(loaded());
+		ASSERT_EQ(0, etw_module_unload()) TH_LOG("unload %d", i);
+		ASSERT_FALSE(etw_module_loaded());
 		/* The device node goes with the module. */
 		ASSERT_NE(0, access(ETW_DEV, F_OK));
 	}
@@ -137,7 +114,7 @@ TEST_F_TIMEOUT(module, load_unload_100, 600)
 	TH_LOG("kernel memory %ld KiB before, %ld KiB after %d cycles", before,
 	       after, CYCLES);
 	EXPECT_LT(after - before, LEAK_BUDGET_KB);
-	ASSERT_EQ(0, load(self->path));
+	ASSERT_EQ(0, etw_module_load(self->path));
 }
 
 TEST_F(module, no_unload_while_open)
@@ -147,20 +124,20 @@ TEST_F(module, no_unload_while_open)
 	int ret;
 
 	ASSERT_LE(0, fd);
-	ret = unload();
+	ret = etw_module_unload();
 	EXPECT_TRUE(ret == -EWOULDBLOCK || ret == -EBUSY) TH_LOG("unload: %d", ret);
-	EXPECT_TRUE(loaded());
+	EXPECT_TRUE(etw_module_loaded());
 	/* The open file still works. */
 	EXPECT_EQ(0, etw_ioctl_err(fd, ETW_IOC_VERSION, &v));
 	close(fd);
-	EXPECT_EQ(0, unload());
-	EXPECT_EQ(0, load(self->path));
+	EXPECT_EQ(0, etw_module_unload());
+	EXPECT_EQ(0, etw_module_load(self->path));
 }
 
 TEST_F(module, double_load_is_eexist)
 {
-	ASSERT_TRUE(loaded());
-	EXPECT_EQ(-EEXIST, load(self->path));
+	ASSERT_TRUE(etw_module_loaded());
+	EXPECT_EQ(-EEXIST, etw_module_load(self->path));
 }
 
 TEST_HARNESS_MAIN
