@@ -11,6 +11,7 @@
 #                         E="VAR=value ..." sets their environment
 #   make bench            the benchmark table, in its own VM (issue 7)
 #   make fuzz             the ioctl/mmap fuzzer, 1,000,000 calls per kernel
+#   make stress           64 sessions, 1,000 providers, 50 processes, 3 minutes
 #   make install          libetw, headers, pkg-config file, etw, man pages
 #   make modules_install  etw.ko into /lib/modules/<release>/updates
 #
@@ -48,7 +49,7 @@ KSRC		:= $(BUILD)/ksrc
 KSFT_CFLAGS	:= -I$(KSRC)/tools/testing/selftests -Wno-sign-compare \
 		   -Wno-missing-prototypes -Wno-clobbered -Wno-misleading-indentation
 
-.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test bench fuzz \
+.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test bench fuzz stress \
 	install modules_install uninstall clean help
 .DEFAULT_GOAL := all
 
@@ -82,6 +83,10 @@ vm-test:
 fuzz:
 	@scripts/vm-each-kernel.sh fuzz "fuzz_test fuzz_test_32" \
 		"ETW_FUZZ_CALLS=1000000 ETW_FUZZ_CALLS_32=200000 ETW_FUZZ_SECONDS=2400 ETW_TEST_TIMEOUT=2700" 3000
+
+stress:
+	@scripts/vm-each-kernel.sh stress stress_test \
+		"ETW_STRESS_SESSIONS=64 ETW_STRESS_PROVIDERS=1000 ETW_STRESS_PROCS=50 ETW_STRESS_SECONDS=180 ETW_TEST_TIMEOUT=1500" 1800
 
 bench:
 	@scripts/bench.sh
