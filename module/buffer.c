@@ -152,6 +152,15 @@ struct etw_buffer *etw_buffer_take(struct etw_session *s)
 	return b;
 }
 
+/* Give back a buffer a reader could not copy out: first in line again. */
+void etw_buffer_untake(struct etw_session *s, struct etw_buffer *b)
+{
+	spin_lock(&s->pool_lock);
+	list_add(&b->node, &s->ready);
+	s->buffers_written--;
+	spin_unlock(&s->pool_lock);
+}
+
 void etw_buffer_release(struct etw_session *s, struct etw_buffer *b)
 {
 	spin_lock(&s->pool_lock);

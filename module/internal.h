@@ -199,6 +199,7 @@ void etw_buffer_commit(struct etw_cpu *c, u32 len);
 void etw_buffer_hand_over(struct etw_session *s, struct etw_buffer *b, bool final);
 void etw_buffer_flush_cpu(struct etw_session *s, unsigned int cpu, bool final);
 struct etw_buffer *etw_buffer_take(struct etw_session *s);
+void etw_buffer_untake(struct etw_session *s, struct etw_buffer *b);
 void etw_buffer_release(struct etw_session *s, struct etw_buffer *b);
 int etw_buffers_init(struct etw_session *s);
 void etw_buffers_free(struct etw_session *s);

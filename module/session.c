@@ -370,8 +370,12 @@ int etw_session_buffer_read(struct etw_buffer_read *arg)
 		ret = -EAGAIN;
 		goto out_put;
 	}
-	if (copy_to_user(u64_to_user_ptr(arg->buf), b->data, s->buffer_size))
+	if (copy_to_user(u64_to_user_ptr(arg->buf), b->data, s->buffer_size)) {
+		/* Not taken after all: the next read gets it. */
+		etw_buffer_untake(s, b);
 		ret = -EFAULT;
+		goto out_put;
+	}
 	arg->cpu = b->cpu;
 	arg->sequence = b->sequence;
 	etw_buffer_release(s, b);

@@ -29,6 +29,7 @@
 
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
+#include "etw_kmod.h"
 
 #define NOBODY	65534
 
@@ -171,7 +172,6 @@ TEST_F(sec, unprivileged_cannot_control)
 TEST_F(sec, perfmon_or_control_group_may_control)
 {
 	struct ctl_arg a = { self->id, self->guid, false };
-	int fd;
 
 	/* CAP_PERFMON is 38: above the first capability word. */
 	{
@@ -197,15 +197,12 @@ TEST_F(sec, perfmon_or_control_group_may_control)
 	}
 
 	/* The group named by the module parameter. */
-	fd = open("/sys/module/etw/parameters/control_gid", O_WRONLY);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(4, write(fd, "4242", 4));
+	ASSERT_EQ(0, etw_write_file(ETW_PARAM("control_gid"), "4242"));
 	EXPECT_EQ(0, run_as(0, 4242, try_control, &a));
 	a.expect_denied = true;
 	EXPECT_EQ(0, run_as(0, 4243, try_control, &a));
-	ASSERT_EQ(2, write(fd, "-1", 2));
+	ASSERT_EQ(0, etw_write_file(ETW_PARAM("control_gid"), "-1"));
 	EXPECT_EQ(0, run_as(0, 4242, try_control, &a));
-	close(fd);
 }
 
 /* Every pointer field aimed at the kernel is EFAULT, and nothing happens. */
@@ -249,6 +246,40 @@ TEST_F(sec, kernel_pointers_are_efault)
 	EXPECT_EQ(0, info.events_lost);
 	EXPECT_EQ(0, etw_write_simple(self->fd, self->reg, 7, 4, 0, "abcdefgh", 8));
 	EXPECT_EQ(1, etw_drain(self->fd, self->id, NULL, NULL));
+}
+
+/* A buffer that cannot be copied out stays in the session for the next read. */
+TEST_F(sec, failed_buffer_read_loses_nothing)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	static __u8 buf[1024 * 1024];
+	struct etw_buffer_read r = { .size = sizeof(r), .logger_id = self->id,
+				     .length = sizeof(buf) };
+	struct etw_counts c;
+	__u8 *ro;
+	int i;
+
+	for (i = 0; i < 10; i++)
+		ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, i, 4, 0, "payload", 7));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_FLUSH, NULL));
+
+	ro = mmap(NULL, sizeof(buf), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(ro != MAP_FAILED);
+	r.buf = (uintptr_t)ro;
+	EXPECT_EQ(-EFAULT, etw_ioctl_err(self->fd, ETW_IOC_BUFFER_READ, &r));
+	r.buf = kernel_ptrs[0];
+	EXPECT_EQ(-EFAULT, etw_ioctl_err(self->fd, ETW_IOC_BUFFER_READ, &r));
+	/* A few bytes writable, then a hole. */
+	munmap(ro, sizeof(buf));
+	ro = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(ro != MAP_FAILED);
+	ASSERT_EQ(0, munmap(ro + page, page));
+	r.buf = (uintptr_t)ro + page - 100;
+	EXPECT_EQ(-EFAULT, etw_ioctl_err(self->fd, ETW_IOC_BUFFER_READ, &r));
+	munmap(ro, page);
+
+	EXPECT_EQ(10, etw_count(self->fd, self->id, self->guid, &c));
+	EXPECT_EQ(10, c.total);
 }
 
 /* A notification that cannot be copied out stays queued. */
