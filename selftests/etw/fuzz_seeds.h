@@ -28,6 +28,76 @@ static inline void seed_unregister(struct fuzz_thread *t, void *arg)
 	u->reg_id = fuzz_reg(t, fuzz_seed_fd);
 }
 
+/*
+ * The classic kinds of ETW_IOC_WRITE (struct etw_trace_write): TraceEvent's
+ * EVENT_TRACE_HEADER (or EVENT_INSTANCE_HEADER) followed by its data or by
+ * MOF_FIELDs, or TraceMessage's descriptors, into a session by logger id.
+ */
+static inline void seed_trace_write(struct fuzz_thread *t, void *arg)
+{
+	static const uint32_t wnode[] = {
+		ETW_TRACE_FLAG_TRACED_GUID, ETW_TRACE_FLAG_USE_TIMESTAMP,
+		ETW_TRACE_FLAG_USE_GUID_PTR, ETW_TRACE_FLAG_USE_MOF_PTR,
+	};
+	struct etw_trace_write *w = arg;
+	uint32_t i, n, flags = 0, hsize, data = fuzz_below(t, 200);
+	uint8_t *h;
+	uint16_t size;
+
+	w->kind = ETW_WRITE_TRACE + fuzz_below(t, 3);
+	w->flags = fuzz_chance(t, 80) ? fuzz_rand(t) & ETW_WRITE_F_TRACE_MASK : fuzz_rand(t);
+	w->logger_id = fuzz_logger(t);
+	w->message_flags = fuzz_chance(t, 90) ? fuzz_rand(t) & 0xff : fuzz_u32(t);
+	w->message_number = fuzz_rand(t);
+	w->instance_id = fuzz_rand(t);
+	w->parent_instance_id = fuzz_rand(t);
+	fuzz_fill(t, w->guid, 32);
+
+	if (w->kind == ETW_WRITE_MESSAGE) {
+		struct etw_data_desc *d;
+
+		n = fuzz_chance(t, 95) ? fuzz_below(t, 4) : fuzz_below(t, ETW_MAX_DATA_DESCRIPTORS + 4);
+		d = fuzz_alloc(t, n * sizeof(*d) + 8);
+		for (i = 0; i < n; i++) {
+			d[i].size = fuzz_below(t, 64);
+			d[i].ptr = fuzz_chance(t, 90) ? (uintptr_t)fuzz_alloc(t, d[i].size) :
+							fuzz_ptr(t, d[i].size);
+			d[i].type = 0;
+			memset(d[i].reserved, 0, sizeof(d[i].reserved));
+		}
+		w->count = n;
+		w->data = (uintptr_t)d;
+		return;
+	}
+	hsize = w->kind == ETW_WRITE_INSTANCE ? ETW_INSTANCE_HEADER_SIZE : ETW_TRACE_HEADER_SIZE;
+	for (i = 0; i < 4; i++)
+		if (fuzz_chance(t, i ? 20 : 95))
+			flags |= wnode[i];
+	h = fuzz_alloc(t, hsize + 17 * 16 + 8);
+	fuzz_fill(t, h, hsize + data);
+	if (flags & ETW_TRACE_FLAG_USE_MOF_PTR) {
+		/* MOF_FIELD: DataPtr, Length, DataType. */
+		n = fuzz_chance(t, 90) ? fuzz_below(t, 4) : 17;
+		for (i = 0; i < n; i++) {
+			uint64_t ptr = fuzz_chance(t, 90) ? (uintptr_t)fuzz_alloc(t, 64) : fuzz_ptr(t, 64);
+			uint32_t len = fuzz_chance(t, 90) ? fuzz_below(t, 64) : fuzz_u32(t);
+
+			memcpy(h + hsize + 16 * i, &ptr, 8);
+			memcpy(h + hsize + 16 * i + 8, &len, 4);
+		}
+		data = 16 * n;
+	}
+	if (flags & ETW_TRACE_FLAG_USE_GUID_PTR) {
+		uint64_t ptr = fuzz_chance(t, 90) ? (uintptr_t)fuzz_guid(t) : fuzz_ptr(t, 16);
+
+		memcpy(h + 0x18, &ptr, 8);
+	}
+	size = fuzz_chance(t, 90) ? hsize + data : (uint16_t)fuzz_u32(t);
+	memcpy(h, &size, 2);
+	memcpy(h + 0x2c, &flags, 4);
+	w->header = fuzz_chance(t, 95) ? (uintptr_t)h : fuzz_ptr(t, hsize);
+}
+
 static inline void seed_write(struct fuzz_thread *t, void *arg)
 {
 	static const uint32_t sizes[] = { 0, 1, 7, 8, 200, 4000, 32696, 65455, 65536 };
@@ -35,6 +105,10 @@ static inline void seed_write(struct fuzz_thread *t, void *arg)
 	struct etw_data_desc *d;
 	uint32_t i, n;
 
+	if (fuzz_chance(t, 25)) {
+		seed_trace_write(t, arg);
+		return;
+	}
 	w->kind = fuzz_chance(t, 95) ? ETW_WRITE_EVENT : fuzz_below(t, 8);
 	w->flags = fuzz_rand(t) & (fuzz_chance(t, 95) ? ETW_WRITE_F_MASK : 0xffff);
 	w->reg_id = fuzz_reg(t, fuzz_seed_fd);
