@@ -357,6 +357,57 @@ TEST_F(nt, filter_errors)
 	EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
 }
 
+/* Read every queued notification; returns the count, -1 if malformed. */
+static int drain_notes(int fd, __u32 want_size)
+{
+	static __u8 buf[ETW_NOTIFICATION_MAX_SIZE * 4];
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int count = 0;
+
+	while (poll(&pfd, 1, 0) == 1) {
+		ssize_t got = read(fd, buf, sizeof(buf)), off;
+		struct etw_notification n;
+
+		if (got <= 0)
+			return -1;
+		for (off = 0; off < got; off += n.size) {
+			memcpy(&n, buf + off, sizeof(n));
+			if (n.size != want_size)
+				return -1;
+			count++;
+		}
+	}
+	return count;
+}
+
+/*
+ * A process that does not read: at most 1024 notifications, and at most
+ * 1 MiB of them, are kept for it; the rest are dropped (the state page
+ * still says the latest).  Once it reads, new ones queue again.
+ */
+TEST_F(nt, queue_limits)
+{
+	static __u8 big[ETW_MAX_FILTER_DATA];
+	int i, n;
+
+	for (i = 0; i < 1100; i++)
+		ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], self->guid,
+					       1, i & 0xff, 0, 0, 0));
+	EXPECT_EQ(1024, drain_notes(self->pfd, sizeof(struct etw_notification)));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], self->guid, 1, 5,
+				       0, 0, 0));
+	EXPECT_EQ(1, drain_notes(self->pfd, sizeof(struct etw_notification)));
+
+	/* 1 KiB of filter data each: the byte limit comes first. */
+	for (i = 0; i < 1100; i++)
+		ASSERT_EQ(0, enable_f(self->fd, self->s[0], self->guid, 1, 5, big,
+				      sizeof(big), 0));
+	n = drain_notes(self->pfd, sizeof(struct etw_notification) + sizeof(big));
+	EXPECT_LT(n, 1024);
+	EXPECT_LE(1024 * 1024 / (sizeof(big) + 2 * sizeof(struct etw_notification)), n);
+	EXPECT_GE(1024 * 1024 / sizeof(big), n);
+}
+
 static int ack(int fd, __u64 cookie)
 {
 	struct etw_notify_ack a = { .size = sizeof(a), .cookie = cookie };
