@@ -536,6 +536,8 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 	_tlgFIELD(VAL, I, TlgInBOOL32, TlgOutNULL, BOOL, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingChar(value, ...) \
 	_tlgFIELD(VAL, IO, TlgInUINT8, TlgOutSTRING, char, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingChar16(value, ...) \
+	_tlgFIELD(VAL, IO, TlgInUINT16, TlgOutSTRING, char16_t, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingWChar(value, ...) \
 	_tlgFIELD(VAL, IO, TlgInUINT16, TlgOutSTRING, WCHAR, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingPointer(value, ...) \
@@ -685,6 +687,10 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 	_tlgFIELD(VARR, IO, TlgInUINT8, TlgOutSTRING, char, pValues, cValues, #pValues __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingCharFixedArray(pValues, cValues, ...) \
 	_tlgFIELD_FIXED(FARR, IO, TlgInUINT8, TlgOutSTRING, char, pValues, cValues, #pValues __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingChar16Array(pValues, cValues, ...) \
+	_tlgFIELD(VARR, IO, TlgInUINT16, TlgOutSTRING, char16_t, pValues, cValues, #pValues __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingChar16FixedArray(pValues, cValues, ...) \
+	_tlgFIELD_FIXED(FARR, IO, TlgInUINT16, TlgOutSTRING, char16_t, pValues, cValues, #pValues __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingWCharArray(pValues, cValues, ...) \
 	_tlgFIELD(VARR, IO, TlgInUINT16, TlgOutSTRING, WCHAR, pValues, cValues, #pValues __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingWCharFixedArray(pValues, cValues, ...) \
@@ -753,11 +759,16 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 	_tlgFIELD(STR, IO, TlgInANSISTRING, TlgOutUTF8, char, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingWideString(value, ...) \
 	_tlgFIELD(WSTR, I, TlgInUNICODESTRING, TlgOutNULL, WCHAR, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingString16(value, ...) \
+	_tlgFIELD(WSTR, I, TlgInUNICODESTRING, TlgOutNULL, char16_t, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingCountedString(pValue, cchValue, ...) \
 	_tlgFIELD(CSTR, I, TlgInCOUNTEDANSISTRING, TlgOutNULL, char, pValue, cchValue, \
 		  #pValue __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingCountedUtf8String(pValue, cbValue, ...) \
 	_tlgFIELD(CSTR, IO, TlgInCOUNTEDANSISTRING, TlgOutUTF8, char, pValue, cbValue, \
+		  #pValue __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingCountedString16(pValue, cchValue, ...) \
+	_tlgFIELD(CWSTR, I, TlgInCOUNTEDSTRING, TlgOutNULL, char16_t, pValue, cchValue, \
 		  #pValue __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingCountedWideString(pValue, cchValue, ...) \
 	_tlgFIELD(CWSTR, I, TlgInCOUNTEDSTRING, TlgOutNULL, WCHAR, pValue, cchValue, \
@@ -768,8 +779,15 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 	_tlgFIELD(BIN, I, TlgInBINARY, TlgOutNULL, void, pValue, cbValue, #pValue __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingBinaryEx(pValue, cbValue, outType, ...) \
 	_tlgFIELD(BIN, IO, TlgInBINARY, outType, void, pValue, cbValue, #pValue __VA_OPT__(,) __VA_ARGS__)
-#define TraceLoggingBinaryBuffer(pValue, cbValue, ...) \
-	_tlgFIELD(BIN, I, TlgInCOUNTEDBINARY, TlgOutNULL, void, pValue, cbValue, \
+/*
+ * TraceLoggingBinaryBuffer(pValue, StructType, ...): pValue->Length bytes
+ * at pValue->Buffer, for any struct with those two members.
+ */
+#define TraceLoggingBinaryBuffer(pValue, StructType, ...) \
+	_tlgFIELD(NTSTR, I, TlgInBINARY, TlgOutNULL, StructType, pValue, 0, \
+		  #pValue __VA_OPT__(,) __VA_ARGS__)
+#define TraceLoggingBinaryBufferEx(pValue, StructType, outType, ...) \
+	_tlgFIELD(NTSTR, IO, TlgInBINARY, outType, StructType, pValue, 0, \
 		  #pValue __VA_OPT__(,) __VA_ARGS__)
 
 /* An IPv6 address: 16 bytes (a struct in6_addr), sent as 16-byte binary. */

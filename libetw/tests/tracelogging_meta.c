@@ -272,6 +272,40 @@ TEST_F(tl, socket_address_and_counted_structs)
 	EXPECT_BYTES(7, 'x', 0, 'y', 0);
 }
 
+TEST_F(tl, char16_and_binary_buffer)
+{
+	/* Any struct with Length and Buffer, as on Windows. */
+	struct {
+		USHORT Length;
+		const void *Buffer;
+	} bb = { 2, "\x0a\x0b" };
+	static const char16_t c16s[2] = { u'a', u'b' };
+
+	TraceLoggingWrite(g_prov, "H", TraceLoggingChar16(u'z', "c"),
+			  TraceLoggingChar16FixedArray(c16s, 2, "f"),
+			  TraceLoggingString16(u"hi", "s"),
+			  TraceLoggingCountedString16(u"xyz", 2, "n"),
+			  TraceLoggingBinaryBuffer(&bb, __typeof__(bb), "b"),
+			  TraceLoggingBinaryBufferEx(&bb, __typeof__(bb), TlgOutIPV6, "x"));
+	ASSERT_EQ(1, rec.writes);
+	EXPECT_EQ(2 + 1 + 1 + 1 + 2 + 2 + 2, rec.count);
+	EXPECT_BYTES(1, 0x1d, 0x00, 0x80, 0x00, 'H', 0x00,
+		'c', 0x00, 0x86, 0x02,
+		'f', 0x00, 0xa6, 0x02, 0x02, 0x00,
+		's', 0x00, 0x01,
+		'n', 0x00, 0x16,
+		'b', 0x00, 0x0e,
+		'x', 0x00, 0x8e, 0x09);
+	EXPECT_BYTES(2, 'z', 0);
+	EXPECT_BYTES(3, 'a', 0, 'b', 0);
+	EXPECT_BYTES(4, 'h', 0, 'i', 0, 0, 0);
+	EXPECT_BYTES(5, 4, 0);
+	EXPECT_BYTES(6, 'x', 0, 'y', 0);
+	EXPECT_BYTES(7, 2, 0);
+	EXPECT_BYTES(8, 0x0a, 0x0b);
+	EXPECT_BYTES(9, 2, 0);
+}
+
 TEST_F(tl, packed_fields)
 {
 	/* Two strings as one packed array: a count, then the strings. */

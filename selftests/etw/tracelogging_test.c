@@ -51,6 +51,7 @@ static int provider_main(void)
 	static const double ds[2] = { 0.5, -1.5 };
 	static const GUID guids[1] = { { 0xaabbccdd, 0x1, 0x2, { 9, 9, 9, 9, 9, 9, 9, 9 } } };
 	static const UINT8 bools[3] = { 1, 0, 1 };
+	ANSI_STRING bbuf = { 2, 2, (PCHAR)"\x0a\x0b" };
 	int i;
 
 	if (TraceLoggingRegister(g_test) != S_OK)
@@ -89,7 +90,11 @@ static int provider_main(void)
 		TraceLoggingCountedString("counted!", 7, "cs"),
 		TraceLoggingCountedWideString(u"cw-xyz", 2, "cw"),
 		TraceLoggingBinary("\x01\x02\xff", 3, "bin"),
-		TraceLoggingBinaryBuffer("\x0a\x0b", 2, "buf"),
+		TraceLoggingBinaryBuffer(&bbuf, ANSI_STRING, "buf"),
+		TraceLoggingPackedField("\x02\x00\x0c\x0d", 4, TlgInCOUNTEDBINARY, "cbin"),
+		TraceLoggingString16(u"sixteen", "s16"),
+		TraceLoggingCountedString16(u"c16-", 3, "c16"),
+		TraceLoggingChar16(u'z', "ch16"),
 		TraceLoggingIPv6Address(ipv6_value, "ip6"),
 		TraceLoggingSid(sid_value, "sid"));
 	TraceLoggingWrite(g_test, "Shapes", TraceLoggingLevel(4),
@@ -266,6 +271,10 @@ TEST(every_field_type_round_trips)
 	EXPECT_FIELD("cw", "cw");
 	EXPECT_FIELD("bin", "0102ff");
 	EXPECT_FIELD("buf", "0a0b");
+	EXPECT_FIELD("cbin", "0c0d");
+	EXPECT_FIELD("s16", "sixteen");
+	EXPECT_FIELD("c16", "c16");
+	EXPECT_FIELD("ch16", "z");
 	EXPECT_FIELD("ip6", "2001:db8::1");
 	EXPECT_FIELD("sid", "S-1-5-32-544");
 
