@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <etw_etl.h>
 
@@ -21,6 +22,16 @@ static inline const char *samples_dir(void)
 
 	return dir && *dir ? dir : "../shared/samples";
 }
+
+/*
+ * The path of sample @file in the char array @buf; skips the calling test
+ * (harness SKIP) when the samples are not there, as in a bare clone.
+ */
+#define SAMPLE_PATH_OR_SKIP(buf, file) do {					\
+	snprintf(buf, sizeof(buf), "%s/%s", samples_dir(), file);		\
+	if (access(buf, R_OK))							\
+		SKIP(return, "%s not found (set ETW_SAMPLES)", file);		\
+} while (0)
 
 /* What the samples' README.md and the notes say about each file. */
 struct sample_facts {

@@ -56,6 +56,9 @@ static int has_field(const char *name, const char *value)
 
 TEST(amsi_trace)
 {
+	char path[4096];
+
+	SAMPLE_PATH_OR_SKIP(path, "etlparser-AMSITrace.etl");
 	ASSERT_EQ(0, dump_sample("etlparser-AMSITrace.etl"));
 	/* 19 TraceLogging events (the samples' README), all decoded. */
 	EXPECT_EQ(19, count("\"event_name\": \"AmsiScript\""));
@@ -74,6 +77,9 @@ TEST(amsi_trace)
 
 TEST(lxcore_provider_group)
 {
+	char path[4096];
+
+	SAMPLE_PATH_OR_SKIP(path, "etlparser-lxcore_kernel.etl");
 	ASSERT_EQ(0, dump_sample("etlparser-lxcore_kernel.etl"));
 	EXPECT_EQ(2, count("\"event_name\": \"BreakPoint\""));
 	EXPECT_EQ(2, count("Microsoft.Windows.Subsystem.LxCore group "
