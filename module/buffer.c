@@ -3,10 +3,19 @@
  * Session buffers: each is an ETL buffer (0x48-byte header, 8-aligned
  * records, 0xFF fill).  A CPU writes only into its own current buffer, with
  * preemption disabled; when it is full the buffer is finished (header
- * filled, tail filled) and handed to the session's ready list, and a free
- * buffer is taken.  Only the hand-over touches the pool lock.
+ * filled, tail filled) and handed over, and a free buffer is taken.  Only
+ * the hand-over touches the pool lock.
+ *
+ * The pool starts with MinimumBuffers and grows towards MaximumBuffers in a
+ * work item, never in the write path: a writer that finds no free buffer
+ * loses its event (counted) and asks for more.  Each buffer is its own
+ * vmalloc_user() allocation in a fixed slot, so a consumer can map the
+ * slots (consumer.c) while the pool grows.
  */
 #include <linux/cpu.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
@@ -14,55 +23,179 @@
 #include "etl.h"
 #include "internal.h"
 
-int etw_buffers_init(struct etw_session *s)
-{
-	u32 i, n = s->info.max_buffers;
+/* Memory all sessions' buffers may use, in MiB. */
+static unsigned int max_buffer_memory_mb = 256;
+module_param(max_buffer_memory_mb, uint, 0644);
+MODULE_PARM_DESC(max_buffer_memory_mb, "Total buffer memory of all sessions, MiB");
 
-	s->area = vmalloc_user((size_t)n * s->buffer_size);
-	if (!s->area)
-		return -ENOMEM;
-	s->buffers = kvcalloc(n, sizeof(*s->buffers), GFP_KERNEL);
-	if (!s->buffers) {
-		vfree(s->area);
-		return -ENOMEM;
-	}
-	INIT_LIST_HEAD(&s->free);
-	INIT_LIST_HEAD(&s->ready);
-	for (i = 0; i < n; i++) {
-		s->buffers[i].data = s->area + (size_t)i * s->buffer_size;
-		list_add_tail(&s->buffers[i].node, &s->free);
-	}
-	s->nr_free = n;
-	return 0;
+/* Bytes of buffer memory of all sessions, against max_buffer_memory_mb. */
+static atomic64_t etw_buffer_bytes = ATOMIC64_INIT(0);
+
+static struct etw_buffer *etw_buffer_alloc(struct etw_session *s)
+{
+	struct etw_buffer *b;
+
+	if (atomic64_add_return(s->stride, &etw_buffer_bytes) >
+	    (s64)READ_ONCE(max_buffer_memory_mb) << 20)
+		goto out_unaccount;
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		goto out_unaccount;
+	b->data = vmalloc_user(s->stride);
+	if (b->data)
+		return b;
+	kfree(b);
+out_unaccount:
+	atomic64_sub(s->stride, &etw_buffer_bytes);
+	return NULL;
 }
 
-void etw_buffers_free(struct etw_session *s)
+/* Give @b a slot and put it on the free list.  pool_lock held. */
+static void etw_buffer_add_locked(struct etw_session *s, struct etw_buffer *b)
 {
-	kvfree(s->buffers);
-	vfree(s->area);
+	b->slot = s->nr_buffers;
+	/* The consumer's fault handler reads the slot without the lock. */
+	smp_store_release(&s->slots[b->slot], b);
+	s->nr_buffers++;
+	list_add_tail(&b->node, &s->free);
+	s->nr_free++;
+}
+
+/* A CPU may need a buffer soon: keep at least one free per CPU. */
+static bool etw_pool_wants_more(struct etw_session *s)
+{
+	return !s->stopped && s->nr_free < num_online_cpus() &&
+	       s->nr_buffers < s->max_buffers;
+}
+
+static void etw_buffer_grow_fn(struct work_struct *work)
+{
+	struct etw_session *s = container_of(work, struct etw_session, grow_work);
+	struct etw_buffer *b;
+	bool more;
+
+	for (;;) {
+		spin_lock(&s->pool_lock);
+		more = etw_pool_wants_more(s);
+		spin_unlock(&s->pool_lock);
+		if (!more)
+			return;
+		b = etw_buffer_alloc(s);
+		if (!b)
+			return;	/* the memory cap: writers go on losing events */
+		spin_lock(&s->pool_lock);
+		etw_buffer_add_locked(s, b);
+		spin_unlock(&s->pool_lock);
+	}
 }
 
 /*
- * A buffer to write into: a free one, or in buffering mode (a memory ring)
- * the oldest ready one.  pool_lock held.
+ * The pool: MinimumBuffers now (MaximumBuffers for a buffering-mode ring,
+ * which must not lose its oldest buffers while it grows); slots for every
+ * buffer the session may ever own.
+ */
+int etw_buffers_init(struct etw_session *s)
+{
+	u64 cap = (u64)READ_ONCE(max_buffer_memory_mb) << 20;
+	u32 i, n = s->info.min_buffers;
+	struct etw_buffer *b;
+
+	s->stride = PAGE_ALIGN(s->buffer_size);
+	s->max_buffers = s->info.max_buffers;
+	s->nr_slots = s->max_buffers;
+	if (s->info.log_file_mode & ETW_MODE_BUFFERING)
+		n = s->max_buffers;
+	INIT_LIST_HEAD(&s->free);
+	INIT_LIST_HEAD(&s->held);
+	INIT_LIST_HEAD(&s->ready);
+	INIT_WORK(&s->grow_work, etw_buffer_grow_fn);
+	/* UPDATE may raise MaximumBuffers up to what the memory cap allows. */
+	s->nr_slots = max_t(u64, s->nr_slots,
+			    div_u64(cap, s->stride));
+	s->nr_slots = min_t(u32, s->nr_slots, ETW_MAX_SESSION_BUFFERS);
+	s->slots = kvcalloc(s->nr_slots, sizeof(*s->slots), GFP_KERNEL);
+	if (!s->slots)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		b = etw_buffer_alloc(s);
+		if (!b) {
+			etw_buffers_free(s);
+			return -ENOMEM;
+		}
+		etw_buffer_add_locked(s, b);
+	}
+	return 0;
+}
+
+/* The session is unreachable: no writer, no consumer, no work. */
+void etw_buffers_free(struct etw_session *s)
+{
+	u32 i;
+
+	cancel_work_sync(&s->grow_work);
+	for (i = 0; i < s->nr_buffers; i++) {
+		vfree(s->slots[i]->data);
+		kfree(s->slots[i]);
+		atomic64_sub(s->stride, &etw_buffer_bytes);
+	}
+	kvfree(s->slots);
+}
+
+/* UPDATE: a higher MaximumBuffers; the pool grows when it needs to. */
+void etw_buffers_raise_max(struct etw_session *s, u32 max_buffers)
+{
+	spin_lock(&s->pool_lock);
+	s->max_buffers = max_buffers;
+	s->info.max_buffers = max_buffers;
+	spin_unlock(&s->pool_lock);
+}
+
+void etw_buffer_free_locked(struct etw_session *s, struct etw_buffer *b)
+{
+	list_add_tail(&b->node, &s->free);
+	s->nr_free++;
+}
+
+/*
+ * A buffer to write into: a free one, one the consumer gave back, or in
+ * buffering mode (a memory ring) the oldest held one.  pool_lock held.
  */
 static struct etw_buffer *etw_pool_get(struct etw_session *s)
 {
 	struct etw_buffer *b;
 
+	if (list_empty(&s->free))
+		etw_consumer_reclaim_locked(s);
 	b = list_first_entry_or_null(&s->free, struct etw_buffer, node);
 	if (b)
 		s->nr_free--;
 	else if (s->info.log_file_mode & ETW_MODE_BUFFERING)
-		b = list_first_entry_or_null(&s->ready, struct etw_buffer, node);
+		b = list_first_entry_or_null(&s->held, struct etw_buffer, node);
 	if (b)
 		list_del(&b->node);
+	if (etw_pool_wants_more(s))
+		queue_work(system_unbound_wq, &s->grow_work);
 	return b;
 }
 
-/* Finish a buffer's header and tail and queue it for the consumer. */
-void etw_buffer_hand_over(struct etw_session *s, struct etw_buffer *b,
-			  bool final)
+/* Output: to the attached consumer, or the ready list.  pool_lock held. */
+static void etw_buffer_output_locked(struct etw_session *s, struct etw_buffer *b)
+{
+	if (s->consumer)
+		etw_consumer_publish_locked(s->consumer, b);
+	else
+		list_add_tail(&b->node, &s->ready);
+}
+
+static void etw_wake_consumer(struct etw_session *s)
+{
+	if (wq_has_sleeper(&s->wait))
+		wake_up_interruptible_poll(&s->wait, EPOLLIN | EPOLLRDNORM);
+}
+
+/* Finish a buffer's header and tail and hand it over. */
+static void etw_buffer_hand_over(struct etw_session *s, struct etw_buffer *b,
+				 bool final)
 {
 	struct etl_buffer_header *h = (struct etl_buffer_header *)b->data;
 
@@ -86,8 +219,36 @@ void etw_buffer_hand_over(struct etw_session *s, struct etw_buffer *b,
 	spin_lock(&s->pool_lock);
 	b->sequence = ++s->sequence;
 	h->sequence_number = b->sequence;
-	list_add_tail(&b->node, &s->ready);
+	if (s->info.log_file_mode & ETW_MODE_BUFFERING)
+		list_add_tail(&b->node, &s->held);
+	else
+		etw_buffer_output_locked(s, b);
 	spin_unlock(&s->pool_lock);
+	etw_wake_consumer(s);
+}
+
+/*
+ * Buffering mode: the memory ring is written out (FLUSH, or @stop).  At
+ * stop, mark the session stopped for its consumer, after the last buffer.
+ */
+void etw_buffers_output_held(struct etw_session *s, bool stop)
+{
+	struct etw_buffer *b, *n;
+
+	spin_lock(&s->pool_lock);
+	list_for_each_entry_safe(b, n, &s->held, node) {
+		list_del(&b->node);
+		etw_buffer_output_locked(s, b);
+	}
+	if (stop) {
+		s->stopped = true;
+		etw_consumer_stopped_locked(s);
+	}
+	spin_unlock(&s->pool_lock);
+	if (stop)
+		wake_up_interruptible_poll(&s->wait, EPOLLIN | EPOLLHUP);
+	else
+		etw_wake_consumer(s);
 }
 
 /*
@@ -107,7 +268,10 @@ void *etw_buffer_reserve(struct etw_session *s, struct etw_cpu *c, u32 len)
 	}
 	spin_lock(&s->pool_lock);
 	b = etw_pool_get(s);
+	if (!b && (s->info.log_file_mode & ETW_MODE_REAL_TIME) && !c->starved)
+		s->rt_buffers_lost++;
 	spin_unlock(&s->pool_lock);
+	c->starved = !b;
 	if (!b)
 		return NULL;
 	b->cpu = smp_processor_id();
@@ -123,9 +287,10 @@ void etw_buffer_commit(struct etw_cpu *c, u32 len)
 }
 
 /*
- * Hand over @cpu's current buffer if it holds records.  The caller runs on
- * @cpu with preemption disabled, or knows no writer can touch it (the CPU
- * is offline, or the session is unreachable).
+ * Hand over @cpu's current buffer if it holds records (with FLUSH_MARKER
+ * if @final).  The caller runs on @cpu with preemption disabled, or knows
+ * no writer can touch it (the CPU is offline, or the session is
+ * unreachable).
  */
 void etw_buffer_flush_cpu(struct etw_session *s, unsigned int cpu, bool final)
 {
@@ -138,6 +303,7 @@ void etw_buffer_flush_cpu(struct etw_session *s, unsigned int cpu, bool final)
 	etw_buffer_hand_over(s, b, final);
 }
 
+/* ETW_IOC_BUFFER_READ: the oldest ready buffer, or NULL. */
 struct etw_buffer *etw_buffer_take(struct etw_session *s)
 {
 	struct etw_buffer *b;
@@ -164,7 +330,6 @@ void etw_buffer_untake(struct etw_session *s, struct etw_buffer *b)
 void etw_buffer_release(struct etw_session *s, struct etw_buffer *b)
 {
 	spin_lock(&s->pool_lock);
-	list_add_tail(&b->node, &s->free);
-	s->nr_free++;
+	etw_buffer_free_locked(s, b);
 	spin_unlock(&s->pool_lock);
 }

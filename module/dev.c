@@ -156,6 +156,13 @@ static int etw_ioctl_notify_ack(struct etw_file *ef, void *arg)
 	return etw_notify_ack(ef, arg);
 }
 
+static int etw_ioctl_consumer_attach(struct etw_file *ef, void *arg)
+{
+	if (!etw_capable())
+		return -EACCES;
+	return etw_consumer_attach(arg);
+}
+
 /* One on-stack buffer large enough for any ioctl's struct. */
 union etw_ioctl_buffer {
 	struct etw_version version;
@@ -169,6 +176,7 @@ union etw_ioctl_buffer {
 	struct etw_buffer_read bread;
 	struct etw_provider_set_info set_info;
 	struct etw_notify_ack ack;
+	struct etw_consumer_attach cattach;
 };
 
 /**
@@ -212,6 +220,7 @@ static_assert(sizeof(struct etw_enable) >= ETW_ENABLE_SIZE_VER0);
 static_assert(sizeof(struct etw_buffer_read) >= ETW_BUFFER_READ_SIZE_VER0);
 static_assert(sizeof(struct etw_provider_set_info) >= ETW_PROVIDER_SET_INFO_SIZE_VER0);
 static_assert(sizeof(struct etw_notify_ack) >= ETW_NOTIFY_ACK_SIZE_VER0);
+static_assert(sizeof(struct etw_consumer_attach) >= ETW_CONSUMER_ATTACH_SIZE_VER0);
 
 static const struct etw_ioctl_op etw_ioctl_ops[] = {
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_VERSION), struct etw_version,
@@ -235,6 +244,8 @@ static const struct etw_ioctl_op etw_ioctl_ops[] = {
 		     ETW_PROVIDER_SET_INFO_SIZE_VER0, etw_ioctl_set_info),
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_NOTIFY_ACK), struct etw_notify_ack,
 		     ETW_NOTIFY_ACK_SIZE_VER0, etw_ioctl_notify_ack),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_CONSUMER_ATTACH), struct etw_consumer_attach,
+		     ETW_CONSUMER_ATTACH_SIZE_VER0, etw_ioctl_consumer_attach),
 };
 
 static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)

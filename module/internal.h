@@ -113,8 +113,9 @@ struct etw_reg {
 
 /* One ETL buffer of a session. */
 struct etw_buffer {
-	struct list_head node;		/* session free or ready list */
-	u8 *data;			/* buffer_size bytes */
+	struct list_head node;		/* free, held or ready list */
+	u8 *data;			/* buffer_size bytes, vmalloc_user */
+	u32 slot;			/* index in session->slots */
 	u32 offset;			/* next record, 8-aligned */
 	u32 cpu;
 	u64 sequence;
@@ -125,22 +126,50 @@ struct etw_buffer {
 struct etw_cpu {
 	struct etw_buffer *cur;
 	u64 events_lost;
+	bool starved;			/* real-time: ran out, counted once */
 };
 
+/* The attached mmap consumer of a session (consumer.c). */
+struct etw_consumer {
+	struct etw_session *s;		/* holds a reference */
+	struct etw_consumer_ctrl *ctrl;	/* one page, the consumer writes it */
+	struct etw_consumer_ring *ring;	/* read-only to the consumer */
+	size_t ring_bytes;
+	u32 mask;			/* ring entries - 1 */
+	u32 flags;			/* ETW_CONSUMER_F_* */
+	u64 head;			/* entries published */
+	u64 reclaimed;			/* entries taken back */
+};
+
+/*
+ * A buffer is in exactly one place: a CPU's cur, the free list, the held
+ * list (buffering mode: the memory ring, not yet output), the ready list
+ * (output, no consumer has it), or published to the attached consumer.
+ */
 struct etw_session {
 	struct kref ref;
 	struct etw_session_info info;	/* settings; statistics filled on query */
 	u32 buffer_size;		/* bytes */
-	u8 *area;			/* all buffers, vmalloc_user */
-	struct etw_buffer *buffers;	/* max_buffers descriptors */
+	u32 stride;			/* PAGE_ALIGN(buffer_size) */
+	u32 nr_slots;			/* bound on buffers, fixed at start */
+	struct etw_buffer **slots;	/* [0, nr_buffers) set, never cleared */
 	struct etw_cpu __percpu *cpu;
 	struct delayed_work flush_work;	/* FlushTimer */
+	struct work_struct grow_work;	/* allocates buffers off the write path */
+	wait_queue_head_t wait;		/* consumers' poll, STOP waiting for a logger */
 	spinlock_t pool_lock;		/* protects the fields below */
 	struct list_head free;
+	struct list_head held;
 	struct list_head ready;
+	struct etw_consumer *consumer;
+	u32 nr_buffers;
 	u32 nr_free;
+	u32 max_buffers;		/* info.max_buffers, raised by UPDATE */
+	bool stopped;
 	u64 sequence;			/* last SequenceNumber given */
-	u32 buffers_written;		/* taken by a consumer */
+	u32 buffers_written;		/* given back by a consumer */
+	u32 rt_buffers_lost;
+	u32 log_buffers_lost;		/* as the last consumer reported it */
 	atomic_t message_sequence;	/* TraceMessage, LOCAL_SEQUENCE mode */
 };
 
@@ -190,17 +219,20 @@ int etw_session_buffer_read(struct etw_buffer_read *arg);
 struct etw_session *etw_session_get(u32 logger_id);
 struct etw_session *etw_session_lookup_rcu(u32 logger_id);
 void etw_session_put(struct etw_session *s);
+void etw_session_stats(struct etw_session *s, struct etw_session_info *out);
 void etw_session_exit(void);
 u64 etw_clock(void);
 
-/* buffer.c: the per-CPU write side */
+/* buffer.c: the buffer pool and the per-CPU write side */
 void *etw_buffer_reserve(struct etw_session *s, struct etw_cpu *c, u32 len);
 void etw_buffer_commit(struct etw_cpu *c, u32 len);
-void etw_buffer_hand_over(struct etw_session *s, struct etw_buffer *b, bool final);
 void etw_buffer_flush_cpu(struct etw_session *s, unsigned int cpu, bool final);
+void etw_buffers_output_held(struct etw_session *s, bool stop);
 struct etw_buffer *etw_buffer_take(struct etw_session *s);
 void etw_buffer_untake(struct etw_session *s, struct etw_buffer *b);
 void etw_buffer_release(struct etw_session *s, struct etw_buffer *b);
+void etw_buffer_free_locked(struct etw_session *s, struct etw_buffer *b);
+void etw_buffers_raise_max(struct etw_session *s, u32 max_buffers);
 int etw_buffers_init(struct etw_session *s);
 void etw_buffers_free(struct etw_session *s);
 
@@ -269,6 +301,14 @@ unsigned int etw_ustack_walk(u64 *addr, unsigned int max);
 /* traits.c: EventSetInformation */
 int etw_provider_set_info(struct etw_file *ef, struct etw_provider_set_info *arg);
 void etw_traits_release(struct etw_reg *r);
+
+/* consumer.c: the mmap consumer of a session */
+int etw_consumer_attach(struct etw_consumer_attach *arg);
+void etw_consumer_publish_locked(struct etw_consumer *c, struct etw_buffer *b);
+void etw_consumer_reclaim_locked(struct etw_session *s);
+void etw_consumer_stopped_locked(struct etw_session *s);
+bool etw_consumer_is_logger(struct etw_session *s);
+void etw_consumer_wait_logger(struct etw_session *s);
 
 /* write.c */
 int etw_write(struct etw_file *ef, struct etw_event_write *arg);

@@ -5,8 +5,10 @@
  * whoever started it; while one runs the module cannot be unloaded.
  *
  * The table is changed under etw_lock.  A session is reference counted:
- * the table holds one reference, and a control operation that must drop
- * etw_lock (copying a buffer out) holds another.  Writers hold none: they
+ * the table holds one reference, a control operation that must drop
+ * etw_lock (copying a buffer out, STOP waiting for its logger) holds
+ * another, and an attached consumer holds one: a stopped session stays
+ * readable until its consumer is done with it.  Writers hold none: they
  * reach a session only through a provider's RCU route, and a stopping
  * session is removed from every route, then a grace period passes, before
  * its buffers are flushed for the last time.
@@ -33,13 +35,6 @@ static struct etw_session *etw_session_slot(unsigned int i)
 	return rcu_dereference_protected(etw_sessions[i],
 					 lockdep_is_held(&etw_lock));
 }
-
-/* Memory all sessions' buffers may use, in MiB. */
-static unsigned int max_buffer_memory_mb = 256;
-module_param(max_buffer_memory_mb, uint, 0644);
-MODULE_PARM_DESC(max_buffer_memory_mb, "Total buffer memory of all sessions, MiB");
-
-static u64 etw_buffer_bytes;	/* etw_lock */
 
 /* FlushTimer bound: a day, in seconds. */
 #define ETW_MAX_FLUSH_TIMER	86400
@@ -116,8 +111,8 @@ void etw_session_put(struct etw_session *s)
 	kref_put(&s->ref, etw_session_free);
 }
 
-/* Fill the statistics Windows reports into s->info. */
-static void etw_session_stats(struct etw_session *s)
+/* The settings and the statistics Windows reports, into @out. */
+void etw_session_stats(struct etw_session *s, struct etw_session_info *out)
 {
 	unsigned int cpu;
 	u64 lost = 0;
@@ -125,11 +120,18 @@ static void etw_session_stats(struct etw_session *s)
 	for_each_possible_cpu(cpu)
 		lost += READ_ONCE(per_cpu_ptr(s->cpu, cpu)->events_lost);
 	spin_lock(&s->pool_lock);
-	s->info.number_of_buffers = s->info.max_buffers;
-	s->info.free_buffers = s->nr_free;
-	s->info.buffers_written = s->buffers_written;
+	etw_consumer_reclaim_locked(s);
+	if (s->consumer)
+		s->log_buffers_lost = READ_ONCE(s->consumer->ctrl->log_buffers_lost);
+	*out = s->info;
+	out->number_of_buffers = s->nr_buffers;
+	out->free_buffers = s->nr_free;
+	out->buffers_written = s->buffers_written;
+	out->log_buffers_lost = s->log_buffers_lost;
+	out->real_time_buffers_lost = s->rt_buffers_lost;
 	spin_unlock(&s->pool_lock);
-	s->info.events_lost = min_t(u64, lost, U32_MAX);
+	out->flush_timer = READ_ONCE(s->info.flush_timer);
+	out->events_lost = min_t(u64, lost, U32_MAX);
 }
 
 static long etw_flush_on_cpu(void *arg)
@@ -163,6 +165,7 @@ static void etw_flush_timer_fn(struct work_struct *work)
 					     struct etw_session, flush_work);
 
 	etw_session_flush(s);
+	etw_buffers_output_held(s, false);
 	schedule_delayed_work(&s->flush_work, READ_ONCE(s->info.flush_timer) * HZ);
 }
 
@@ -192,6 +195,9 @@ static int etw_session_check(struct etw_session_info *in)
 	if (!in->max_buffers)
 		in->max_buffers = in->min_buffers + 20;
 	in->max_buffers = max(in->max_buffers, in->min_buffers);
+	/* Windows caps what is too large rather than failing. */
+	in->max_buffers = min_t(u32, in->max_buffers, ETW_MAX_SESSION_BUFFERS);
+	in->min_buffers = min(in->min_buffers, in->max_buffers);
 	return 0;
 }
 
@@ -201,7 +207,6 @@ int etw_session_start(struct etw_session_start *arg)
 	struct etw_session *s, *other;
 	unsigned int i, slot = ETW_MAX_SESSIONS;
 	guid_t g;
-	u64 bytes;
 	int ret;
 
 	if (arg->flags || arg->reserved[0] || arg->reserved[1])
@@ -209,19 +214,23 @@ int etw_session_start(struct etw_session_start *arg)
 	ret = etw_session_check(in);
 	if (ret)
 		return ret;
-	bytes = (u64)in->max_buffers * in->buffer_size_kb * 1024;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	kref_init(&s->ref);
 	spin_lock_init(&s->pool_lock);
+	init_waitqueue_head(&s->wait);
 	INIT_DELAYED_WORK(&s->flush_work, etw_flush_timer_fn);
 	s->info = *in;
 	s->buffer_size = in->buffer_size_kb * 1024;
 	s->cpu = alloc_percpu(struct etw_cpu);
 	if (!s->cpu)
 		goto out_free;
+	/* MinimumBuffers now, within max_buffer_memory_mb (else ENOMEM). */
+	ret = etw_buffers_init(s);
+	if (ret)
+		goto out_free_cpu;
 
 	mutex_lock(&etw_lock);
 	for (i = 0; i < ETW_MAX_SESSIONS; i++) {
@@ -241,15 +250,6 @@ int etw_session_start(struct etw_session_start *arg)
 		ret = -ENOSPC;
 		goto out_unlock;
 	}
-	if (etw_buffer_bytes + bytes > (u64)max_buffer_memory_mb << 20) {
-		ret = -ENOMEM;
-		goto out_unlock;
-	}
-	ret = etw_buffers_init(s);
-	if (ret)
-		goto out_unlock;
-	etw_buffer_bytes += bytes;
-
 	if (guid_is_null((guid_t *)in->guid)) {
 		guid_gen(&g);
 		export_guid(s->info.guid, &g);
@@ -263,24 +263,29 @@ int etw_session_start(struct etw_session_start *arg)
 	rcu_assign_pointer(etw_sessions[slot], s);
 	if (s->info.flush_timer)
 		schedule_delayed_work(&s->flush_work, s->info.flush_timer * HZ);
-	etw_session_stats(s);
-	in = &s->info;
-	arg->info = *in;
+	etw_session_stats(s, &arg->info);
 	mutex_unlock(&etw_lock);
 	return 0;
 
 out_unlock:
 	mutex_unlock(&etw_lock);
+	etw_buffers_free(s);
+out_free_cpu:
 	free_percpu(s->cpu);
 out_free:
 	kfree(s);
 	return ret ? ret : -ENOMEM;
 }
 
-/* Stop: unreachable for writers, a grace period, then the last flush. */
+/*
+ * Stop: unreachable for writers, a grace period, then the last flush of
+ * every CPU's partial buffer.  Only the session's last buffer carries
+ * FLUSH_MARKER, as in Windows' files.  The buffers stay for the consumer.
+ */
 static void etw_session_stop(struct etw_session *s)
 {
-	unsigned int cpu;
+	unsigned int cpu, last = nr_cpu_ids;
+	struct etw_cpu *c;
 
 	lockdep_assert_held(&etw_lock);
 	RCU_INIT_POINTER(etw_sessions[s->info.logger_id - 1], NULL);
@@ -288,10 +293,14 @@ static void etw_session_stop(struct etw_session *s)
 	synchronize_rcu();
 	cancel_delayed_work_sync(&s->flush_work);
 
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(s->cpu, cpu);
+		if (c->cur && c->cur->offset > ETW_BUFFER_HEADER_SIZE)
+			last = cpu;
+	}
 	for_each_possible_cpu(cpu)
-		etw_buffer_flush_cpu(s, cpu, true);
-	etw_buffer_bytes -= (u64)s->info.max_buffers * s->buffer_size;
-	etw_session_stats(s);
+		etw_buffer_flush_cpu(s, cpu, cpu == last);
+	etw_buffers_output_held(s, true);
 	etw_session_put(s);	/* the table's reference */
 }
 
@@ -318,16 +327,16 @@ int etw_session_control(struct etw_session_control *arg)
 
 	switch (arg->code) {
 	case ETW_CONTROL_UPDATE:
-		if (arg->info.max_buffers &&
-		    arg->info.max_buffers != s->info.max_buffers) {
-			/* The pool is allocated at start; it cannot grow. */
+		/* MaximumBuffers may grow, within the slots made at start. */
+		if (arg->info.flush_timer > ETW_MAX_FLUSH_TIMER ||
+		    (arg->info.max_buffers &&
+		     (arg->info.max_buffers < s->max_buffers ||
+		      arg->info.max_buffers > s->nr_slots))) {
 			ret = -EINVAL;
 			break;
 		}
-		if (arg->info.flush_timer > ETW_MAX_FLUSH_TIMER) {
-			ret = -EINVAL;
-			break;
-		}
+		if (arg->info.max_buffers)
+			etw_buffers_raise_max(s, arg->info.max_buffers);
 		if (arg->info.flush_timer) {
 			WRITE_ONCE(s->info.flush_timer, arg->info.flush_timer);
 			mod_delayed_work(system_wq, &s->flush_work,
@@ -336,14 +345,17 @@ int etw_session_control(struct etw_session_control *arg)
 		break;
 	case ETW_CONTROL_FLUSH:
 		etw_session_flush(s);
+		etw_buffers_output_held(s, false);
 		break;
 	case ETW_CONTROL_STOP:
 		etw_session_stop(s);
 		break;
 	}
-	etw_session_stats(s);
-	arg->info = s->info;
 	mutex_unlock(&etw_lock);
+	/* StopTrace returns once the logger has written the file. */
+	if (arg->code == ETW_CONTROL_STOP)
+		etw_consumer_wait_logger(s);
+	etw_session_stats(s, &arg->info);
 	etw_session_put(s);
 	return ret;
 }
@@ -363,6 +375,10 @@ int etw_session_buffer_read(struct etw_buffer_read *arg)
 		return -ENOENT;
 	if (arg->length < s->buffer_size) {
 		ret = -EINVAL;
+		goto out_put;
+	}
+	if (READ_ONCE(s->consumer)) {
+		ret = -EBUSY;	/* the mmap consumer gets the buffers */
 		goto out_put;
 	}
 	b = etw_buffer_take(s);

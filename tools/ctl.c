@@ -34,6 +34,7 @@ static const struct {
 	{ EOVERFLOW, 534, "event over 64 KiB" },
 	{ EMSGSIZE, 234, "event larger than a session buffer" },
 	{ ETIMEDOUT, 1460, "enabled, but a provider's callback did not return in time" },
+	{ EBUSY, 170, "the session already has a consumer (logger)" },
 };
 
 int ctl_fail(const char *cmd, const char *what, int err)

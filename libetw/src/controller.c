@@ -281,10 +281,9 @@ static ULONG control_trace(CONTROLTRACE_ID TraceId, const void *InstanceName,
 	if (ret)
 		return etw_win32_error(ret, ETW_ERR_CONTROL);
 
-	/* The buffer pool is allocated whole at start; the mode is fixed. */
+	/* The mode is fixed at start. */
 	if (code == EVENT_TRACE_CONTROL_UPDATE &&
-	    ((p->MaximumBuffers && p->MaximumBuffers != info.max_buffers) ||
-	     (p->LogFileMode && p->LogFileMode != info.log_file_mode)))
+	    p->LogFileMode && p->LogFileMode != info.log_file_mode)
 		return ERROR_NOT_SUPPORTED;
 
 	if (code != EVENT_TRACE_CONTROL_QUERY) {
@@ -296,8 +295,12 @@ static ULONG control_trace(CONTROLTRACE_ID TraceId, const void *InstanceName,
 		c.size = sizeof(c);
 		c.code = code;
 		c.logger_id = info.logger_id;
-		if (code == EVENT_TRACE_CONTROL_UPDATE)
+		if (code == EVENT_TRACE_CONTROL_UPDATE) {
 			c.info.flush_timer = p->FlushTimer;	/* 0: unchanged */
+			/* The pool may grow; lowering the bound is EINVAL. */
+			if (p->MaximumBuffers != info.max_buffers)
+				c.info.max_buffers = p->MaximumBuffers;
+		}
 		ret = etw_ioctl(fd, ETW_IOC_SESSION_CONTROL, &c);
 		if (ret < 0)
 			return etw_win32_error(ret, ETW_ERR_CONTROL);

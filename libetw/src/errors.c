@@ -54,6 +54,8 @@ ULONG etw_win32_error(int err, enum etw_err_ctx ctx)
 		return ERROR_NOT_ENOUGH_MEMORY;
 	case -ETIMEDOUT:
 		return ERROR_TIMEOUT;
+	case -EBUSY:
+		return ERROR_BUSY;	/* the session has a consumer */
 	default:
 		/* No module, or a module without this feature. */
 		return ERROR_NOT_SUPPORTED;

@@ -45,6 +45,12 @@ static EVENT_TRACE_PROPERTIES *props(struct pbuf *b, ULONG mode, ULONG kb)
 	b->p.Wnode.ClientContext = 1;
 	b->p.LogFileMode = mode;
 	b->p.BufferSize = kb;
+	/*
+	 * The pool starts at MinimumBuffers and grows off the write path:
+	 * room from the start for all the events written before a consumer
+	 * reads them.
+	 */
+	b->p.MinimumBuffers = 64;
 	b->p.MaximumBuffers = 64;
 	b->p.LoggerNameOffset = sizeof(b->p);
 	return &b->p;

@@ -520,9 +520,13 @@ TEST_F(ctl, update_flush_timer)
 	b.p.FlushTimer = 0;	/* unchanged */
 	EXPECT_EQ(ERROR_SUCCESS, UpdateTraceA(h, NULL, &b.p));
 	EXPECT_EQ(1, b.p.FlushTimer);
-	/* What the module cannot change. */
+	/* MaximumBuffers may grow, never shrink. */
 	pinit(&u, 0)->MaximumBuffers = b.p.MaximumBuffers + 1;
-	EXPECT_EQ(ERROR_NOT_SUPPORTED, UpdateTraceA(h, NULL, &u.p));
+	EXPECT_EQ(ERROR_SUCCESS, UpdateTraceA(h, NULL, &u.p));
+	EXPECT_EQ(b.p.MaximumBuffers + 1, u.p.MaximumBuffers);
+	pinit(&u, 0)->MaximumBuffers = b.p.MaximumBuffers;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, UpdateTraceA(h, NULL, &u.p));
+	/* What the module cannot change. */
 	pinit(&u, 0)->LogFileMode = EVENT_TRACE_BUFFERING_MODE;
 	EXPECT_EQ(ERROR_NOT_SUPPORTED, UpdateTraceA(h, NULL, &u.p));
 	pinit(&u, 0)->LogFileNameOffset = sizeof(u.p) + 512;

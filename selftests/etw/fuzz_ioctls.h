@@ -31,6 +31,8 @@ static const struct fuzz_ioctl fuzz_ioctls[] = {
 	FUZZ_IOCTL(ETW_IOC_BUFFER_READ, struct etw_buffer_read, ETW_BUFFER_READ_SIZE_VER0, FUZZ_CONTROL, seed_buffer_read),
 	FUZZ_IOCTL(ETW_IOC_PROVIDER_SET_INFO, struct etw_provider_set_info, ETW_PROVIDER_SET_INFO_SIZE_VER0, FUZZ_ANYONE, seed_set_info),
 	FUZZ_IOCTL(ETW_IOC_NOTIFY_ACK, struct etw_notify_ack, ETW_NOTIFY_ACK_SIZE_VER0, FUZZ_ANYONE, seed_notify_ack),
+	/* A consumer fd per attach: its own mappings, not /dev/etw's (consumer_test). */
+	FUZZ_IOCTL(ETW_IOC_CONSUMER_ATTACH, struct etw_consumer_attach, ETW_CONSUMER_ATTACH_SIZE_VER0, FUZZ_CONTROL, NULL),
 };
 
 static const struct fuzz_mmap fuzz_mmaps[] = {

@@ -389,12 +389,17 @@ struct etw_trace_write {
  * @min_buffers: MinimumBuffers
  * @max_buffers: MaximumBuffers
  * @flush_timer: FlushTimer, seconds
- * @number_of_buffers: buffers allocated
+ * @number_of_buffers: buffers allocated: min_buffers at start, growing
+ *	(outside the write path) up to max_buffers while the session needs
+ *	more and the module's max_buffer_memory_mb allows
  * @free_buffers: buffers free
  * @buffers_written: buffers handed to a consumer
  * @events_lost: events dropped (no free buffer)
  * @log_buffers_lost: buffers lost on the way to the file
- * @real_time_buffers_lost: buffers lost on the way to a real-time consumer
+ * @real_time_buffers_lost: in EVENT_TRACE_REAL_TIME_MODE, the buffers
+ *	the session could not fill because every buffer was held for the
+ *	consumer (counted once per CPU each time it runs out; the events
+ *	themselves are counted in @events_lost)
  * @clock_type: 1 (QPC-like: nanoseconds of CLOCK_MONOTONIC)
  * @reserved0: 0
  * @frequency: ticks per second of the session clock (1000000000)
@@ -460,7 +465,8 @@ struct etw_session_start {
  * @code: ETW_CONTROL_*
  * @logger_id: the session, or 0 to find it by @info.name
  * @info: out: the session's settings and statistics (for STOP: final);
- *	in for UPDATE: flush_timer and max_buffers (0: unchanged)
+ *	in for UPDATE: flush_timer and max_buffers (0: unchanged; max_buffers
+ *	may only grow, up to %ETW_MAX_SESSION_BUFFERS, else ``EINVAL``)
  * @reserved: must be 0
  *
  * ``ENOENT``: no such session (ERROR_WMI_INSTANCE_NOT_FOUND).
@@ -675,7 +681,8 @@ struct etw_notify_ack {
  * @sequence: out: the buffer's SequenceNumber
  * @reserved: must be 0
  *
- * ``EAGAIN``: no full buffer is ready (FLUSH hands over partial ones).
+ * ``EAGAIN``: no full buffer is ready (FLUSH hands over partial ones);
+ * ``EBUSY``: an mmap consumer is attached (it gets the buffers).
  */
 struct etw_buffer_read {
 	__u32 size;
@@ -732,6 +739,189 @@ struct etw_provider_set_info {
 
 #define ETW_PROVIDER_SET_INFO_SIZE_VER0	48
 
+/**
+ * DOC: The mmap consumer protocol
+ *
+ * A consumer (the logger process that writes a session's file, or a
+ * real-time consumer) attaches to a session with ETW_IOC_CONSUMER_ATTACH on
+ * /dev/etw and gets a new file descriptor, the *consumer fd*.  One consumer
+ * may be attached to a session at a time (``EBUSY``); closing the consumer
+ * fd (or the process dying) detaches it.  Attaching needs the rights that
+ * controlling sessions needs (CAP_SYS_ADMIN, CAP_PERFMON or the module's
+ * control group, else ``EACCES``): the fd is the capability to read the
+ * session's buffers, like a perf event fd.
+ *
+ * The consumer fd has three mappings, at the offsets ETW_IOC_CONSUMER_ATTACH
+ * returns (the ETW_CONSUMER_MMAP_* constants):
+ *
+ * - the *control page* (one page, ``MAP_SHARED``, read-write): &struct
+ *   etw_consumer_ctrl, the only memory the consumer writes;
+ * - the *ring* (read-only): &struct etw_consumer_ring, the kernel's count of
+ *   published buffers and the slot number of each;
+ * - the *buffers* (read-only): slot n is the ETL buffer at byte n *
+ *   @buffer_stride of the mapping, @buffer_size bytes long (the stride is
+ *   the size rounded up to a page).  A slot that holds no buffer yet (the
+ *   pool grows) reads as ``SIGBUS``; published slots always hold one.
+ *
+ * Any other offset, a size beyond a mapping, a writable mapping of the ring
+ * or the buffers, or a private mapping of the control page is ``EINVAL``
+ * (``EPERM`` for write access to a read-only mapping).
+ *
+ * The ring is a sequence of 64-bit counters that never wrap in practice:
+ * entry i (i = 0, 1, 2, ...) is ``slot[i & (ring_size - 1)]``.  A buffer is
+ * published exactly once, in SequenceNumber order, when it is full (or
+ * flushed); the ring is large enough for every buffer the session can own,
+ * so it never overflows.
+ *
+ * Memory ordering:
+ *
+ * - The kernel fills the buffer and its ring entry, then stores @head with
+ *   release semantics.  The consumer loads @head with acquire semantics;
+ *   every entry below it, and the buffer it names, is then complete and
+ *   does not change until the consumer gives it back.
+ * - The consumer gives buffers back in order by storing @tail in the
+ *   control page with release semantics, after it has finished reading
+ *   them (written them to its file).  The kernel loads @tail with acquire
+ *   semantics before it reuses a buffer.  A @tail below the previous one or
+ *   above @head is ignored.
+ * - poll() on the consumer fd reports ``EPOLLIN`` while @head differs from
+ *   @tail, and ``EPOLLHUP`` once the session has stopped and the consumer
+ *   has given back everything (after the flags word of the ring has
+ *   %ETW_RING_STOPPED, stored with release after the last @head).
+ *
+ * Nothing the consumer writes is trusted beyond those rules: the kernel
+ * keeps its own copy of what it published, so a consumer can only lose its
+ * own data.  Buffers published to a consumer that detaches without giving
+ * them back return to the session, ahead of newer ones, and are published
+ * again to the next consumer: a logger that is killed and restarted sees
+ * them once more (it skips those whose SequenceNumber its file already
+ * holds), so nothing the kernel still holds is lost.
+ *
+ * A stopped session stays readable through an attached consumer: STOP
+ * hands over every CPU's partial buffer (only the last one carries
+ * FLUSH_MARKER), publishes them and sets %ETW_RING_STOPPED; the session's
+ * memory lives until the consumer fd is closed.  If the consumer attached
+ * with %ETW_CONSUMER_F_LOGGER, ETW_CONTROL_STOP waits (killable, at most
+ * 60 seconds) until it has detached, so that a StopTrace returns after the
+ * file is complete.
+ *
+ * Without a consumer, ETW_IOC_BUFFER_READ copies ready buffers out one by
+ * one (``EBUSY`` while a consumer is attached).
+ */
+
+/* etw_consumer_attach.flags */
+#define ETW_CONSUMER_F_CLOEXEC	0x1	/* the new fd is O_CLOEXEC */
+#define ETW_CONSUMER_F_LOGGER	0x2	/* STOP waits for this consumer to detach */
+#define ETW_CONSUMER_F_MASK	0x3
+
+/* mmap offsets of a consumer fd (not of /dev/etw itself). */
+#define ETW_CONSUMER_MMAP_CTRL		0x0ULL
+#define ETW_CONSUMER_MMAP_RING		0x100000ULL
+#define ETW_CONSUMER_MMAP_BUFFERS	0x10000000ULL
+
+/* The most buffers one session may own: the ring's and the slots' bound. */
+#define ETW_MAX_SESSION_BUFFERS		65536
+
+/**
+ * struct etw_consumer_attach - ETW_IOC_CONSUMER_ATTACH: become a session's
+ *	consumer
+ * @size: sizeof(struct etw_consumer_attach)
+ * @flags: ETW_CONSUMER_F_*
+ * @logger_id: the session
+ * @fd: out: the consumer fd
+ * @buffer_size: out: bytes of one ETL buffer
+ * @buffer_stride: out: distance between slots in the buffer mapping
+ * @nr_slots: out: slots in the buffer mapping (the session's buffer bound)
+ * @ring_size: out: entries of the ring, a power of two >= @nr_slots
+ * @ctrl_offset: out: %ETW_CONSUMER_MMAP_CTRL
+ * @ctrl_bytes: out: length of the control page mapping
+ * @ring_bytes: out: length of the ring mapping
+ * @ring_offset: out: %ETW_CONSUMER_MMAP_RING
+ * @buffers_offset: out: %ETW_CONSUMER_MMAP_BUFFERS
+ * @buffers_bytes: out: length of the buffer mapping, @nr_slots * @buffer_stride
+ * @reserved: must be 0
+ *
+ * ``ENOENT``: no such session; ``EBUSY``: a consumer is attached;
+ * ``EACCES``: not privileged.  Ready buffers the session holds are
+ * published to the new consumer at once.
+ */
+struct etw_consumer_attach {
+	__u32 size;
+	__u32 flags;
+	__u32 logger_id;
+	__s32 fd;
+	__u32 buffer_size;
+	__u32 buffer_stride;
+	__u32 nr_slots;
+	__u32 ring_size;
+	__u64 ctrl_offset;
+	__u64 ctrl_bytes;
+	__u64 ring_offset;
+	__u64 ring_bytes;
+	__u64 buffers_offset;
+	__u64 buffers_bytes;
+	__u64 reserved[2];
+};
+
+#define ETW_CONSUMER_ATTACH_SIZE_VER0	96
+
+/**
+ * struct etw_consumer_ctrl - the control page, written by the consumer
+ * @tail: ring entries the consumer has finished with (store-release)
+ * @log_buffers_lost: buffers the consumer could not write to its file
+ *	(reported by QUERY and STOP as LogBuffersLost)
+ * @reserved0: 0
+ * @reserved: 0
+ */
+struct etw_consumer_ctrl {
+	__u64 tail;
+	__u32 log_buffers_lost;
+	__u32 reserved0;
+	__u64 reserved[6];
+};
+
+/* etw_consumer_ring.flags */
+#define ETW_RING_STOPPED	0x1	/* the session stopped: no more buffers */
+
+/**
+ * struct etw_consumer_ring - the ring, read-only, written by the kernel
+ * @head: ring entries published (store-release)
+ * @ring_size: entries in @slot, a power of two
+ * @flags: ETW_RING_* (store-release)
+ * @reserved: 0
+ * @slot: the buffer slot of each entry
+ */
+struct etw_consumer_ring {
+	__u64 head;
+	__u32 ring_size;
+	__u32 flags;
+	__u64 reserved[6];
+	__u32 slot[];
+};
+
+/**
+ * struct etw_consumer_query - ETW_IOC_CONSUMER_QUERY, on a consumer fd
+ * @size: sizeof(struct etw_consumer_query)
+ * @flags: must be 0
+ * @info: out: the session's settings and statistics, final once stopped
+ * @stopped: out: 1 once the session has stopped
+ * @reserved0: must be 0
+ * @reserved: must be 0
+ *
+ * Works after the session stopped (ETW_IOC_SESSION_CONTROL no longer finds
+ * it then): the logger reads the final statistics for its file header here.
+ */
+struct etw_consumer_query {
+	__u32 size;
+	__u32 flags;
+	struct etw_session_info info;
+	__u32 stopped;
+	__u32 reserved0;
+	__u64 reserved[2];
+};
+
+#define ETW_CONSUMER_QUERY_SIZE_VER0	256
+
 #define ETW_IOC_PROVIDER_REGISTER	_IO(ETW_IOC_MAGIC, 0x01)
 #define ETW_IOC_PROVIDER_UNREGISTER	_IO(ETW_IOC_MAGIC, 0x02)
 #define ETW_IOC_WRITE			_IO(ETW_IOC_MAGIC, 0x03)
@@ -739,6 +929,8 @@ struct etw_provider_set_info {
 #define ETW_IOC_SESSION_CONTROL		_IO(ETW_IOC_MAGIC, 0x05)
 #define ETW_IOC_ENABLE			_IO(ETW_IOC_MAGIC, 0x06)
 #define ETW_IOC_BUFFER_READ		_IO(ETW_IOC_MAGIC, 0x07)
+#define ETW_IOC_CONSUMER_ATTACH		_IO(ETW_IOC_MAGIC, 0x08)	/* on /dev/etw */
+#define ETW_IOC_CONSUMER_QUERY		_IO(ETW_IOC_MAGIC, 0x09)	/* on a consumer fd */
 #define ETW_IOC_PROVIDER_SET_INFO	_IO(ETW_IOC_MAGIC, 0x10)
 #define ETW_IOC_NOTIFY_ACK		_IO(ETW_IOC_MAGIC, 0x14)
 

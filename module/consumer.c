@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mmap consumer of a session (uapi/linux/etw.h, "The mmap consumer
+ * protocol"): ETW_IOC_CONSUMER_ATTACH makes a consumer fd whose mappings
+ * are a control page the consumer writes, a read-only ring of published
+ * buffer slots, and the read-only buffers themselves.  Buffers are
+ * published under the session's pool lock when they are handed over, and
+ * come back to the free list when the consumer's tail passes them (read by
+ * the writer that runs out of buffers, by poll(), by detach): releasing a
+ * buffer needs no system call.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "compat.h"
+#include "internal.h"
+
+/* STOP waits this long for a logger to write the session's last buffers. */
+#define ETW_STOP_LOGGER_TIMEOUT	(60 * HZ)
+
+void etw_consumer_publish_locked(struct etw_consumer *c, struct etw_buffer *b)
+{
+	c->ring->slot[c->head & c->mask] = b->slot;
+	c->head++;
+	/* Buffer and entry complete before the consumer sees the new head. */
+	smp_store_release(&c->ring->head, c->head);
+}
+
+/* Take back what the consumer's tail has passed.  pool_lock held. */
+void etw_consumer_reclaim_locked(struct etw_session *s)
+{
+	struct etw_consumer *c = s->consumer;
+	u32 slot;
+	u64 tail;
+
+	if (!c)
+		return;
+	/* The consumer's reads of the buffers are done before we reuse them. */
+	tail = smp_load_acquire(&c->ctrl->tail);
+	if (tail - c->reclaimed > c->head - c->reclaimed)
+		return;	/* backwards or past head: ignored */
+	while (c->reclaimed != tail) {
+		/* The ring is read-only to the consumer: its slots are ours. */
+		slot = c->ring->slot[c->reclaimed & c->mask];
+		etw_buffer_free_locked(s, s->slots[slot]);
+		c->reclaimed++;
+		s->buffers_written++;
+	}
+}
+
+void etw_consumer_stopped_locked(struct etw_session *s)
+{
+	if (!s->consumer)
+		return;
+	/* After the last head: a consumer that sees it has seen them all. */
+	smp_store_release(&s->consumer->ring->flags, ETW_RING_STOPPED);
+}
+
+/* What STOP waits for: a logger still attached. */
+bool etw_consumer_is_logger(struct etw_session *s)
+{
+	bool ret;
+
+	spin_lock(&s->pool_lock);
+	ret = s->consumer && (s->consumer->flags & ETW_CONSUMER_F_LOGGER);
+	spin_unlock(&s->pool_lock);
+	return ret;
+}
+
+void etw_consumer_wait_logger(struct etw_session *s)
+{
+	wait_event_killable_timeout(s->wait, !etw_consumer_is_logger(s),
+				    ETW_STOP_LOGGER_TIMEOUT);
+}
+
+/*
+ * Detach: what the consumer gave back is free, what it did not goes back
+ * to the front of the ready list, oldest first, for the next consumer.
+ */
+static void etw_consumer_detach(struct etw_consumer *c)
+{
+	struct etw_session *s = c->s;
+	struct etw_buffer *b;
+
+	spin_lock(&s->pool_lock);
+	etw_consumer_reclaim_locked(s);
+	s->log_buffers_lost = READ_ONCE(c->ctrl->log_buffers_lost);
+	while (c->head != c->reclaimed) {
+		c->head--;
+		b = s->slots[c->ring->slot[c->head & c->mask]];
+		list_add(&b->node, &s->ready);
+	}
+	s->consumer = NULL;
+	spin_unlock(&s->pool_lock);
+	wake_up_all(&s->wait);
+}
+
+static void etw_consumer_free(struct etw_consumer *c)
+{
+	etw_session_put(c->s);
+	vfree(c->ring);
+	vfree(c->ctrl);
+	kfree(c);
+}
+
+static int etw_consumer_release(struct inode *inode, struct file *filp)
+{
+	struct etw_consumer *c = filp->private_data;
+
+	etw_consumer_detach(c);
+	etw_consumer_free(c);
+	return 0;
+}
+
+static __poll_t etw_consumer_poll(struct file *filp, poll_table *wait)
+{
+	struct etw_consumer *c = filp->private_data;
+	struct etw_session *s = c->s;
+	bool pending, stopped;
+
+	poll_wait(filp, &s->wait, wait);
+	spin_lock(&s->pool_lock);
+	etw_consumer_reclaim_locked(s);
+	pending = c->head != READ_ONCE(c->ctrl->tail);
+	stopped = s->stopped;
+	spin_unlock(&s->pool_lock);
+	if (pending)
+		return EPOLLIN | EPOLLRDNORM;
+	return stopped ? EPOLLHUP : 0;
+}
+
+/* A buffer page: only slots that hold a buffer can be mapped. */
+static vm_fault_t etw_consumer_fault(struct vm_fault *vmf)
+{
+	struct etw_consumer *c = vmf->vma->vm_private_data;
+	struct etw_session *s = c->s;
+	u64 off = (u64)(vmf->pgoff - (ETW_CONSUMER_MMAP_BUFFERS >> PAGE_SHIFT))
+		  << PAGE_SHIFT;
+	struct etw_buffer *b;
+	struct page *page;
+	u32 slot, in;
+
+	slot = div_u64_rem(off, s->stride, &in);
+	if (slot >= s->nr_slots)
+		return VM_FAULT_SIGBUS;
+	/* Pairs with the release in etw_buffer_add_locked(): b is complete. */
+	b = smp_load_acquire(&s->slots[slot]);
+	if (!b)
+		return VM_FAULT_SIGBUS;
+	page = vmalloc_to_page(b->data + in);
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+static const struct vm_operations_struct etw_consumer_vm_ops = {
+	.fault = etw_consumer_fault,
+};
+
+/* Read-only mappings stay read-only: no PROT_WRITE, no mprotect to it. */
+static int etw_consumer_mmap_ro(struct vm_area_struct *vma)
+{
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	etw_vm_flags_clear(vma, VM_MAYWRITE);
+	return 0;
+}
+
+static int etw_consumer_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct etw_consumer *c = filp->private_data;
+	struct etw_session *s = c->s;
+	unsigned long size = vma->vm_end - vma->vm_start;
+	int ret;
+
+	switch ((u64)vma->vm_pgoff << PAGE_SHIFT) {
+	case ETW_CONSUMER_MMAP_CTRL:
+		/* A private copy would hide the tail from the kernel. */
+		if (size > PAGE_SIZE || !(vma->vm_flags & VM_SHARED))
+			return -EINVAL;
+		return remap_vmalloc_range(vma, c->ctrl, 0);
+	case ETW_CONSUMER_MMAP_RING:
+		if (size > c->ring_bytes)
+			return -EINVAL;
+		ret = etw_consumer_mmap_ro(vma);
+		return ret ? ret : remap_vmalloc_range(vma, c->ring, 0);
+	case ETW_CONSUMER_MMAP_BUFFERS:
+		if (size > (u64)s->nr_slots * s->stride)
+			return -EINVAL;
+		ret = etw_consumer_mmap_ro(vma);
+		if (ret)
+			return ret;
+		etw_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+		vma->vm_ops = &etw_consumer_vm_ops;
+		vma->vm_private_data = c;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int etw_consumer_query(struct etw_consumer *c,
+			      struct etw_consumer_query *q)
+{
+	if (q->flags || q->reserved0 || q->reserved[0] || q->reserved[1])
+		return -EINVAL;
+	etw_session_stats(c->s, &q->info);
+	q->stopped = READ_ONCE(c->s->stopped);
+	return 0;
+}
+
+/* The consumer fd's one ioctl, with /dev/etw's size conventions. */
+static long etw_consumer_ioctl(struct file *filp, unsigned int cmd,
+			       unsigned long arg)
+{
+	struct etw_consumer_query q;
+	void __user *uarg = (void __user *)arg;
+	u32 usize;
+	int ret;
+
+	if (cmd != ETW_IOC_CONSUMER_QUERY)
+		return -ENOTTY;
+	if (get_user(usize, (u32 __user *)uarg))
+		return -EFAULT;
+	if (usize < ETW_CONSUMER_QUERY_SIZE_VER0)
+		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	ret = copy_struct_from_user(&q, sizeof(q), uarg, usize);
+	if (ret)
+		return ret;
+	ret = etw_consumer_query(filp->private_data, &q);
+	if (ret)
+		return ret;
+	if (copy_to_user(uarg, &q, min_t(size_t, usize, sizeof(q))))
+		return -EFAULT;
+	return 0;
+}
+
+static const struct file_operations etw_consumer_fops = {
+	.owner = THIS_MODULE,
+	.release = etw_consumer_release,
+	.poll = etw_consumer_poll,
+	.mmap = etw_consumer_mmap,
+	.unlocked_ioctl = etw_consumer_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static struct etw_consumer *etw_consumer_alloc(struct etw_session *s, u32 flags)
+{
+	u32 entries = roundup_pow_of_two(s->nr_slots);
+	struct etw_consumer *c;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return NULL;
+	c->s = s;
+	c->flags = flags;
+	c->mask = entries - 1;
+	c->ring_bytes = PAGE_ALIGN(sizeof(*c->ring) + entries * sizeof(u32));
+	c->ctrl = vmalloc_user(PAGE_SIZE);
+	c->ring = vmalloc_user(c->ring_bytes);
+	if (!c->ctrl || !c->ring) {
+		vfree(c->ring);
+		vfree(c->ctrl);
+		kfree(c);
+		return NULL;
+	}
+	c->ring->ring_size = entries;
+	return c;
+}
+
+/* Become the consumer: every ready buffer is published to it at once. */
+static int etw_consumer_bind(struct etw_consumer *c)
+{
+	struct etw_session *s = c->s;
+	struct etw_buffer *b, *n;
+
+	spin_lock(&s->pool_lock);
+	if (s->consumer) {
+		spin_unlock(&s->pool_lock);
+		return -EBUSY;
+	}
+	s->consumer = c;
+	list_for_each_entry_safe(b, n, &s->ready, node) {
+		list_del(&b->node);
+		etw_consumer_publish_locked(c, b);
+	}
+	if (s->stopped)
+		etw_consumer_stopped_locked(s);
+	spin_unlock(&s->pool_lock);
+	return 0;
+}
+
+int etw_consumer_attach(struct etw_consumer_attach *arg)
+{
+	struct etw_consumer *c;
+	struct etw_session *s;
+	struct file *file;
+	int fd, ret;
+
+	if ((arg->flags & ~ETW_CONSUMER_F_MASK) || arg->reserved[0] ||
+	    arg->reserved[1])
+		return -EINVAL;
+	mutex_lock(&etw_lock);
+	s = etw_session_get(arg->logger_id);
+	mutex_unlock(&etw_lock);
+	if (!s)
+		return -ENOENT;
+	c = etw_consumer_alloc(s, arg->flags);
+	if (!c) {
+		etw_session_put(s);
+		return -ENOMEM;
+	}
+	ret = etw_consumer_bind(c);
+	if (ret)
+		goto out_free;
+
+	fd = get_unused_fd_flags(O_RDWR | (arg->flags & ETW_CONSUMER_F_CLOEXEC ?
+					   O_CLOEXEC : 0));
+	if (fd < 0) {
+		ret = fd;
+		goto out_detach;
+	}
+	file = anon_inode_getfile("[etw-consumer]", &etw_consumer_fops, c, O_RDWR);
+	if (IS_ERR(file)) {
+		put_unused_fd(fd);
+		ret = PTR_ERR(file);
+		goto out_detach;
+	}
+	fd_install(fd, file);
+
+	arg->fd = fd;
+	arg->buffer_size = s->buffer_size;
+	arg->buffer_stride = s->stride;
+	arg->nr_slots = s->nr_slots;
+	arg->ring_size = c->mask + 1;
+	arg->ctrl_offset = ETW_CONSUMER_MMAP_CTRL;
+	arg->ctrl_bytes = PAGE_SIZE;
+	arg->ring_offset = ETW_CONSUMER_MMAP_RING;
+	arg->ring_bytes = c->ring_bytes;
+	arg->buffers_offset = ETW_CONSUMER_MMAP_BUFFERS;
+	arg->buffers_bytes = (u64)s->nr_slots * s->stride;
+	return 0;
+
+out_detach:
+	etw_consumer_detach(c);
+out_free:
+	etw_consumer_free(c);
+	return ret;
+}

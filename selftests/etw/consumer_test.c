@@ -1,0 +1,732 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mmap consumer protocol: attaching, the three mappings and what is
+ * refused, publishing and giving back buffers without a system call,
+ * poll, detach and re-attach, a stopped session drained by its consumer,
+ * the pool growing between MinimumBuffers and MaximumBuffers, real-time
+ * and buffering modes.  Every count is exact: events written = events read
+ * + events counted lost.
+ */
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "etw_selftests.h"
+
+#define FLUSH_MARKER	0x0001
+#define EVENTS_LOST	0x0002
+
+struct consumer {
+	int fd;
+	struct etw_consumer_attach a;
+	struct etw_consumer_ctrl *ctrl;
+	const struct etw_consumer_ring *ring;
+	const __u8 *bufs;
+};
+
+static int consumer_attach(int dev, __u32 logger_id, __u32 flags,
+			   struct consumer *c)
+{
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->a.size = sizeof(c->a);
+	c->a.flags = flags;
+	c->a.logger_id = logger_id;
+	ret = etw_ioctl_err(dev, ETW_IOC_CONSUMER_ATTACH, &c->a);
+	if (ret)
+		return ret;
+	c->fd = c->a.fd;
+	c->ctrl = mmap(NULL, c->a.ctrl_bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       c->fd, c->a.ctrl_offset);
+	c->ring = mmap(NULL, c->a.ring_bytes, PROT_READ, MAP_SHARED, c->fd,
+		       c->a.ring_offset);
+	c->bufs = mmap(NULL, c->a.buffers_bytes, PROT_READ, MAP_SHARED, c->fd,
+		       c->a.buffers_offset);
+	if (c->ctrl == MAP_FAILED || c->ring == MAP_FAILED || c->bufs == MAP_FAILED)
+		return -errno;
+	return 0;
+}
+
+static void consumer_close(struct consumer *c)
+{
+	munmap(c->ctrl, c->a.ctrl_bytes);
+	munmap((void *)c->ring, c->a.ring_bytes);
+	munmap((void *)c->bufs, c->a.buffers_bytes);
+	close(c->fd);
+}
+
+static __u64 ring_head(const struct consumer *c)
+{
+	return __atomic_load_n(&c->ring->head, __ATOMIC_ACQUIRE);
+}
+
+static const __u8 *ring_buffer(const struct consumer *c, __u64 i)
+{
+	__u32 slot = c->ring->slot[i & (c->ring->ring_size - 1)];
+
+	return c->bufs + (size_t)slot * c->a.buffer_stride;
+}
+
+static void give_back(struct consumer *c, __u64 tail)
+{
+	__atomic_store_n(&c->ctrl->tail, tail, __ATOMIC_RELEASE);
+}
+
+struct seen {
+	long events;		/* records of the test provider */
+	long buffers;
+	long markers;		/* buffers with FLUSH_MARKER */
+	__u64 last_seq;		/* SequenceNumber of the last buffer */
+	__u64 marker_seq;
+	int bad;		/* framing errors, sequence going backwards */
+	__u8 guid[16];
+};
+
+static __u16 get16(const __u8 *p) { __u16 v; memcpy(&v, p, 2); return v; }
+static __u32 get32(const __u8 *p) { __u32 v; memcpy(&v, p, 4); return v; }
+static __u64 get64(const __u8 *p) { __u64 v; memcpy(&v, p, 8); return v; }
+
+/* Check one ETL buffer and count its records. */
+static void seen_buffer(struct seen *s, const __u8 *b, __u32 size)
+{
+	__u32 saved = get32(b + 4), off;
+	__u64 seq = get64(b + 0x18);
+
+	s->buffers++;
+	if (get32(b) != size || saved < ETW_BUFFER_HEADER_SIZE || saved > size ||
+	    saved % 8 || get32(b + 0x30) != saved || seq <= s->last_seq)
+		s->bad++;
+	s->last_seq = seq;
+	if (get16(b + 0x34) & FLUSH_MARKER) {
+		s->markers++;
+		s->marker_seq = seq;
+	}
+	for (off = saved; off < size; off++)
+		if (b[off] != 0xff) {
+			s->bad++;
+			break;
+		}
+	for (off = ETW_BUFFER_HEADER_SIZE; off < saved;) {
+		const struct etw_test_event_header *h = (const void *)(b + off);
+
+		if (h->size < ETW_EVENT_HEADER_SIZE || off + h->size > saved) {
+			s->bad++;
+			return;
+		}
+		if (!memcmp(h->provider_id, s->guid, 16))
+			s->events++;
+		off += (h->size + 7) & ~7u;
+	}
+}
+
+/* Read everything published, give it back; returns the entries read. */
+static long consume(struct consumer *c, struct seen *s)
+{
+	__u64 tail = c->ctrl->tail, head = ring_head(c), i;
+
+	for (i = tail; i < head; i++)
+		seen_buffer(s, ring_buffer(c, i), c->a.buffer_size);
+	give_back(c, head);
+	return (long)(head - tail);
+}
+
+static int consumer_query(struct consumer *c, struct etw_consumer_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->size = sizeof(*q);
+	return etw_ioctl_err(c->fd, ETW_IOC_CONSUMER_QUERY, q);
+}
+
+/* One write to the one test session: 1 if stored, 0 if counted lost. */
+static int write_one(int fd, __u32 reg, __u16 id, long *lost)
+{
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+	__u64 payload[8] = { id };
+	struct etw_data_desc d = { .ptr = (uintptr_t)payload, .size = sizeof(payload) };
+
+	w.reg_id = reg;
+	w.desc.id = id;
+	w.desc.level = 4;
+	w.count = 1;
+	w.data = (uintptr_t)&d;
+	if (!ioctl(fd, ETW_IOC_WRITE, &w))
+		return w.written;
+	/* ERROR_NOT_ENOUGH_MEMORY: no buffer, the session counted it. */
+	if (errno == ENOSPC)
+		(*lost)++;
+	return 0;
+}
+
+static void pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu % sysconf(_SC_NPROCESSORS_ONLN), &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+FIXTURE(consumer)
+{
+	int fd;
+	__u32 id;
+	__u32 reg;
+	__u8 guid[16];
+};
+
+FIXTURE_SETUP(consumer)
+{
+	etw_require_root(_metadata);
+	self->fd = etw_open_or_skip(_metadata);
+	etw_stop_test_sessions(self->fd);
+	etw_test_guid(self->guid, 0x40);
+	ASSERT_EQ(0, etw_register_simple(self->fd, self->guid, &self->reg));
+}
+
+FIXTURE_TEARDOWN(consumer)
+{
+	if (self->fd >= 0) {
+		etw_stop_test_sessions(self->fd);
+		close(self->fd);
+	}
+}
+
+static void start(struct __test_metadata *_metadata, FIXTURE_DATA(consumer) *self,
+		  const char *name, __u32 mode, __u32 kb, __u32 min, __u32 max)
+{
+	struct etw_session_start st = { .size = sizeof(st) };
+
+	snprintf(st.info.name, sizeof(st.info.name), "%s", name);
+	st.info.log_file_mode = mode;
+	st.info.buffer_size_kb = kb;
+	st.info.min_buffers = min;
+	st.info.max_buffers = max;
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_START, &st));
+	self->id = st.info.logger_id;
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->id, self->guid, 1, 0, 0, 0, 0));
+}
+
+TEST_F(consumer, attach_read_give_back)
+{
+	struct etw_session_info info;
+	struct seen s = { 0 };
+	struct consumer c;
+	struct pollfd p;
+	long lost = 0, written = 0;
+	int i;
+
+	memcpy(s.guid, self->guid, 16);
+	/* Room for every event while the consumer waits: no loss. */
+	start(_metadata, self, "etwtest-cons-basic", 0, 4, 16, 0);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_CLOEXEC, &c));
+	EXPECT_EQ(4096, c.a.buffer_size);
+	EXPECT_EQ(0, c.a.buffer_stride % sysconf(_SC_PAGESIZE));
+	EXPECT_LE(c.a.nr_slots, c.a.ring_size);
+	EXPECT_EQ(0, c.a.ring_size & (c.a.ring_size - 1));
+	EXPECT_EQ(c.a.ring_size, c.ring->ring_size);
+	EXPECT_EQ(FD_CLOEXEC, fcntl(c.fd, F_GETFD) & FD_CLOEXEC);
+
+	/* Nothing yet: poll times out. */
+	p.fd = c.fd;
+	p.events = POLLIN;
+	EXPECT_EQ(0, poll(&p, 1, 0));
+	for (i = 0; i < 200; i++)
+		written += write_one(self->fd, self->reg, i, &lost);
+	EXPECT_EQ(200, written);
+	EXPECT_EQ(0, lost);
+	/* Full buffers are published with no FLUSH: 200 events fill several. */
+	ASSERT_EQ(1, poll(&p, 1, 1000));
+	EXPECT_TRUE(p.revents & POLLIN);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_FLUSH, NULL));
+	EXPECT_LT(1, consume(&c, &s));
+	EXPECT_EQ(200, s.events);
+	EXPECT_EQ(0, s.bad);
+	EXPECT_EQ(0, s.markers);	/* no stop yet */
+	/* Given back: nothing pending, and the buffers are free again. */
+	EXPECT_EQ(0, poll(&p, 1, 0));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(s.buffers, info.buffers_written);
+	EXPECT_EQ(info.number_of_buffers, info.free_buffers);
+	EXPECT_EQ(0, info.events_lost);
+	consumer_close(&c);
+}
+
+TEST_F(consumer, ready_buffers_published_on_attach)
+{
+	struct seen s = { 0 };
+	struct consumer c;
+	long lost = 0;
+	int i;
+
+	memcpy(s.guid, self->guid, 16);
+	start(_metadata, self, "etwtest-cons-early", 0, 4, 0, 0);
+	for (i = 0; i < 50; i++)
+		write_one(self->fd, self->reg, i, &lost);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_FLUSH, NULL));
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	EXPECT_LT(0, ring_head(&c));
+	consume(&c, &s);
+	EXPECT_EQ(50, s.events);
+	EXPECT_EQ(0, s.bad);
+	consumer_close(&c);
+}
+
+TEST_F(consumer, one_consumer_and_buffer_read_refused)
+{
+	struct etw_buffer_read r = { .size = sizeof(r) };
+	static __u8 buf[4096];
+	struct consumer c, d;
+
+	start(_metadata, self, "etwtest-cons-busy", 0, 4, 0, 0);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	EXPECT_EQ(-EBUSY, consumer_attach(self->fd, self->id, 0, &d));
+	r.logger_id = self->id;
+	r.length = sizeof(buf);
+	r.buf = (uintptr_t)buf;
+	EXPECT_EQ(-EBUSY, etw_ioctl_err(self->fd, ETW_IOC_BUFFER_READ, &r));
+	consumer_close(&c);
+	/* Detached: the copy-out fallback works again. */
+	EXPECT_EQ(-EAGAIN, etw_ioctl_err(self->fd, ETW_IOC_BUFFER_READ, &r));
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &d));
+	consumer_close(&d);
+}
+
+TEST_F(consumer, bad_attach)
+{
+	struct etw_consumer_attach a = { .size = sizeof(a) };
+	struct etw_consumer_query q = { .size = sizeof(q) };
+
+	a.logger_id = 65;
+	EXPECT_EQ(-ENOENT, etw_ioctl_err(self->fd, ETW_IOC_CONSUMER_ATTACH, &a));
+	start(_metadata, self, "etwtest-cons-bad", 0, 4, 0, 0);
+	a.logger_id = self->id;
+	a.flags = 0x4;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_CONSUMER_ATTACH, &a));
+	a.flags = 0;
+	a.reserved[1] = 1;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_CONSUMER_ATTACH, &a));
+	a.reserved[1] = 0;
+	a.size = ETW_CONSUMER_ATTACH_SIZE_VER0 - 8;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_CONSUMER_ATTACH, &a));
+	/* The consumer fd's ioctl is not /dev/etw's. */
+	EXPECT_EQ(-ENOTTY, etw_ioctl_err(self->fd, ETW_IOC_CONSUMER_QUERY, &q));
+}
+
+TEST_F(consumer, bad_mmaps)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct consumer c;
+	struct etw_consumer_query q;
+	void *m;
+
+	start(_metadata, self, "etwtest-cons-mmap", 0, 4, 0, 0);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+
+	/* Offsets that are no mapping, or inside one. */
+	m = mmap(NULL, page, PROT_READ, MAP_SHARED, c.fd, page);
+	EXPECT_TRUE(m == MAP_FAILED);
+	EXPECT_EQ(EINVAL, errno);
+	m = mmap(NULL, page, PROT_READ, MAP_SHARED, c.fd, c.a.ring_offset + page);
+	EXPECT_TRUE(m == MAP_FAILED);
+	EXPECT_EQ(EINVAL, errno);
+	m = mmap(NULL, page, PROT_READ, MAP_SHARED, c.fd, c.a.buffers_offset + page);
+	EXPECT_TRUE(m == MAP_FAILED);
+	EXPECT_EQ(EINVAL, errno);
+	/* Sizes beyond a mapping. */
+	m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_SHARED, c.fd, 0);
+	EXPECT_TRUE(m == MAP_FAILED);
+	EXPECT_EQ(EINVAL, errno);
+	m = mmap(NULL, c.a.ring_bytes + page, PROT_READ, MAP_SHARED, c.fd,
+		 c.a.ring_offset);
+	EXPECT_TRUE(m == MAP_FAILED);
+	EXPECT_EQ(EINVAL, errno);
+	m = mmap(NULL, c.a.buffers_bytes + page, PROT_READ, MAP_SHARED, c.fd,
+		 c.a.buffers_offset);
+	EXPECT_TRUE(m == MAP_FAILED);
+	EXPECT_EQ(EINVAL, errno);
+	/* The control page only shared: a private copy hides the tail. */
+	m = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE, c.fd, 0);
+	EXPECT_TRUE(m == MAP_FAILED);
+	EXPECT_EQ(EINVAL, errno);
+	/* Ring and buffers are read-only, and stay so. */
+	m = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, c.fd, c.a.ring_offset);
+	EXPECT_TRUE(m == MAP_FAILED);
+	EXPECT_EQ(EPERM, errno);
+	m = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, c.fd,
+		 c.a.buffers_offset);
+	EXPECT_TRUE(m == MAP_FAILED);
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(-1, mprotect((void *)c.ring, page, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	EXPECT_EQ(-1, mprotect((void *)c.bufs, page, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+
+	/* A nonsense tail is ignored: the kernel's own count stands. */
+	give_back(&c, 12345);
+	ASSERT_EQ(0, consumer_query(&c, &q));
+	EXPECT_EQ(0, q.stopped);
+	EXPECT_EQ(q.info.number_of_buffers, q.info.free_buffers);
+	EXPECT_EQ(0, q.info.buffers_written);
+	give_back(&c, 0);
+	q.flags = 1;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(c.fd, ETW_IOC_CONSUMER_QUERY, &q));
+	consumer_close(&c);
+}
+
+/* A slot with no buffer yet cannot be read: SIGBUS, not stale memory. */
+TEST_F(consumer, unallocated_slot_is_sigbus)
+{
+	struct consumer c;
+	pid_t pid;
+	int status;
+
+	start(_metadata, self, "etwtest-cons-sigbus", 0, 4, 0, 0);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		volatile __u8 x = c.bufs[(size_t)(c.a.nr_slots - 1) * c.a.buffer_stride];
+
+		(void)x;
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(SIGBUS, WTERMSIG(status));
+	/* An allocated one reads: zero until it is first handed over. */
+	EXPECT_EQ(0, get32(c.bufs));
+	consumer_close(&c);
+}
+
+TEST_F(consumer, unprivileged_attach_refused)
+{
+	pid_t pid;
+	int status;
+
+	start(_metadata, self, "etwtest-cons-priv", 0, 4, 0, 0);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct etw_consumer_attach a = { .size = sizeof(a) };
+		int fd;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(100);
+		fd = open(ETW_DEV, O_RDWR);
+		if (fd < 0)
+			_exit(101);
+		a.logger_id = self->id;
+		_exit(etw_ioctl_err(fd, ETW_IOC_CONSUMER_ATTACH, &a) == -EACCES ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* What a consumer did not give back is published again to the next one. */
+TEST_F(consumer, detach_republishes)
+{
+	struct seen s = { 0 };
+	struct consumer c;
+	__u64 head, first_seq;
+	long lost = 0;
+	int i;
+
+	memcpy(s.guid, self->guid, 16);
+	start(_metadata, self, "etwtest-cons-again", 0, 4, 16, 0);
+	for (i = 0; i < 120; i++)
+		write_one(self->fd, self->reg, i, &lost);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_FLUSH, NULL));
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	head = ring_head(&c);
+	ASSERT_LT(2, head);
+	first_seq = get64(ring_buffer(&c, 0) + 0x18);
+	/* Give back only the first buffer, then die. */
+	seen_buffer(&s, ring_buffer(&c, 0), c.a.buffer_size);
+	give_back(&c, 1);
+	consumer_close(&c);
+
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	EXPECT_EQ(head - 1, ring_head(&c));
+	EXPECT_EQ(first_seq + 1, get64(ring_buffer(&c, 0) + 0x18));
+	consume(&c, &s);
+	EXPECT_EQ(120, s.events);	/* each exactly once */
+	EXPECT_EQ(0, s.bad);
+	consumer_close(&c);
+}
+
+struct writer {
+	int fd;
+	__u32 reg;
+	int cpu;
+	volatile int *stop;
+	long written;
+	long lost;
+};
+
+static void *writer_fn(void *arg)
+{
+	struct writer *w = arg;
+	__u16 n = 0;
+
+	pin_cpu(w->cpu);
+	while (!*w->stop)
+		w->written += write_one(w->fd, w->reg, n++, &w->lost);
+	return NULL;
+}
+
+/*
+ * STOP while writers run, the consumer draining all along: afterwards the
+ * consumer reads everything that was stored, the session's last buffer
+ * alone carries FLUSH_MARKER, and poll says HUP.
+ */
+TEST_F(consumer, stop_while_writers_run)
+{
+	struct writer w[2];
+	pthread_t t[2];
+	struct etw_consumer_query q;
+	struct etw_session_info info;
+	struct seen s = { 0 };
+	volatile int stop = 0;
+	struct consumer c;
+	struct pollfd p;
+	long written = 0, lost = 0;
+	int i;
+
+	memcpy(s.guid, self->guid, 16);
+	start(_metadata, self, "etwtest-cons-stop", 0, 4, 0, 0);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	for (i = 0; i < 2; i++) {
+		w[i] = (struct writer){ .fd = self->fd, .reg = self->reg, .cpu = i,
+					.stop = &stop };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, writer_fn, &w[i]));
+	}
+	for (i = 0; i < 20; i++) {
+		usleep(10000);
+		consume(&c, &s);
+	}
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, &info));
+	stop = 1;
+	for (i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		written += w[i].written;
+		lost += w[i].lost;
+	}
+	p.fd = c.fd;
+	p.events = POLLIN;
+	ASSERT_EQ(1, poll(&p, 1, 1000));
+	consume(&c, &s);
+	ASSERT_EQ(1, poll(&p, 1, 1000));
+	EXPECT_TRUE(p.revents & POLLHUP);
+	EXPECT_EQ(ETW_RING_STOPPED, c.ring->flags);
+
+	ASSERT_EQ(0, consumer_query(&c, &q));
+	EXPECT_EQ(1, q.stopped);
+	EXPECT_LT(0, written);
+	EXPECT_EQ(written, s.events);
+	EXPECT_EQ(lost, q.info.events_lost);
+	EXPECT_EQ(0, s.bad);
+	/*
+	 * FLUSH_MARKER on the last buffer only, if a CPU had a partial one
+	 * at STOP (the logger marks its file's last buffer in any case).
+	 */
+	EXPECT_GE(1, s.markers);
+	if (s.markers)
+		EXPECT_EQ(s.last_seq, s.marker_seq);
+	EXPECT_EQ(s.buffers, q.info.buffers_written);
+	consumer_close(&c);
+}
+
+/* Without a FLUSH: STOP hands over every CPU's partial buffer. */
+TEST_F(consumer, stop_flushes_every_cpu)
+{
+	struct seen s = { 0 };
+	struct consumer c;
+	long lost = 0;
+	int i;
+
+	memcpy(s.guid, self->guid, 16);
+	start(_metadata, self, "etwtest-cons-stop2", 0, 64, 0, 0);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	for (i = 0; i < 10; i++) {
+		pin_cpu(i);
+		write_one(self->fd, self->reg, i, &lost);
+	}
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, NULL));
+	consume(&c, &s);
+	EXPECT_EQ(10, s.events);
+	/* One partial buffer per CPU written on. */
+	EXPECT_EQ(sysconf(_SC_NPROCESSORS_ONLN) < 10 ?
+		  sysconf(_SC_NPROCESSORS_ONLN) : 10, s.buffers);
+	EXPECT_EQ(1, s.markers);
+	EXPECT_EQ(s.last_seq, s.marker_seq);
+	EXPECT_EQ(0, lost);
+	consumer_close(&c);
+}
+
+/*
+ * The pool starts at MinimumBuffers and grows, outside the write path,
+ * up to MaximumBuffers while the consumer holds everything; then events
+ * are lost and counted.  UPDATE raises MaximumBuffers, never lowers it.
+ */
+TEST_F(consumer, pool_grows_to_maximum)
+{
+	struct etw_session_control u = { .size = sizeof(u) };
+	struct etw_session_info info;
+	struct seen s = { 0 };
+	struct consumer c;
+	long written = 0, lost = 0;
+	int i, round;
+
+	memcpy(s.guid, self->guid, 16);
+	start(_metadata, self, "etwtest-cons-grow", 0, 4, 4, 12);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(info.min_buffers, info.number_of_buffers);
+	EXPECT_EQ(12, info.max_buffers);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	/* Hold every buffer: write in rounds so the work item can grow. */
+	for (round = 0; round < 40; round++) {
+		for (i = 0; i < 20; i++)
+			written += write_one(self->fd, self->reg, i, &lost);
+		usleep(5000);
+	}
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(12, info.number_of_buffers);
+	EXPECT_LT(0, info.events_lost);
+	EXPECT_EQ(lost, info.events_lost);
+
+	u.code = ETW_CONTROL_UPDATE;
+	u.logger_id = self->id;
+	u.info.max_buffers = 11;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &u));
+	u.info.max_buffers = c.a.nr_slots + 1;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &u));
+	u.info.max_buffers = 16;
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &u));
+	EXPECT_EQ(16, u.info.max_buffers);
+	for (round = 0; round < 40; round++) {
+		for (i = 0; i < 20; i++)
+			written += write_one(self->fd, self->reg, i, &lost);
+		usleep(5000);
+	}
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, &info));
+	EXPECT_EQ(16, info.number_of_buffers);
+	consume(&c, &s);
+	EXPECT_EQ(written, s.events);
+	EXPECT_EQ(lost, info.events_lost);
+	EXPECT_EQ(0, s.bad);
+	consumer_close(&c);
+}
+
+#define MEMORY_CAP "/sys/module/etw/parameters/max_buffer_memory_mb"
+
+/* Swap the module's max_buffer_memory_mb with @mb (a string, 15 bytes). */
+static int swap_memory_cap(char *mb)
+{
+	char old[16] = "";
+	int fd = open(MEMORY_CAP, O_RDWR);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (read(fd, old, sizeof(old) - 1) <= 0 ||
+	    pwrite(fd, mb, strlen(mb), 0) < 0)
+		ret = -errno;
+	close(fd);
+	strcpy(mb, old);
+	return ret;
+}
+
+/* max_buffer_memory_mb bounds what sessions allocate. */
+TEST_F(consumer, memory_cap)
+{
+	struct etw_session_start st = { .size = sizeof(st) };
+	char cap[16] = "1";
+
+	ASSERT_EQ(0, swap_memory_cap(cap));
+	snprintf(st.info.name, sizeof(st.info.name), "etwtest-cons-cap");
+	st.info.buffer_size_kb = 256;
+	st.info.min_buffers = 8;	/* 2 MiB */
+	EXPECT_EQ(-ENOMEM, etw_ioctl_err(self->fd, ETW_IOC_SESSION_START, &st));
+	ASSERT_EQ(0, swap_memory_cap(cap));
+	EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_START, &st));
+}
+
+/*
+ * Real-time mode, no consumer: buffers are held up to the pool limit, then
+ * events are lost (EventsLost) and RealTimeBuffersLost counts the
+ * shortages; a consumer attaching later gets everything held.
+ */
+TEST_F(consumer, real_time_holds_then_counts)
+{
+	struct etw_session_info info;
+	struct seen s = { 0 };
+	struct consumer c;
+	long written = 0, lost = 0;
+	int i;
+
+	memcpy(s.guid, self->guid, 16);
+	start(_metadata, self, "etwtest-cons-rt", ETW_MODE_REAL_TIME, 4, 4, 4);
+	pin_cpu(0);
+	for (i = 0; i < 1000; i++)
+		written += write_one(self->fd, self->reg, i, &lost);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	EXPECT_LT(0, lost);
+	EXPECT_EQ(lost, info.events_lost);
+	EXPECT_EQ(1, info.real_time_buffers_lost);
+	EXPECT_EQ(0, info.free_buffers);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	consume(&c, &s);
+	/* Buffers are back: writing works again, then a new shortage. */
+	for (i = 0; i < 1000; i++)
+		written += write_one(self->fd, self->reg, i, &lost);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, &info));
+	consume(&c, &s);
+	EXPECT_EQ(2, info.real_time_buffers_lost);
+	EXPECT_EQ(written, s.events);
+	EXPECT_EQ(lost, info.events_lost);
+	EXPECT_EQ(0, s.bad);
+	consumer_close(&c);
+}
+
+/*
+ * Buffering mode: a memory ring.  Nothing reaches the consumer until FLUSH
+ * (or STOP); the oldest buffers were overwritten, the newest are there.
+ */
+TEST_F(consumer, buffering_ring_on_flush)
+{
+	struct etw_session_info info;
+	struct seen s = { 0 };
+	struct consumer c;
+	struct pollfd p;
+	long lost = 0;
+	int i;
+
+	memcpy(s.guid, self->guid, 16);
+	start(_metadata, self, "etwtest-cons-ring", ETW_MODE_BUFFERING, 4, 4, 4);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	pin_cpu(0);
+	for (i = 0; i < 1000; i++)
+		write_one(self->fd, self->reg, i, &lost);
+	EXPECT_EQ(0, lost);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(info.max_buffers, info.number_of_buffers);
+	p.fd = c.fd;
+	p.events = POLLIN;
+	EXPECT_EQ(0, poll(&p, 1, 0));
+	EXPECT_EQ(0, ring_head(&c));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_FLUSH, NULL));
+	EXPECT_EQ(1, poll(&p, 1, 0));
+	consume(&c, &s);
+	EXPECT_EQ(4, s.buffers);
+	EXPECT_LT(0, s.events);
+	EXPECT_GT(1000, s.events);	/* the oldest were overwritten */
+	EXPECT_EQ(0, s.bad);
+	consumer_close(&c);
+}
+
+TEST_HARNESS_MAIN
