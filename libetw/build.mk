@@ -16,6 +16,9 @@ $(BUILD)/libetw/%.o: libetw/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -pthread -c -o $@ $<
 
+# StartTrace runs the installed etw as the session's logger.
+$(BUILD)/libetw/src/logger_spawn.o: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BINDIR)/etw"'
+
 $(LIB_SO): $(LIB_OBJS) libetw/libetw.map
 	@mkdir -p $(@D)
 	$(CC) -shared -pthread -Wl,-soname,$(LIB_SONAME) -Wl,-z,defs \

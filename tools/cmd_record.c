@@ -14,15 +14,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <etw_etl_writer.h>
+#include <etw_logger.h>
 
 #include "ctl.h"
 #include "etw.h"
 
 static const char record_usage[] =
 	"usage: etw record -p PROVIDER[:LEVEL[:KEYWORDS]] [options] -- COMMAND [ARGS...]\n\n"
-	"Start a session, enable the providers, run COMMAND, write the session's\n"
-	"buffers to an ETL file, and stop the session when COMMAND exits.\n\n"
+	"Start a session whose logger writes an ETL file, enable the providers,\n"
+	"run COMMAND, and stop the session when COMMAND exits: the file is\n"
+	"complete when etw record returns.\n\n"
 	"  -p, --provider P       a provider GUID or name, with an optional level\n"
 	"                         and MatchAnyKeyword (repeat for more providers)\n"
 	"  -o, --output FILE      the ETL file (default etw.etl)\n"
@@ -33,27 +34,6 @@ static const char record_usage[] =
 	"Exits with COMMAND's status.\n";
 
 #define MAX_PROVIDERS 32
-
-/* Move every ready buffer into the file; returns 0 or -errno. */
-static int drain(int fd, unsigned int logger_id, struct etw_etl_writer *w,
-		 void *buf, unsigned int size)
-{
-	struct etw_buffer_read r;
-	int ret;
-
-	for (;;) {
-		memset(&r, 0, sizeof(r));
-		r.size = sizeof(r);
-		r.logger_id = logger_id;
-		r.length = size;
-		r.buf = (uintptr_t)buf;
-		if (ioctl(fd, ETW_IOC_BUFFER_READ, &r) < 0)
-			return errno == EAGAIN ? 0 : -errno;
-		ret = etw_etl_writer_buffer(w, buf);
-		if (ret)
-			return ret;
-	}
-}
 
 /* ControlTrace on the record session; fills @info on success. */
 static int control(int fd, unsigned int logger_id, unsigned int code,
@@ -82,14 +62,12 @@ int cmd_record(int argc, char **argv)
 	struct etw_enable prov[MAX_PROVIDERS];
 	struct etw_session_start st;
 	struct etw_session_info final;
-	struct etw_etl_writer *w;
 	struct progress pg;
-	const char *out = "etw.etl";
+	struct etw_logger_args la = { .path = "etw.etl" };
 	unsigned int nprov = 0, i;
 	unsigned long long v;
 	__u32 property = 0;
 	int c, fd, ret, status = 0;
-	void *buf;
 	pid_t pid;
 
 	memset(&st, 0, sizeof(st));
@@ -100,7 +78,7 @@ int cmd_record(int argc, char **argv)
 			fputs(record_usage, stdout);
 			return 0;
 		case 'o':
-			out = optarg;
+			la.path = optarg;
 			break;
 		case 'b':
 			if (ctl_number(optarg, 1024, &v) || !v)
@@ -135,8 +113,16 @@ int cmd_record(int argc, char **argv)
 	if (fd < 0)
 		return 1;
 	snprintf(st.info.name, sizeof(st.info.name), "etw-record-%d", (int)getpid());
+	st.info.log_file_mode = ETW_MODE_FILE_SEQUENTIAL;
 	if (ioctl(fd, ETW_IOC_SESSION_START, &st) < 0)
 		return ctl_fail("record", st.info.name, -errno);
+	la.logger_id = st.info.logger_id;
+	ret = etw_logger_spawn(&la, &pid);
+	if (ret) {
+		ret = ret == -ENOEXEC ? etw_error("record: cannot run 'etw logger'") :
+		      etw_error("record: %s: %s", la.path, strerror(-ret));
+		goto out_stop;
+	}
 	for (i = 0; i < nprov; i++) {
 		prov[i].logger_id = st.info.logger_id;
 		prov[i].enable_property = property;
@@ -145,18 +131,6 @@ int cmd_record(int argc, char **argv)
 			goto out_stop;
 		}
 	}
-	ret = etw_etl_writer_open(&w, out, &st.info);
-	if (ret) {
-		ret = etw_error("record: %s: %s", out, strerror(-ret));
-		goto out_stop;
-	}
-	buf = malloc(st.info.buffer_size_kb * 1024);
-	if (!buf) {
-		ret = etw_error("record: out of memory");
-		etw_etl_writer_close(w, NULL);
-		goto out_stop;
-	}
-
 	pid = fork();
 	if (pid == 0) {
 		close(fd);
@@ -164,39 +138,28 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "etw: record: %s: %s\n", argv[optind], strerror(errno));
 		_exit(127);
 	}
-	ret = 0;
 	/* Not over the command's own output on the terminal. */
 	progress_init(&pg, "record", !isatty(STDOUT_FILENO));
-	while (pid > 0 && !ret) {
-		ret = drain(fd, st.info.logger_id, w, buf, st.info.buffer_size_kb * 1024);
-		if (etw_etl_writer_count(w) > 1)
+	while (pid > 0 && waitpid(pid, &status, WNOHANG) == 0) {
+		if (!control(fd, st.info.logger_id, ETW_CONTROL_QUERY, &final) &&
+		    final.buffers_written)
 			progress_show(&pg, "%u buffers (%u KiB) written to %s",
-				      etw_etl_writer_count(w) - 1,
-				      (etw_etl_writer_count(w) - 1) *
-				      st.info.buffer_size_kb, out);
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			break;
-		usleep(20000);
+				      final.buffers_written,
+				      final.buffers_written * st.info.buffer_size_kb,
+				      la.path);
+		usleep(100000);
 	}
 	progress_done(&pg);
-	/* The command is done: hand over the partial buffers, take them all. */
-	if (!ret && !control(fd, st.info.logger_id, ETW_CONTROL_FLUSH, NULL))
-		ret = drain(fd, st.info.logger_id, w, buf, st.info.buffer_size_kb * 1024);
-	free(buf);
+	/* STOP returns once the logger has written everything. */
 	memset(&final, 0, sizeof(final));
-	if (ret)
-		etw_error("record: %s: %s", out, strerror(-ret));
-	control(fd, st.info.logger_id, ETW_CONTROL_STOP, &final);
-	i = etw_etl_writer_count(w);
-	if (etw_etl_writer_close(w, &final) && !ret)
-		ret = etw_error("record: %s: cannot finish the file", out);
+	ret = control(fd, st.info.logger_id, ETW_CONTROL_STOP, &final);
 	close(fd);
-	fprintf(stderr, "etw: record: %u buffers, %u events lost, written to %s\n",
-		i, final.events_lost, out);
+	if (ret)
+		return ctl_fail("record", "stop", ret);
+	fprintf(stderr, "etw: record: %u buffers, %u events lost, %u buffers lost, written to %s\n",
+		final.buffers_written, final.events_lost, final.log_buffers_lost, la.path);
 	if (pid < 0)
 		return etw_error("record: fork: %s", strerror(errno));
-	if (ret)
-		return 1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
 out_stop:

@@ -10,13 +10,25 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <etw_logger.h>
+
 #include "ctl.h"
 #include "etw.h"
 
 static const char start_usage[] =
-	"usage: etw start NAME [options]\n\n"
+	"usage: etw start NAME [options]\n"
+	"       etw start --attach NAME -o FILE [--max-size N]\n\n"
 	"Start a session (StartTrace).  The session runs in the kernel until\n"
-	"'etw stop NAME', whatever happens to this command.\n\n"
+	"'etw stop NAME', whatever happens to this command.  With -o, a logger\n"
+	"process writes it to FILE; 'etw stop' returns when FILE is complete.\n"
+	"--attach starts a new logger for a running session whose logger died:\n"
+	"it continues FILE, skipping what FILE already holds.\n\n"
+	"  -o, --output FILE      the ETL file (EVENT_TRACE_FILE_MODE_SEQUENTIAL)\n"
+	"      --circular         a file of --max-size MiB, oldest buffers reused\n"
+	"      --newfile          a new file each --max-size MiB (FILE has a %d)\n"
+	"      --append           continue an existing FILE\n"
+	"  -s, --max-size N       MaximumFileSize in MiB (SEQUENTIAL: stop there)\n"
+	"      --attach           restart the logger of a running session\n"
 	"  -b, --buffer-size KB   buffer size in KiB (default 64, at most 1024)\n"
 	"  -m, --min-buffers N    MinimumBuffers (at least 2 per CPU)\n"
 	"  -M, --max-buffers N    MaximumBuffers (default min + 20)\n"
@@ -27,9 +39,43 @@ static const char start_usage[] =
 	"      --independent      EVENT_TRACE_INDEPENDENT_SESSION_MODE\n"
 	"  -h, --help             this text\n";
 
+/* A logger for the session; if it cannot run, a session we started stops. */
+static int start_logger(struct etw_logger_args *la, const struct etw_session_info *info,
+			int stop_on_error)
+{
+	pid_t pid;
+	int ret, fd;
+
+	la->logger_id = info->logger_id;
+	ret = etw_logger_spawn(la, &pid);
+	if (!ret) {
+		ctl_print_session(info);
+		printf("  logger         pid %d, %s\n", (int)pid, la->path);
+		return 0;
+	}
+	if (stop_on_error) {
+		fd = ctl_open("start");
+		if (fd >= 0) {
+			ctl_query(fd, info->name, ETW_CONTROL_STOP, NULL);
+			close(fd);
+		}
+	}
+	if (ret == -ENOEXEC)
+		return etw_error("start: cannot run 'etw logger'");
+	if (ret == -EBUSY || ret == -EINVAL || ret == -EACCES)
+		return ctl_fail("start", la->path, ret);
+	return etw_error("start: %s: %s", la->path, strerror(-ret));
+}
+
 int cmd_start(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "max-size", required_argument, NULL, 's' },
+		{ "circular", no_argument, NULL, 'C' },
+		{ "newfile", no_argument, NULL, 'N' },
+		{ "append", no_argument, NULL, 'A' },
+		{ "attach", no_argument, NULL, 'a' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "min-buffers", required_argument, NULL, 'm' },
 		{ "max-buffers", required_argument, NULL, 'M' },
@@ -40,19 +86,36 @@ int cmd_start(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	struct etw_logger_args la = { 0 };
 	struct etw_session_start st;
 	unsigned long long v;
-	int c, fd;
+	unsigned int file_mode = 0;
+	int c, fd, attach = 0;
 
 	memset(&st, 0, sizeof(st));
 	st.size = sizeof(st);
-	while ((c = getopt_long(argc, argv, "b:m:M:f:rh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:s:b:m:M:f:rh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(start_usage, stdout);
 			return 0;
 		case 'r':
 			st.info.log_file_mode |= ETW_MODE_REAL_TIME;
+			continue;
+		case 'o':
+			la.path = optarg;
+			continue;
+		case 'C':
+			file_mode |= ETW_MODE_FILE_CIRCULAR;
+			continue;
+		case 'N':
+			file_mode |= ETW_MODE_FILE_NEWFILE;
+			continue;
+		case 'A':
+			file_mode |= ETW_MODE_FILE_APPEND;
+			continue;
+		case 'a':
+			attach = 1;
 			continue;
 		case 'B':
 			st.info.log_file_mode |= ETW_MODE_BUFFERING;
@@ -65,7 +128,9 @@ int cmd_start(int argc, char **argv)
 		}
 		if (ctl_number(optarg, 0xffffffffu, &v))
 			return etw_error("start: bad number '%s' for -%c", optarg, c);
-		if (c == 'b')
+		if (c == 's')
+			la.max_file_size = v;
+		else if (c == 'b')
 			st.info.buffer_size_kb = v;
 		else if (c == 'm')
 			st.info.min_buffers = v;
@@ -82,13 +147,29 @@ int cmd_start(int argc, char **argv)
 		return etw_error("start: session name longer than %zu bytes",
 				 sizeof(st.info.name) - 1);
 	strcpy(st.info.name, argv[optind]);
+	if (la.path && !file_mode)
+		file_mode = ETW_MODE_FILE_SEQUENTIAL;
+	if ((attach && !la.path) || (file_mode && !la.path))
+		return etw_error("start: --attach and file modes need -o FILE");
+	st.info.log_file_mode |= file_mode;
 	fd = ctl_open("start");
 	if (fd < 0)
 		return 1;
+	if (attach) {
+		int ret = ctl_query(fd, argv[optind], ETW_CONTROL_QUERY, &st.info);
+
+		close(fd);
+		if (ret)
+			return ctl_fail("start", argv[optind], ret);
+		la.resume = 1;
+		return start_logger(&la, &st.info, 0);
+	}
 	if (ioctl(fd, ETW_IOC_SESSION_START, &st) < 0)
 		return ctl_fail("start", argv[optind], -errno);
-	ctl_print_session(&st.info);
 	close(fd);
+	if (la.path)
+		return start_logger(&la, &st.info, 1);
+	ctl_print_session(&st.info);
 	return 0;
 }
 

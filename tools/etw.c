@@ -23,6 +23,7 @@ static const struct etw_cmd commands[] = {
 	{ "dump", "print the records of ETL trace files", cmd_dump },
 	{ "live", "print a real-time session's events as they come", cmd_live },
 	{ "guid", "print the GUID Windows derives from a provider name", cmd_guid },
+	{ "logger", "internal: write a file session's buffers (run by start)", cmd_logger },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

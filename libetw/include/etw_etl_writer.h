@@ -20,20 +20,61 @@ extern "C" {
 
 struct etw_etl_writer;
 
+/* EVENT_TRACE_USE_KBYTES_FOR_SIZE: max_file_size is in KiB, not MiB. */
+#define ETW_ETL_WRITER_KBYTES	0x00002000
+
+/**
+ * struct etw_etl_writer_opts - how the file is written
+ * @mode: the LogFileMode file bits: EVENT_TRACE_FILE_MODE_SEQUENTIAL (or
+ *	0): buffers are appended; with @max_file_size, buffers that do not
+ *	fit are not written and counted in BuffersLost.  _CIRCULAR: a file
+ *	of @max_file_size whose oldest buffers are overwritten, buffer 0
+ *	kept.  _NEWFILE: the path holds one %d; a new file (1, 2, ...) each
+ *	@max_file_size.  _APPEND: an existing file with the same buffer size
+ *	is continued.  %ETW_ETL_WRITER_KBYTES: @max_file_size is in KiB.
+ * @max_file_size: MaximumFileSize in MiB (KiB), 0: no bound
+ * @resume: a logger that restarts: continue the file (for NEWFILE the
+ *	highest-numbered one) and skip buffers whose SequenceNumber it holds
+ * @buffers_lost: BuffersLost so far (a restarted logger's predecessor's)
+ */
+struct etw_etl_writer_opts {
+	unsigned int mode;
+	unsigned int max_file_size;
+	int resume;
+	unsigned int buffers_lost;
+};
+
 /* Create (truncate) @path for the session @info (as ETW_IOC_SESSION_START returned it). */
 int etw_etl_writer_open(struct etw_etl_writer **w, const char *path,
 			const struct etw_session_info *info);
 
-/* Append one session buffer (info->buffer_size_kb KiB, as the module made it). */
-int etw_etl_writer_buffer(struct etw_etl_writer *w, const void *buffer);
+/* The same, in the way @opts says. */
+int etw_etl_writer_open_ex(struct etw_etl_writer **w, const char *path,
+			   const struct etw_session_info *info,
+			   const struct etw_etl_writer_opts *opts);
 
-/* Buffers written so far, buffer 0 included. */
-unsigned int etw_etl_writer_count(const struct etw_etl_writer *w);
+/* 0 if @path holds exactly one %d and no other %, as NEWFILE needs; -EINVAL. */
+int etw_etl_writer_check_pattern(const char *path);
 
 /*
- * Rewrite buffer 0 with the final statistics in @final (the session as
- * stopped or queried; NULL keeps the ones given to open) and close.
- * Frees @w whatever the result.
+ * Write one session buffer (info->buffer_size_kb KiB, as the module made
+ * it) where the mode puts it; a buffer that does not fit a full
+ * sequential file is counted in BuffersLost, its events are added to the
+ * header's EventsLost (so that events written = events in the file +
+ * EventsLost), and 0 is returned.
+ */
+int etw_etl_writer_buffer(struct etw_etl_writer *w, const void *buffer);
+
+/* Buffers in the current file, buffer 0 included. */
+unsigned int etw_etl_writer_count(const struct etw_etl_writer *w);
+
+/* Buffers not written (BuffersLost), the predecessor's included. */
+unsigned int etw_etl_writer_lost(const struct etw_etl_writer *w);
+
+/*
+ * Mark the file's last buffer with FLUSH_MARKER, rewrite buffer 0 with the
+ * final statistics in @final (the session as stopped or queried; NULL keeps
+ * the ones given to open) and close.  Frees @w whatever the result.
  */
 int etw_etl_writer_close(struct etw_etl_writer *w,
 			 const struct etw_session_info *final);

@@ -11,22 +11,24 @@
  *
  * Log files: a session's buffers are ETL buffers that a consumer takes
  * from the module.  On Windows the kernel writes a session's file for as
- * long as the session runs, whoever started it; here that needs a logger
- * process (issue "consumers"), which does not exist yet: the ETL writer
- * (etw_etl_writer.h) only runs inside `etw record`, for its own session.
- * Until it does, StartTrace with a log file name fails with
- * ERROR_NOT_SUPPORTED rather than start a session whose file would never
- * be written; the file mode bits are accepted and the module reports them
- * back in LogFileMode, nothing more.
+ * long as the session runs, whoever started it; here a logger process
+ * does (`etw logger`, etw_logger.h), started by StartTrace once the
+ * session runs.  If it cannot open the file the session is stopped again
+ * and StartTrace fails with the error Windows gives for that path.  STOP
+ * returns once the logger has written the file (the module waits for it).
  *
  * Session names ignore case on Windows; the module compares bytes, so the
  * name lookups here also try ASCII case-insensitive matches.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "controller.h"
 #include "logger_handle.h"
+#include "etw_etl_writer.h"
+#include "etw_logger.h"
+#include "utf.h"
 
 /* The largest BufferSize (KB) the module accepts; Windows' own is larger. */
 #define ETW_MODULE_MAX_BUFFER_KB	1024
@@ -122,9 +124,6 @@ static ULONG start_supported(const EVENT_TRACE_PROPERTIES *p,
 {
 	ULONG m = p->LogFileMode;
 
-	/* No file writer yet (see the top of this file). */
-	if (pl->file_units)
-		return ERROR_NOT_SUPPORTED;
 	/* Private sessions live in the process; the module has none. */
 	if (m & (EVENT_TRACE_PRIVATE_LOGGER_MODE | EVENT_TRACE_PRIVATE_IN_PROC))
 		return ERROR_NOT_SUPPORTED;
@@ -148,6 +147,76 @@ static ULONG start_supported(const EVENT_TRACE_PROPERTIES *p,
 	}
 }
 
+/* The log file name at LogFileNameOffset, as UTF-8 (checked by props_check). */
+static ULONG file_name(const EVENT_TRACE_PROPERTIES *p, const struct etw_props *pl,
+		       enum etw_cs cs, char *out, size_t size)
+{
+	char16_t w[ETW_NAME_MAX_UNITS];
+	const char *b = (const char *)p + p->LogFileNameOffset;
+
+	if (cs == ETW_CS_A) {
+		if (pl->file_units >= size)
+			return ERROR_BAD_PATHNAME;
+		memcpy(out, b, pl->file_units);
+		out[pl->file_units] = 0;
+		return ERROR_SUCCESS;
+	}
+	memcpy(w, b, pl->file_units * sizeof(w[0]));
+	return etw_utf16_to_utf8(w, pl->file_units, out, size) < 0 ?
+	       ERROR_BAD_PATHNAME : ERROR_SUCCESS;
+}
+
+/* Windows' errors for a log file that cannot be written. */
+static ULONG file_error(int err)
+{
+	switch (err) {
+	case -ENOENT:
+	case -ENOTDIR:
+		return ERROR_PATH_NOT_FOUND;
+	case -EACCES:
+	case -EPERM:
+	case -EISDIR:
+	case -EROFS:
+	case -ETXTBSY:
+		return ERROR_ACCESS_DENIED;
+	case -ENAMETOOLONG:
+		return ERROR_BAD_PATHNAME;
+	case -ENOSPC:
+	case -EDQUOT:
+		return ERROR_DISK_FULL;
+	case -EINVAL:	/* APPEND to a file of another buffer size */
+		return ERROR_INVALID_PARAMETER;
+	case -EBUSY:
+		return ERROR_BUSY;
+	default:
+		return ERROR_NOT_SUPPORTED;	/* no etw program to run */
+	}
+}
+
+/* The session runs: start its logger, or stop it again. */
+static ULONG start_logger(int fd, const EVENT_TRACE_PROPERTIES *p,
+			  const char *path, const struct etw_session_info *info,
+			  pid_t *pid)
+{
+	struct etw_logger_args a = {
+		.logger_id = info->logger_id,
+		.path = path,
+		.mode = p->LogFileMode,
+		.max_file_size = p->MaximumFileSize,
+	};
+	struct etw_session_control c;
+	int ret = etw_logger_spawn(&a, pid);
+
+	if (!ret)
+		return ERROR_SUCCESS;
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.code = ETW_CONTROL_STOP;
+	c.logger_id = info->logger_id;
+	etw_ioctl(fd, ETW_IOC_SESSION_CONTROL, &c);
+	return file_error(ret);
+}
+
 static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
 			 enum etw_cs cs, EVENT_TRACE_PROPERTIES *p)
 {
@@ -156,6 +225,9 @@ static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
 	struct etw_name name;
 	struct etw_props pl;
 	bool kernel_logger;
+	char path[4 * ETW_NAME_MAX_UNITS + 1];
+	ULONG max_file_size;
+	pid_t pid = 0;
 	size_t need;
 	ULONG err;
 	int fd, ret;
@@ -198,6 +270,15 @@ static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
 		return err;
 	if (name.too_long)
 		return ERROR_INVALID_PARAMETER;
+	if (pl.file_units) {
+		err = file_name(p, &pl, cs, path, sizeof(path));
+		if (err)
+			return err;
+		/* NEWFILE names each file from a pattern with one %d. */
+		if ((p->LogFileMode & EVENT_TRACE_FILE_MODE_NEWFILE) &&
+		    etw_etl_writer_check_pattern(path))
+			return ERROR_INVALID_PARAMETER;
+	}
 
 	fd = etw_device_fd();
 	if (fd < 0)
@@ -224,9 +305,20 @@ static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
 	ret = etw_ioctl(fd, ETW_IOC_SESSION_START, &st);
 	if (ret < 0)
 		return etw_win32_error(ret, ETW_ERR_CONTROL);
+	if (pl.file_units) {
+		err = start_logger(fd, p, path, &st.info, &pid);
+		if (err)
+			return err;
+	}
 
 	/* The room for the name was checked above: this cannot fail. */
+	max_file_size = p->MaximumFileSize;
 	etw_props_fill(p, &pl, &st.info, cs);
+	if (pl.file_units) {
+		p->MaximumFileSize = max_file_size;
+		/* Windows gives the thread that writes the file; ours is a process. */
+		p->LoggerThreadId = (HANDLE)(uintptr_t)pid;
+	}
 	*TraceId = etw_trace_id(&st.info);
 	return ERROR_SUCCESS;
 }

@@ -5,9 +5,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,9 +19,18 @@
 
 struct etw_etl_writer {
 	int fd;
-	char *path;
+	char *path;			/* the file being written */
+	char *pattern;			/* NEWFILE: the name with %d */
+	unsigned int file_no;		/* NEWFILE: number of the current file */
 	unsigned int buffer_size;
 	unsigned int count;		/* buffers in the file, buffer 0 included */
+	unsigned int next;		/* where the next buffer goes (circular) */
+	unsigned int last;		/* where the last buffer went (0: none) */
+	unsigned int capacity;		/* buffers the file may hold, 0: no bound */
+	unsigned int lost;		/* buffers not written: BuffersLost */
+	unsigned int events_dropped;	/* the events in them */
+	unsigned long long max_seq;	/* highest SequenceNumber in the file */
+	struct etw_etl_writer_opts opts;
 	struct etw_session_info info;
 	unsigned char *header;		/* buffer 0 */
 };
@@ -99,7 +110,7 @@ static void build_header(struct etw_etl_writer *w, unsigned long long end_time)
 	const struct etw_session_info *in = &w->info;
 	unsigned char *b = w->header, *rec = b + ETW_BUFFER_HEADER_SIZE;
 	unsigned char *lf = rec + SYSTEM_TRACE_HEADER_SIZE;
-	unsigned int mode = in->log_file_mode & ~(unsigned int)ETW_MODE_REAL_TIME;
+	unsigned int mode = w->opts.mode ? w->opts.mode : in->log_file_mode;
 	size_t room = w->buffer_size - ETW_BUFFER_HEADER_SIZE -
 		      SYSTEM_TRACE_HEADER_SIZE - LOGFILE_HEADER_SIZE;
 	size_t size, names;
@@ -126,18 +137,20 @@ static void build_header(struct etw_etl_writer *w, unsigned long long end_time)
 	put32(lf + 0x0c, (unsigned int)sysconf(_SC_NPROCESSORS_CONF));
 	put64(lf + 0x10, end_time);
 	put32(lf + 0x18, 10000);		/* processor time is in ms */
-	put32(lf + 0x1c, 0);
+	put32(lf + 0x1c, w->opts.max_file_size);
+	mode &= ~(unsigned int)ETW_MODE_REAL_TIME;
 	put32(lf + 0x20, mode ? mode : ETW_MODE_FILE_SEQUENTIAL);
 	put32(lf + 0x24, w->count);
 	put32(lf + 0x28, 1);
 	put32(lf + 0x2c, 8);
-	put32(lf + 0x30, in->events_lost);
+	/* Also the events of buffers the file could not take: see below. */
+	put32(lf + 0x30, in->events_lost + w->events_dropped);
 	put32(lf + 0x34, cpu_mhz());
 	put64(lf + 0xf8, boot_filetime());
 	put64(lf + 0x100, in->frequency);
 	put64(lf + 0x108, in->start_time);
 	put32(lf + 0x110, in->clock_type);
-	put32(lf + 0x114, in->log_buffers_lost);
+	put32(lf + 0x114, w->lost);
 
 	/* The buffer header: HEADER type, flags 0x21, processor 0. */
 	size = ETW_BUFFER_HEADER_SIZE + ((size + 7) & ~(size_t)7);
@@ -170,8 +183,164 @@ static int write_at(int fd, const void *buf, size_t len, off_t off)
 	return 0;
 }
 
-ETW_EXPORT int etw_etl_writer_open(struct etw_etl_writer **out, const char *path,
-				   const struct etw_session_info *info)
+static int read_at(int fd, void *buf, size_t len, off_t off)
+{
+	ssize_t n;
+
+	do {
+		n = pread(fd, buf, len, off);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EINVAL;
+}
+
+static unsigned long long get64(const unsigned char *p)
+{
+	unsigned long long v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static unsigned int get32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (unsigned int)p[3] << 24;
+}
+
+/* Buffers a file of MaximumFileSize holds (0: no bound). */
+static void set_capacity(struct etw_etl_writer *w)
+{
+	unsigned long long max = (unsigned long long)w->opts.max_file_size <<
+				 (w->opts.mode & ETW_ETL_WRITER_KBYTES ? 10 : 20);
+
+	w->capacity = 0;
+	if (max) {
+		w->capacity = max / w->buffer_size;
+		/* Room for the header and one buffer at least. */
+		if (w->capacity < 2)
+			w->capacity = 2;
+	}
+}
+
+/*
+ * An existing file (APPEND, or a logger that restarts): its buffer size
+ * must be ours; keep its start time; find its buffers, the highest
+ * SequenceNumber and, for a circular file, where the newest one is.
+ */
+static int adopt_file(struct etw_etl_writer *w, off_t size)
+{
+	unsigned char *b = w->header, *lf = b + ETW_BUFFER_HEADER_SIZE + SYSTEM_TRACE_HEADER_SIZE;
+	unsigned long long seq;
+	unsigned int i, n;
+	int ret;
+
+	if (size % w->buffer_size || size < (off_t)w->buffer_size)
+		return -EINVAL;
+	ret = read_at(w->fd, b, w->buffer_size, 0);
+	if (ret)
+		return ret;
+	if (get32(lf) != w->buffer_size)
+		return -EINVAL;
+	w->info.start_ticks = get64(b + ETW_BUFFER_HEADER_SIZE + 0x10);
+	w->info.start_time = get64(lf + 0x108);
+	if (!w->opts.resume)
+		return 0;
+	/* A restarted logger may not know the size the file was made for. */
+	if (!w->opts.max_file_size) {
+		w->opts.max_file_size = get32(lf + 0x1c);
+		set_capacity(w);
+	}
+	n = size / w->buffer_size;
+	for (i = 1; i < n; i++) {
+		ret = read_at(w->fd, b, 0x20, (off_t)i * w->buffer_size);
+		if (ret)
+			return ret;
+		seq = get64(b + 0x18);
+		if (seq > w->max_seq) {
+			w->max_seq = seq;
+			w->last = i;
+		}
+	}
+	return 0;
+}
+
+static int open_file(struct etw_etl_writer *w)
+{
+	int flags = O_RDWR | O_CREAT | O_CLOEXEC, ret;
+	bool keep = w->opts.resume || (w->opts.mode & ETW_MODE_FILE_APPEND);
+	struct stat st;
+
+	if (!keep)
+		flags |= O_TRUNC;
+	w->fd = open(w->path, flags, 0644);
+	if (w->fd < 0)
+		return -errno;
+	w->count = 1;
+	w->next = 1;
+	w->last = 0;
+	if (keep && !fstat(w->fd, &st) && st.st_size) {
+		ret = adopt_file(w, st.st_size);
+		if (ret)
+			goto out_close;
+		w->count = st.st_size / w->buffer_size;
+		w->next = w->last ? w->last + 1 : w->count;
+		if (w->capacity && w->next >= w->capacity)
+			w->next = 1;
+		if (!w->last && w->count > 1)
+			w->last = w->count - 1;
+		return 0;
+	}
+	build_header(w, 0);
+	ret = write_at(w->fd, w->header, w->buffer_size, 0);
+	if (!ret)
+		return 0;
+out_close:
+	close(w->fd);
+	w->fd = -1;
+	return ret;
+}
+
+/* NEWFILE: the name of file number @n from the pattern. */
+static int newfile_name(struct etw_etl_writer *w, unsigned int n)
+{
+	char *name;
+
+	/* The pattern was checked to hold one %d and nothing else. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	if (asprintf(&name, w->pattern, n) < 0)
+		return -ENOMEM;
+#pragma GCC diagnostic pop
+	free(w->path);
+	w->path = name;
+	return 0;
+}
+
+/* NEWFILE: the highest-numbered file that exists, to go on with it. */
+static unsigned int newfile_last(struct etw_etl_writer *w)
+{
+	unsigned int n = 1;
+
+	while (n < 100000 && !newfile_name(w, n + 1) && !access(w->path, F_OK))
+		n++;
+	return n;
+}
+
+ETW_EXPORT int etw_etl_writer_check_pattern(const char *path)
+{
+	const char *p = strchr(path, '%');
+
+	if (!p || p[1] != 'd' || strchr(p + 2, '%'))
+		return -EINVAL;
+	return 0;
+}
+
+ETW_EXPORT int etw_etl_writer_open_ex(struct etw_etl_writer **out, const char *path,
+				      const struct etw_session_info *info,
+				      const struct etw_etl_writer_opts *opts)
 {
 	struct etw_etl_writer *w;
 	int ret;
@@ -179,45 +348,145 @@ ETW_EXPORT int etw_etl_writer_open(struct etw_etl_writer **out, const char *path
 	*out = NULL;
 	if (!info->buffer_size_kb || info->buffer_size_kb > 1024)
 		return -EINVAL;
+	if ((opts->mode & ETW_MODE_FILE_NEWFILE) && etw_etl_writer_check_pattern(path))
+		return -EINVAL;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
+	w->fd = -1;
+	w->opts = *opts;
 	w->info = *info;
 	w->buffer_size = info->buffer_size_kb * 1024;
-	w->count = 1;
+	w->lost = opts->buffers_lost;
+	set_capacity(w);
 	w->header = malloc(w->buffer_size);
-	w->path = strdup(path);
 	ret = -ENOMEM;
-	if (!w->header || !w->path)
+	if (!w->header)
 		goto out_free;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	ret = -errno;
-	if (w->fd < 0)
-		goto out_free;
-	build_header(w, 0);
-	ret = write_at(w->fd, w->header, w->buffer_size, 0);
-	if (ret) {
-		close(w->fd);
-		goto out_free;
+	if (opts->mode & ETW_MODE_FILE_NEWFILE) {
+		w->pattern = strdup(path);
+		if (!w->pattern)
+			goto out_free;
+		w->file_no = opts->resume ? newfile_last(w) : 1;
+		ret = newfile_name(w, w->file_no);
+	} else {
+		w->path = strdup(path);
+		ret = w->path ? 0 : -ENOMEM;
 	}
+	if (!ret)
+		ret = open_file(w);
+	if (ret)
+		goto out_free;
 	*out = w;
 	return 0;
 
 out_free:
 	free(w->header);
 	free(w->path);
+	free(w->pattern);
 	free(w);
 	return ret;
 }
 
+ETW_EXPORT int etw_etl_writer_open(struct etw_etl_writer **out, const char *path,
+				   const struct etw_session_info *info)
+{
+	struct etw_etl_writer_opts opts = { 0 };
+
+	return etw_etl_writer_open_ex(out, path, info, &opts);
+}
+
+/* Only the file's last buffer carries FLUSH_MARKER (etl-format.rst). */
+static int mark_last(struct etw_etl_writer *w)
+{
+	unsigned char flag[2];
+	off_t off = (off_t)w->last * w->buffer_size + 0x34;
+	int ret;
+
+	if (!w->last)
+		return 0;
+	ret = read_at(w->fd, flag, 2, off);
+	if (ret || (flag[0] & 0x01))
+		return ret;
+	flag[0] |= 0x01;
+	return write_at(w->fd, flag, 2, off);
+}
+
+/* Mark the last buffer, rewrite buffer 0 with the final numbers, close. */
+static int finish_file(struct etw_etl_writer *w)
+{
+	int ret = mark_last(w);
+
+	build_header(w, filetime_of(CLOCK_REALTIME));
+	if (!ret)
+		ret = write_at(w->fd, w->header, w->buffer_size, 0);
+	if (close(w->fd) && !ret)
+		ret = -errno;
+	w->fd = -1;
+	return ret;
+}
+
+/*
+ * Records in a session buffer: the module writes EVENT_HEADER and
+ * EVENT_TRACE_HEADER records, both with their size in the first 16 bits.
+ */
+static unsigned int count_records(const unsigned char *b, unsigned int size)
+{
+	unsigned int end = get32(b + 4), off = ETW_BUFFER_HEADER_SIZE, n = 0;
+	unsigned int len;
+
+	if (end > size)
+		return 0;
+	while (off + 4 <= end) {
+		len = b[off] | b[off + 1] << 8;
+		if (len < 4)
+			break;
+		n++;
+		off += (len + 7) & ~7u;
+	}
+	return n;
+}
+
 ETW_EXPORT int etw_etl_writer_buffer(struct etw_etl_writer *w, const void *buffer)
 {
-	int ret = write_at(w->fd, buffer, w->buffer_size,
-			   (off_t)w->count * w->buffer_size);
+	unsigned long long seq = get64((const unsigned char *)buffer + 0x18);
+	unsigned int at;
+	int ret;
 
-	if (!ret)
-		w->count++;
-	return ret;
+	/* A restarted logger sees again what its file already holds. */
+	if (w->opts.resume && seq && seq <= w->max_seq)
+		return 0;
+	if (w->capacity && w->next >= w->capacity) {
+		if (w->opts.mode & ETW_MODE_FILE_CIRCULAR) {
+			w->next = 1;	/* over the oldest; buffer 0 stays */
+		} else if (w->opts.mode & ETW_MODE_FILE_NEWFILE) {
+			ret = finish_file(w);
+			if (!ret)
+				ret = newfile_name(w, ++w->file_no);
+			if (!ret) {
+				w->opts.resume = false;
+				ret = open_file(w);
+			}
+			if (ret)
+				return ret;
+		} else {
+			/* SEQUENTIAL: the file is full. */
+			w->lost++;
+			w->events_dropped += count_records(buffer, w->buffer_size);
+			return 0;
+		}
+	}
+	at = w->next;
+	ret = write_at(w->fd, buffer, w->buffer_size, (off_t)at * w->buffer_size);
+	if (ret)
+		return ret;
+	w->last = at;
+	w->next = at + 1;
+	if (w->next > w->count)
+		w->count = w->next;
+	if (seq > w->max_seq)
+		w->max_seq = seq;
+	return 0;
 }
 
 ETW_EXPORT unsigned int etw_etl_writer_count(const struct etw_etl_writer *w)
@@ -225,21 +494,22 @@ ETW_EXPORT unsigned int etw_etl_writer_count(const struct etw_etl_writer *w)
 	return w->count;
 }
 
+ETW_EXPORT unsigned int etw_etl_writer_lost(const struct etw_etl_writer *w)
+{
+	return w->lost;
+}
+
 ETW_EXPORT int etw_etl_writer_close(struct etw_etl_writer *w,
 				    const struct etw_session_info *final)
 {
 	int ret;
 
-	if (final) {
+	if (final)
 		w->info.events_lost = final->events_lost;
-		w->info.log_buffers_lost = final->log_buffers_lost;
-	}
-	build_header(w, filetime_of(CLOCK_REALTIME));
-	ret = write_at(w->fd, w->header, w->buffer_size, 0);
-	if (close(w->fd) && !ret)
-		ret = -errno;
+	ret = finish_file(w);
 	free(w->header);
 	free(w->path);
+	free(w->pattern);
 	free(w);
 	return ret;
 }

@@ -167,7 +167,10 @@ TEST(start_log_file_mode)
 		  EVENT_TRACE_USE_LOCAL_SEQUENCE, false, 0, ERROR_INVALID_PARAMETER },
 		{ EVENT_TRACE_RELOG_MODE | EVENT_TRACE_REAL_TIME_MODE, false, 0,
 		  ERROR_INVALID_PARAMETER },
-		/* Valid, but no file writer, private session or clock 2 yet. */
+		/*
+		 * Valid: with a file or real-time, ERROR_NOT_SUPPORTED here is
+		 * the missing module of the host; no private session yet.
+		 */
 		{ 0, true, 0, ERROR_NOT_SUPPORTED },
 		{ EVENT_TRACE_FILE_MODE_SEQUENTIAL, true, 0, ERROR_NOT_SUPPORTED },
 		{ EVENT_TRACE_FILE_MODE_CIRCULAR, true, 10, ERROR_NOT_SUPPORTED },

@@ -328,11 +328,10 @@ TEST_F(ctl, start_errors)
 	pinit(&b, 0);
 	EXPECT_EQ(ERROR_BAD_PATHNAME, StartTraceA(&h2, "etwtest-ctl-x", &b.p));
 	EXPECT_EQ(ERROR_BAD_PATHNAME, GetLastError());
-	/* A log file: no file writer for sessions yet. */
+	/* A log file the logger cannot create (logger_test has the rest). */
 	pinit(&b, EVENT_TRACE_FILE_MODE_SEQUENTIAL)->LogFileNameOffset = sizeof(b.p) + 512;
-	strcpy(b.names + 512, "/tmp/etwtest.etl");
-	EXPECT_EQ(ERROR_NOT_SUPPORTED, StartTraceA(&h2, "etwtest-ctl-x", &b.p));
-	EXPECT_EQ(-1, access("/tmp/etwtest.etl", F_OK));
+	strcpy(b.names + 512, "/tmp/etwtest-no-such-dir/x.etl");
+	EXPECT_EQ(ERROR_PATH_NOT_FOUND, StartTraceA(&h2, "etwtest-ctl-x", &b.p));
 	/* None of them made a session. */
 	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND,
 		  QueryTraceA(0, "etwtest-ctl-x", pinit(&b, 0)));

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading a session's buffers through the mmap consumer protocol
+ * (Documentation/userspace-api/consumer.rst): attach, wait for full
+ * buffers, take them one by one in SequenceNumber order, give them back.
+ * Used by the logger (`etw logger`) and by real-time consumers.  A reader
+ * is used by one thread at a time.  Functions return 0 or a negative errno.
+ */
+#ifndef ETW_SESSION_READER_H
+#define ETW_SESSION_READER_H
+
+#include <linux/etw.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct etw_session_reader;
+
+/*
+ * Attach to session @logger_id through the /dev/etw descriptor @dev
+ * (ETW_CONSUMER_F_LOGGER in @flags: STOP waits for this reader to close).
+ * -EBUSY: the session already has a consumer.
+ */
+int etw_session_reader_attach(struct etw_session_reader **r, int dev,
+			      unsigned int logger_id, unsigned int flags);
+
+/* The consumer fd, for poll() (POLLIN: buffers; POLLHUP: stopped, drained). */
+int etw_session_reader_fd(const struct etw_session_reader *r);
+
+/* Bytes of one buffer. */
+unsigned int etw_session_reader_buffer_size(const struct etw_session_reader *r);
+
+/*
+ * Give back the buffers taken so far (a caller that waits is done with
+ * them), then wait up to @timeout_ms (-1: forever) for a buffer.  1: one
+ * is ready;
+ * 0: timed out; -ESHUTDOWN: the session stopped and every buffer was read
+ * and given back.
+ */
+int etw_session_reader_wait(struct etw_session_reader *r, int timeout_ms);
+
+/*
+ * The next published buffer not yet taken, or NULL.  It stays valid until
+ * it is given back by etw_session_reader_release().
+ */
+const void *etw_session_reader_next(struct etw_session_reader *r);
+
+/* Give back every buffer taken so far. */
+void etw_session_reader_release(struct etw_session_reader *r);
+
+/* Report LogBuffersLost (buffers the reader could not write). */
+void etw_session_reader_set_log_buffers_lost(struct etw_session_reader *r,
+					     unsigned int n);
+
+/* The session's settings and statistics (final once @stopped is 1). */
+int etw_session_reader_query(struct etw_session_reader *r,
+			     struct etw_session_info *info, int *stopped);
+
+/* Detach; buffers taken and not given back return to the session. */
+void etw_session_reader_close(struct etw_session_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ETW_SESSION_READER_H */

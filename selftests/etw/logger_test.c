@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * File sessions end to end: StartTrace with a log file starts `etw
+ * logger`, StopTrace returns when the file is complete, and the file read
+ * back holds exactly the events written (events written = events in the
+ * file + EventsLost), for every file mode: SEQUENTIAL (with and without
+ * MaximumFileSize), CIRCULAR, NEWFILE, APPEND; a logger killed and
+ * restarted; bad paths; a real-time consumer through the session reader.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <windows.h>
+#include <evntrace.h>
+#include <etw_etl.h>
+#include <etw_etl_writer.h>
+#include <etw_logger.h>
+#include <etw_session_reader.h>
+
+#include "kselftest_harness.h"
+#include "etw_selftests.h"
+
+#define KB 1024
+
+struct props {
+	EVENT_TRACE_PROPERTIES p;
+	char names[2048];
+};
+
+static EVENT_TRACE_PROPERTIES *props(struct props *b, ULONG mode, ULONG kb,
+				     const char *file, ULONG max_size)
+{
+	memset(b, 0, sizeof(*b));
+	b->p.Wnode.BufferSize = sizeof(*b);
+	b->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	b->p.Wnode.ClientContext = 1;
+	b->p.LogFileMode = mode;
+	b->p.BufferSize = kb;
+	b->p.MinimumBuffers = 16;
+	b->p.MaximumFileSize = max_size;
+	b->p.LoggerNameOffset = sizeof(b->p);
+	if (file) {
+		b->p.LogFileNameOffset = sizeof(b->p) + 1024;
+		strcpy(b->names + 1024, file);
+	}
+	return &b->p;
+}
+
+/* What a file holds: events of the test provider, buffers, markers. */
+struct file_counts {
+	long events;
+	long last_id;		/* id of the newest event (time order) */
+	unsigned int buffers;	/* data buffers */
+	unsigned int markers;	/* buffers with FLUSH_MARKER */
+	unsigned int marker_is_last;	/* ... and it is the last in the file */
+	long long max_seq;
+	struct etw_etl_header h;	/* its strings point to the two below */
+	char logger_name[128];
+	char log_file_name[256];
+};
+
+static int read_file(const char *path, const __u8 guid[16], struct file_counts *c)
+{
+	struct etw_etl_buffer b;
+	struct etw_etl_event ev;
+	struct etw_etl *etl;
+	unsigned int i;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	ret = etw_etl_open(path, &etl, NULL);
+	if (ret)
+		return ret;
+	c->h = *etw_etl_get_header(etl);
+	snprintf(c->logger_name, sizeof(c->logger_name), "%s", c->h.logger_name);
+	snprintf(c->log_file_name, sizeof(c->log_file_name), "%s", c->h.log_file_name);
+	c->h.logger_name = c->logger_name;
+	c->h.log_file_name = c->log_file_name;
+	for (i = 1; !etw_etl_get_buffer(etl, i, &b); i++) {
+		c->buffers++;
+		if (b.flags & ETW_ETL_BUFFER_FLAG_FLUSH_MARKER) {
+			c->markers++;
+			c->marker_is_last = i == c->h.buffer_count - 1;
+		}
+		if (b.sequence > c->max_seq)
+			c->max_seq = b.sequence;
+	}
+	etw_etl_rewind(etl, ETW_ETL_ORDER_TIME);
+	while ((ret = etw_etl_next(etl, &ev)) == 1) {
+		if (ev.kind != ETW_ETL_KIND_EVENT || memcmp(&ev.provider, guid, 16))
+			continue;
+		c->events++;
+		c->last_id = ev.id;
+	}
+	etw_etl_close(etl);
+	return ret;
+}
+
+/*
+ * One write to the test session: 1 stored, 0 not (lost and counted in
+ * *lost, or no session any more).
+ */
+static int write_one(int fd, __u32 reg, __u16 id, long *lost)
+{
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+	__u64 payload[8] = { id };
+	struct etw_data_desc d = { .ptr = (uintptr_t)payload, .size = sizeof(payload) };
+
+	w.reg_id = reg;
+	w.desc.id = id;
+	w.desc.level = 4;
+	w.count = 1;
+	w.data = (uintptr_t)&d;
+	if (!ioctl(fd, ETW_IOC_WRITE, &w))
+		return w.written;
+	if (errno == ENOSPC)
+		(*lost)++;
+	return 0;
+}
+
+static long write_many(int fd, __u32 reg, int n, long *lost)
+{
+	long written = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		written += write_one(fd, reg, i & 0xffff, lost);
+	return written;
+}
+
+FIXTURE(logger)
+{
+	int fd;
+	__u32 reg;
+	__u8 guid[16];
+	CONTROLTRACE_ID h;
+	struct props b;
+};
+
+FIXTURE_SETUP(logger)
+{
+	etw_require_root(_metadata);
+	if (access("/usr/bin/etw", X_OK))
+		SKIP(return, "needs the etw tool (the VM has it)");
+	self->fd = etw_open_or_skip(_metadata);
+	etw_stop_test_sessions(self->fd);
+	etw_test_guid(self->guid, 0x50);
+	ASSERT_EQ(0, etw_register_simple(self->fd, self->guid, &self->reg));
+	system("rm -f /tmp/etwtest-*.etl");
+}
+
+FIXTURE_TEARDOWN(logger)
+{
+	if (self->fd >= 0) {
+		etw_stop_test_sessions(self->fd);
+		close(self->fd);
+	}
+}
+
+#define LOGGER_ID(h) ((__u32)((h) & 0xffff))
+
+static void start(struct __test_metadata *_metadata, FIXTURE_DATA(logger) *self,
+		  const char *name, ULONG mode, ULONG kb, const char *file, ULONG max)
+{
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&self->h, name,
+					     props(&self->b, mode, kb, file, max)));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, LOGGER_ID(self->h), self->guid,
+				       1, 0, 0, 0, 0));
+}
+
+static void stop(struct __test_metadata *_metadata, FIXTURE_DATA(logger) *self,
+		 EVENT_TRACE_PROPERTIES **out)
+{
+	struct props *q = calloc(1, sizeof(*q));
+
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(self->h, NULL,
+					       props(q, 0, 0, NULL, 0),
+					       EVENT_TRACE_CONTROL_STOP));
+	*out = &q->p;
+}
+
+TEST_F(logger, sequential_exact)
+{
+	EVENT_TRACE_PROPERTIES *fin;
+	struct file_counts c;
+	long lost = 0, written;
+
+	start(_metadata, self, "etwtest-log-seq", EVENT_TRACE_FILE_MODE_SEQUENTIAL,
+	      4, "/tmp/etwtest-seq.etl", 0);
+	EXPECT_NE(NULL, self->b.p.LoggerThreadId);	/* the logger's pid */
+	written = write_many(self->fd, self->reg, 3000, &lost);
+	stop(_metadata, self, &fin);
+	ASSERT_EQ(0, read_file("/tmp/etwtest-seq.etl", self->guid, &c));
+	EXPECT_EQ(written, c.events);
+	EXPECT_EQ(lost, fin->EventsLost);
+	EXPECT_EQ(lost, c.h.events_lost);
+	EXPECT_EQ(3000, written + lost);
+	EXPECT_EQ(c.h.buffer_count, c.h.buffers_written);
+	EXPECT_EQ(c.buffers + 1, c.h.buffers_written);
+	EXPECT_EQ(c.buffers, fin->BuffersWritten);
+	EXPECT_EQ(0, c.h.buffers_lost);
+	EXPECT_EQ(EVENT_TRACE_FILE_MODE_SEQUENTIAL, c.h.log_file_mode);
+	EXPECT_NE(0, c.h.end_time);
+	/* Only the file's last buffer carries FLUSH_MARKER. */
+	EXPECT_EQ(1, c.markers);
+	EXPECT_EQ(1, c.marker_is_last);
+	EXPECT_STREQ("etwtest-log-seq", c.h.logger_name);
+	free(fin);
+}
+
+/* MaximumFileSize: the file stops growing; the rest is counted. */
+TEST_F(logger, sequential_max_size)
+{
+	EVENT_TRACE_PROPERTIES *fin;
+	struct file_counts c;
+	struct stat st;
+	long lost = 0, written;
+
+	start(_metadata, self, "etwtest-log-max",
+	      EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_USE_KBYTES_FOR_SIZE,
+	      4, "/tmp/etwtest-max.etl", 64);
+	written = write_many(self->fd, self->reg, 3000, &lost);
+	stop(_metadata, self, &fin);
+	ASSERT_EQ(0, stat("/tmp/etwtest-max.etl", &st));
+	EXPECT_EQ(64 * KB, st.st_size);
+	ASSERT_EQ(0, read_file("/tmp/etwtest-max.etl", self->guid, &c));
+	EXPECT_EQ(16, c.h.buffers_written);
+	EXPECT_LT(0, fin->LogBuffersLost);
+	EXPECT_EQ(fin->LogBuffersLost, c.h.buffers_lost);
+	EXPECT_EQ(64, c.h.maximum_file_size);
+	/* EventsLost in the file also counts the events of the lost buffers. */
+	EXPECT_EQ(written + lost, c.events + c.h.events_lost);
+	EXPECT_EQ(lost, fin->EventsLost);
+	EXPECT_EQ(1, c.markers);
+	free(fin);
+}
+
+/* CIRCULAR: a file of MaximumFileSize, the newest buffers, header kept. */
+TEST_F(logger, circular)
+{
+	EVENT_TRACE_PROPERTIES *fin;
+	struct file_counts c;
+	struct stat st;
+	long lost = 0, written;
+	int n;
+
+	start(_metadata, self, "etwtest-log-circ",
+	      EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_USE_KBYTES_FOR_SIZE,
+	      4, "/tmp/etwtest-circ.etl", 64);
+	written = write_many(self->fd, self->reg, 3000, &lost);
+	/* The newest event: retried until the logger has made room. */
+	for (n = 0; n < 100 && !write_one(self->fd, self->reg, 0xbeef, &lost); n++)
+		usleep(20000);
+	ASSERT_GT(100, n);
+	written++;
+	stop(_metadata, self, &fin);
+	ASSERT_EQ(0, stat("/tmp/etwtest-circ.etl", &st));
+	EXPECT_EQ(64 * KB, st.st_size);
+	ASSERT_EQ(0, read_file("/tmp/etwtest-circ.etl", self->guid, &c));
+	EXPECT_EQ(16, c.h.buffers_written);
+	EXPECT_EQ(EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_USE_KBYTES_FOR_SIZE,
+		  c.h.log_file_mode);
+	EXPECT_LT(0, c.events);
+	EXPECT_GT(written, c.events);		/* the oldest were overwritten */
+	EXPECT_EQ(0xbeef, c.last_id);		/* the newest is there */
+	EXPECT_EQ(fin->BuffersWritten, c.max_seq);
+	EXPECT_EQ(1, c.markers);
+	EXPECT_EQ(0, fin->LogBuffersLost);
+	free(fin);
+}
+
+/* NEWFILE: a new file each MaximumFileSize, named from the %d pattern. */
+TEST_F(logger, newfile)
+{
+	EVENT_TRACE_PROPERTIES *fin;
+	struct file_counts c;
+	char path[64];
+	long lost = 0, written, events = 0;
+	unsigned int n;
+	struct stat st;
+
+	start(_metadata, self, "etwtest-log-new",
+	      EVENT_TRACE_FILE_MODE_NEWFILE | EVENT_TRACE_USE_KBYTES_FOR_SIZE,
+	      4, "/tmp/etwtest-new-%d.etl", 32);
+	written = write_many(self->fd, self->reg, 2000, &lost);
+	stop(_metadata, self, &fin);
+	for (n = 1; n < 100; n++) {
+		snprintf(path, sizeof(path), "/tmp/etwtest-new-%u.etl", n);
+		if (stat(path, &st))
+			break;
+		EXPECT_GE(32 * KB, st.st_size);
+		ASSERT_EQ(0, read_file(path, self->guid, &c));
+		EXPECT_EQ(c.h.buffer_count, c.h.buffers_written);
+		EXPECT_STREQ(path, c.h.log_file_name);
+		events += c.events;
+	}
+	EXPECT_LT(3, n);
+	EXPECT_EQ(written, events);
+	EXPECT_EQ(lost, fin->EventsLost);
+	free(fin);
+}
+
+/* APPEND: a second session continues the first one's file. */
+TEST_F(logger, append)
+{
+	EVENT_TRACE_PROPERTIES *fin;
+	struct file_counts c, c1;
+	long lost = 0, written;
+
+	start(_metadata, self, "etwtest-log-app", EVENT_TRACE_FILE_MODE_SEQUENTIAL,
+	      4, "/tmp/etwtest-app.etl", 0);
+	written = write_many(self->fd, self->reg, 500, &lost);
+	stop(_metadata, self, &fin);
+	free(fin);
+	ASSERT_EQ(0, read_file("/tmp/etwtest-app.etl", self->guid, &c1));
+	EXPECT_EQ(written, c1.events);
+
+	start(_metadata, self, "etwtest-log-app2",
+	      EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_APPEND,
+	      4, "/tmp/etwtest-app.etl", 0);
+	written += write_many(self->fd, self->reg, 700, &lost);
+	stop(_metadata, self, &fin);
+	ASSERT_EQ(0, read_file("/tmp/etwtest-app.etl", self->guid, &c));
+	EXPECT_EQ(written, c.events);
+	EXPECT_EQ(1200, written + lost);
+	EXPECT_EQ(c1.h.buffers_written + fin->BuffersWritten, c.h.buffers_written);
+	EXPECT_EQ(c1.h.start_time, c.h.start_time);
+	free(fin);
+
+	/* Another buffer size cannot continue it. */
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  StartTraceA(&self->h, "etwtest-log-app3",
+			      props(&self->b, EVENT_TRACE_FILE_MODE_APPEND, 8,
+				    "/tmp/etwtest-app.etl", 0)));
+}
+
+/* Windows' errors for paths that cannot be written; no session is left. */
+TEST_F(logger, bad_paths)
+{
+	CONTROLTRACE_ID h;
+	struct props q;
+
+	EXPECT_EQ(ERROR_PATH_NOT_FOUND,
+		  StartTraceA(&h, "etwtest-log-bad",
+			      props(&self->b, 0, 4, "/tmp/no-such-dir/x.etl", 0)));
+	EXPECT_EQ(ERROR_PATH_NOT_FOUND, GetLastError());
+	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND,
+		  ControlTraceA(0, "etwtest-log-bad", props(&q, 0, 0, NULL, 0),
+				EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_EQ(ERROR_ACCESS_DENIED,
+		  StartTraceA(&h, "etwtest-log-bad", props(&self->b, 0, 4, "/tmp", 0)));
+	/* NEWFILE needs one %d in the name. */
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  StartTraceA(&h, "etwtest-log-bad",
+			      props(&self->b, EVENT_TRACE_FILE_MODE_NEWFILE, 4,
+				    "/tmp/etwtest-nopattern.etl", 1)));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  StartTraceA(&h, "etwtest-log-bad",
+			      props(&self->b, EVENT_TRACE_FILE_MODE_NEWFILE, 4,
+				    "/tmp/etwtest-%d-%d.etl", 1)));
+	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND,
+		  ControlTraceA(0, "etwtest-log-bad", props(&q, 0, 0, NULL, 0),
+				EVENT_TRACE_CONTROL_QUERY));
+}
+
+/*
+ * A logger killed with buffers the kernel still holds, restarted with
+ * `etw start --attach`: the file ends with every event exactly once.  The
+ * duplicate case is made on purpose: a consumer writes buffers to the file
+ * and dies before giving them back, so the restarted logger is shown them
+ * again and must skip them.
+ */
+TEST_F(logger, killed_and_restarted)
+{
+	struct etw_logger_args la = { .path = "/tmp/etwtest-kill.etl", .resume = 1 };
+	struct etw_session_reader *r;
+	struct etw_session_info info;
+	struct etw_etl_writer_opts wo = { .resume = 1 };
+	struct etw_etl_writer *w;
+	EVENT_TRACE_PROPERTIES *fin;
+	struct file_counts c;
+	const void *buf;
+	long lost = 0, written;
+	pid_t pid;
+	int status, n = 0;
+
+	start(_metadata, self, "etwtest-log-kill", EVENT_TRACE_FILE_MODE_SEQUENTIAL,
+	      4, "/tmp/etwtest-kill.etl", 0);
+	pid = (pid_t)(uintptr_t)self->b.p.LoggerThreadId;
+	ASSERT_LT(0, pid);
+	written = write_many(self->fd, self->reg, 500, &lost);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, LOGGER_ID(self->h), ETW_CONTROL_FLUSH, NULL));
+	usleep(200000);
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	/* Not our child: wait until it is gone and has detached. */
+	while (!kill(pid, 0) && n++ < 100)
+		usleep(20000);
+	written += write_many(self->fd, self->reg, 300, &lost);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, LOGGER_ID(self->h), ETW_CONTROL_FLUSH, NULL));
+
+	/* A consumer that writes two buffers and dies before giving them back. */
+	ASSERT_EQ(0, etw_session_reader_attach(&r, self->fd, LOGGER_ID(self->h), 0));
+	ASSERT_EQ(0, etw_session_reader_query(r, &info, NULL));
+	ASSERT_EQ(0, etw_etl_writer_open_ex(&w, "/tmp/etwtest-kill.etl", &info, &wo));
+	for (n = 0; n < 2 && (buf = etw_session_reader_next(r)); n++)
+		ASSERT_EQ(0, etw_etl_writer_buffer(w, buf));
+	EXPECT_EQ(2, n);
+	ASSERT_EQ(0, etw_etl_writer_close(w, NULL));
+	etw_session_reader_close(r);
+
+	/* A second logger may not attach while one runs. */
+	la.logger_id = LOGGER_ID(self->h);
+	ASSERT_EQ(0, system("etw start --attach etwtest-log-kill -o /tmp/etwtest-kill.etl"
+			    " > /dev/null"));
+	EXPECT_EQ(-EBUSY, etw_logger_spawn(&la, &pid));
+	written += write_many(self->fd, self->reg, 300, &lost);
+	stop(_metadata, self, &fin);
+	ASSERT_EQ(0, read_file("/tmp/etwtest-kill.etl", self->guid, &c));
+	EXPECT_EQ(written, c.events);
+	EXPECT_EQ(1100, written + lost);
+	EXPECT_EQ(lost, fin->EventsLost);
+	EXPECT_EQ(c.buffers + 1, c.h.buffers_written);
+	EXPECT_EQ(fin->BuffersWritten, c.max_seq);
+	(void)status;
+	free(fin);
+}
+
+struct writer {
+	int fd;
+	__u32 reg;
+	volatile int *stop;
+	long written;
+	long lost;
+};
+
+static void *writer_fn(void *arg)
+{
+	struct writer *w = arg;
+	__u16 n = 0;
+
+	while (!*w->stop)
+		w->written += write_one(w->fd, w->reg, n++, &w->lost);
+	return NULL;
+}
+
+/* StopTrace while writers run: the file has everything the session took. */
+TEST_F(logger, stop_while_writers_run)
+{
+	EVENT_TRACE_PROPERTIES *fin;
+	struct file_counts c;
+	struct writer w[2];
+	pthread_t t[2];
+	volatile int halt = 0;
+	long written = 0, lost = 0;
+	int i;
+
+	start(_metadata, self, "etwtest-log-busy", EVENT_TRACE_FILE_MODE_SEQUENTIAL,
+	      4, "/tmp/etwtest-busy.etl", 0);
+	for (i = 0; i < 2; i++) {
+		w[i] = (struct writer){ .fd = self->fd, .reg = self->reg, .stop = &halt };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, writer_fn, &w[i]));
+	}
+	usleep(300000);
+	stop(_metadata, self, &fin);
+	halt = 1;
+	for (i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		written += w[i].written;
+		lost += w[i].lost;
+	}
+	ASSERT_EQ(0, read_file("/tmp/etwtest-busy.etl", self->guid, &c));
+	EXPECT_LT(0, written);
+	EXPECT_EQ(written, c.events);
+	EXPECT_EQ(lost, fin->EventsLost);
+	EXPECT_EQ(lost, c.h.events_lost);
+	EXPECT_EQ(1, c.markers);
+	free(fin);
+}
+
+/* A real-time consumer through the session reader of libetw. */
+TEST_F(logger, real_time_reader)
+{
+	struct etw_session_reader *r;
+	struct etw_session_info info;
+	const unsigned char *buf;
+	long lost = 0, written, events = 0;
+	unsigned int off, end;
+	int ret, stopped = 0;
+
+	start(_metadata, self, "etwtest-log-rt", EVENT_TRACE_REAL_TIME_MODE, 4, NULL, 0);
+	ASSERT_EQ(0, etw_session_reader_attach(&r, self->fd, LOGGER_ID(self->h), 0));
+	EXPECT_EQ(4096, etw_session_reader_buffer_size(r));
+	EXPECT_EQ(0, etw_session_reader_wait(r, 0));
+	written = write_many(self->fd, self->reg, 100, &lost);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, LOGGER_ID(self->h), ETW_CONTROL_STOP, NULL));
+	while ((ret = etw_session_reader_wait(r, 1000)) == 1) {
+		while ((buf = etw_session_reader_next(r))) {
+			end = buf[4] | buf[5] << 8;
+			for (off = ETW_BUFFER_HEADER_SIZE; off < end;
+			     off += ((buf[off] | buf[off + 1] << 8) + 7) & ~7u)
+				events += !memcmp(buf + off + 0x18, self->guid, 16);
+		}
+	}
+	EXPECT_EQ(-ESHUTDOWN, ret);
+	ASSERT_EQ(0, etw_session_reader_query(r, &info, &stopped));
+	EXPECT_EQ(1, stopped);
+	EXPECT_EQ(written, events);
+	EXPECT_EQ(lost, info.events_lost);
+	etw_session_reader_close(r);
+}
+
+TEST_HARNESS_MAIN
