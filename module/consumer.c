@@ -309,9 +309,7 @@ int etw_consumer_attach(struct etw_consumer_attach *arg)
 	if ((arg->flags & ~ETW_CONSUMER_F_MASK) || arg->reserved[0] ||
 	    arg->reserved[1])
 		return -EINVAL;
-	mutex_lock(&etw_lock);
-	s = etw_session_get(arg->logger_id);
-	mutex_unlock(&etw_lock);
+	s = etw_session_find(arg->logger_id);
 	if (!s)
 		return -ENOENT;
 	c = etw_consumer_alloc(s, arg->flags);

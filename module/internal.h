@@ -218,6 +218,7 @@ int etw_session_control(struct etw_session_control *arg);
 int etw_session_buffer_read(struct etw_buffer_read *arg);
 struct etw_session *etw_session_get(u32 logger_id);
 struct etw_session *etw_session_lookup_rcu(u32 logger_id);
+struct etw_session *etw_session_find(u32 logger_id);
 void etw_session_put(struct etw_session *s);
 void etw_session_stats(struct etw_session *s, struct etw_session_info *out);
 void etw_session_exit(void);

@@ -68,6 +68,17 @@ struct etw_session *etw_session_get(u32 logger_id)
 	return s;
 }
 
+/* The same, taking etw_lock, for callers that do not hold it. */
+struct etw_session *etw_session_find(u32 logger_id)
+{
+	struct etw_session *s;
+
+	mutex_lock(&etw_lock);
+	s = etw_session_get(logger_id);
+	mutex_unlock(&etw_lock);
+	return s;
+}
+
 static struct etw_session *etw_session_by_name(const char *name)
 {
 	struct etw_session *s;
@@ -368,9 +379,7 @@ int etw_session_buffer_read(struct etw_buffer_read *arg)
 
 	if (arg->flags || arg->reserved0 || arg->reserved[0] || arg->reserved[1])
 		return -EINVAL;
-	mutex_lock(&etw_lock);
-	s = etw_session_get(arg->logger_id);
-	mutex_unlock(&etw_lock);
+	s = etw_session_find(arg->logger_id);
 	if (!s)
 		return -ENOENT;
 	if (arg->length < s->buffer_size) {

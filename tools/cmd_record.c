@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etw record: start a session, enable providers, run a command, write
- * every buffer to an ETL file, stop.
+ * etw record: start a session whose logger (etw logger) writes an ETL
+ * file, enable providers, run a command, stop.
  */
 #include <errno.h>
 #include <getopt.h>

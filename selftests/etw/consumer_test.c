@@ -142,26 +142,6 @@ static int consumer_query(struct consumer *c, struct etw_consumer_query *q)
 	return etw_ioctl_err(c->fd, ETW_IOC_CONSUMER_QUERY, q);
 }
 
-/* One write to the one test session: 1 if stored, 0 if counted lost. */
-static int write_one(int fd, __u32 reg, __u16 id, long *lost)
-{
-	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
-	__u64 payload[8] = { id };
-	struct etw_data_desc d = { .ptr = (uintptr_t)payload, .size = sizeof(payload) };
-
-	w.reg_id = reg;
-	w.desc.id = id;
-	w.desc.level = 4;
-	w.count = 1;
-	w.data = (uintptr_t)&d;
-	if (!ioctl(fd, ETW_IOC_WRITE, &w))
-		return w.written;
-	/* ERROR_NOT_ENOUGH_MEMORY: no buffer, the session counted it. */
-	if (errno == ENOSPC)
-		(*lost)++;
-	return 0;
-}
-
 static void pin_cpu(int cpu)
 {
 	cpu_set_t set;
@@ -236,7 +216,7 @@ TEST_F(consumer, attach_read_give_back)
 	p.events = POLLIN;
 	EXPECT_EQ(0, poll(&p, 1, 0));
 	for (i = 0; i < 200; i++)
-		written += write_one(self->fd, self->reg, i, &lost);
+		written += etw_write_counted(self->fd, self->reg, i, &lost);
 	EXPECT_EQ(200, written);
 	EXPECT_EQ(0, lost);
 	/* Full buffers are published with no FLUSH: 200 events fill several. */
@@ -266,7 +246,7 @@ TEST_F(consumer, ready_buffers_published_on_attach)
 	memcpy(s.guid, self->guid, 16);
 	start(_metadata, self, "etwtest-cons-early", 0, 4, 0, 0);
 	for (i = 0; i < 50; i++)
-		write_one(self->fd, self->reg, i, &lost);
+		etw_write_counted(self->fd, self->reg, i, &lost);
 	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_FLUSH, NULL));
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
 	EXPECT_LT(0, ring_head(&c));
@@ -439,7 +419,7 @@ TEST_F(consumer, detach_republishes)
 	memcpy(s.guid, self->guid, 16);
 	start(_metadata, self, "etwtest-cons-again", 0, 4, 16, 0);
 	for (i = 0; i < 120; i++)
-		write_one(self->fd, self->reg, i, &lost);
+		etw_write_counted(self->fd, self->reg, i, &lost);
 	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_FLUSH, NULL));
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
 	head = ring_head(&c);
@@ -459,26 +439,6 @@ TEST_F(consumer, detach_republishes)
 	consumer_close(&c);
 }
 
-struct writer {
-	int fd;
-	__u32 reg;
-	int cpu;
-	volatile int *stop;
-	long written;
-	long lost;
-};
-
-static void *writer_fn(void *arg)
-{
-	struct writer *w = arg;
-	__u16 n = 0;
-
-	pin_cpu(w->cpu);
-	while (!*w->stop)
-		w->written += write_one(w->fd, w->reg, n++, &w->lost);
-	return NULL;
-}
-
 /*
  * STOP while writers run, the consumer draining all along: afterwards the
  * consumer reads everything that was stored, the session's last buffer
@@ -486,7 +446,7 @@ static void *writer_fn(void *arg)
  */
 TEST_F(consumer, stop_while_writers_run)
 {
-	struct writer w[2];
+	struct etw_writer w[2];
 	pthread_t t[2];
 	struct etw_consumer_query q;
 	struct etw_session_info info;
@@ -501,9 +461,9 @@ TEST_F(consumer, stop_while_writers_run)
 	start(_metadata, self, "etwtest-cons-stop", 0, 4, 0, 0);
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
 	for (i = 0; i < 2; i++) {
-		w[i] = (struct writer){ .fd = self->fd, .reg = self->reg, .cpu = i,
-					.stop = &stop };
-		ASSERT_EQ(0, pthread_create(&t[i], NULL, writer_fn, &w[i]));
+		w[i] = (struct etw_writer){ .fd = self->fd, .reg = self->reg, .cpu = i,
+					    .stop = &stop };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, etw_writer_fn, &w[i]));
 	}
 	for (i = 0; i < 20; i++) {
 		usleep(10000);
@@ -554,7 +514,7 @@ TEST_F(consumer, stop_flushes_every_cpu)
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
 	for (i = 0; i < 10; i++) {
 		pin_cpu(i);
-		write_one(self->fd, self->reg, i, &lost);
+		etw_write_counted(self->fd, self->reg, i, &lost);
 	}
 	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, NULL));
 	consume(&c, &s);
@@ -591,7 +551,7 @@ TEST_F(consumer, pool_grows_to_maximum)
 	/* Hold every buffer: write in rounds so the work item can grow. */
 	for (round = 0; round < 40; round++) {
 		for (i = 0; i < 20; i++)
-			written += write_one(self->fd, self->reg, i, &lost);
+			written += etw_write_counted(self->fd, self->reg, i, &lost);
 		usleep(5000);
 	}
 	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
@@ -610,7 +570,7 @@ TEST_F(consumer, pool_grows_to_maximum)
 	EXPECT_EQ(16, u.info.max_buffers);
 	for (round = 0; round < 40; round++) {
 		for (i = 0; i < 20; i++)
-			written += write_one(self->fd, self->reg, i, &lost);
+			written += etw_write_counted(self->fd, self->reg, i, &lost);
 		usleep(5000);
 	}
 	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, &info));
@@ -673,7 +633,7 @@ TEST_F(consumer, real_time_holds_then_counts)
 	start(_metadata, self, "etwtest-cons-rt", ETW_MODE_REAL_TIME, 4, 4, 4);
 	pin_cpu(0);
 	for (i = 0; i < 1000; i++)
-		written += write_one(self->fd, self->reg, i, &lost);
+		written += etw_write_counted(self->fd, self->reg, i, &lost);
 	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
 	EXPECT_LT(0, lost);
 	EXPECT_EQ(lost, info.events_lost);
@@ -683,7 +643,7 @@ TEST_F(consumer, real_time_holds_then_counts)
 	consume(&c, &s);
 	/* Buffers are back: writing works again, then a new shortage. */
 	for (i = 0; i < 1000; i++)
-		written += write_one(self->fd, self->reg, i, &lost);
+		written += etw_write_counted(self->fd, self->reg, i, &lost);
 	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, &info));
 	consume(&c, &s);
 	EXPECT_EQ(2, info.real_time_buffers_lost);
@@ -711,7 +671,7 @@ TEST_F(consumer, buffering_ring_on_flush)
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
 	pin_cpu(0);
 	for (i = 0; i < 1000; i++)
-		write_one(self->fd, self->reg, i, &lost);
+		etw_write_counted(self->fd, self->reg, i, &lost);
 	EXPECT_EQ(0, lost);
 	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
 	EXPECT_EQ(info.max_buffers, info.number_of_buffers);

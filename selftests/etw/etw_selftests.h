@@ -39,6 +39,7 @@ static inline int etw_ioctl_err(int fd, unsigned long cmd, void *arg)
 
 #endif /* ETW_SELFTESTS_H */
 
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -129,6 +130,55 @@ static inline int etw_write_simple(int fd, __u32 reg_id, __u16 id, __u8 level,
 	w.count = len ? 1 : 0;
 	w.data = len ? (uintptr_t)&d : 0;
 	return etw_ioctl_err(fd, ETW_IOC_WRITE, &w);
+}
+
+/*
+ * One 64-byte event @id to a test session: 1 if a session stored it, 0
+ * if not (ERROR_NOT_ENOUGH_MEMORY: counted in *lost; or no session).
+ */
+static inline int etw_write_counted(int fd, __u32 reg, __u16 id, long *lost)
+{
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+	__u64 payload[8] = { id };
+	struct etw_data_desc d = { .ptr = (uintptr_t)payload, .size = sizeof(payload) };
+
+	w.reg_id = reg;
+	w.desc.id = id;
+	w.desc.level = 4;
+	w.count = 1;
+	w.data = (uintptr_t)&d;
+	if (!ioctl(fd, ETW_IOC_WRITE, &w))
+		return w.written;
+	if (errno == ENOSPC)
+		(*lost)++;
+	return 0;
+}
+
+/* A thread writing events until *stop, on @cpu (-1: any), counting. */
+struct etw_writer {
+	int fd;
+	__u32 reg;
+	int cpu;
+	volatile int *stop;
+	long written;
+	long lost;
+};
+
+static inline void *etw_writer_fn(void *arg)
+{
+	struct etw_writer *w = arg;
+	__u16 n = 0;
+
+	if (w->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu % sysconf(_SC_NPROCESSORS_ONLN), &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+	while (!*w->stop)
+		w->written += etw_write_counted(w->fd, w->reg, n++, &w->lost);
+	return NULL;
 }
 
 /* The on-disk EVENT_HEADER, as the selftests check it. */

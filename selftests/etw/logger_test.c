@@ -98,35 +98,13 @@ static int read_file(const char *path, const __u8 guid[16], struct file_counts *
 	return ret;
 }
 
-/*
- * One write to the test session: 1 stored, 0 not (lost and counted in
- * *lost, or no session any more).
- */
-static int write_one(int fd, __u32 reg, __u16 id, long *lost)
-{
-	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
-	__u64 payload[8] = { id };
-	struct etw_data_desc d = { .ptr = (uintptr_t)payload, .size = sizeof(payload) };
-
-	w.reg_id = reg;
-	w.desc.id = id;
-	w.desc.level = 4;
-	w.count = 1;
-	w.data = (uintptr_t)&d;
-	if (!ioctl(fd, ETW_IOC_WRITE, &w))
-		return w.written;
-	if (errno == ENOSPC)
-		(*lost)++;
-	return 0;
-}
-
 static long write_many(int fd, __u32 reg, int n, long *lost)
 {
 	long written = 0;
 	int i;
 
 	for (i = 0; i < n; i++)
-		written += write_one(fd, reg, i & 0xffff, lost);
+		written += etw_write_counted(fd, reg, i & 0xffff, lost);
 	return written;
 }
 
@@ -251,7 +229,7 @@ TEST_F(logger, circular)
 	      4, "/tmp/etwtest-circ.etl", 64);
 	written = write_many(self->fd, self->reg, 3000, &lost);
 	/* The newest event: retried until the logger has made room. */
-	for (n = 0; n < 100 && !write_one(self->fd, self->reg, 0xbeef, &lost); n++)
+	for (n = 0; n < 100 && !etw_write_counted(self->fd, self->reg, 0xbeef, &lost); n++)
 		usleep(20000);
 	ASSERT_GT(100, n);
 	written++;
@@ -427,30 +405,12 @@ TEST_F(logger, killed_and_restarted)
 	free(fin);
 }
 
-struct writer {
-	int fd;
-	__u32 reg;
-	volatile int *stop;
-	long written;
-	long lost;
-};
-
-static void *writer_fn(void *arg)
-{
-	struct writer *w = arg;
-	__u16 n = 0;
-
-	while (!*w->stop)
-		w->written += write_one(w->fd, w->reg, n++, &w->lost);
-	return NULL;
-}
-
 /* StopTrace while writers run: the file has everything the session took. */
 TEST_F(logger, stop_while_writers_run)
 {
 	EVENT_TRACE_PROPERTIES *fin;
 	struct file_counts c;
-	struct writer w[2];
+	struct etw_writer w[2];
 	pthread_t t[2];
 	volatile int halt = 0;
 	long written = 0, lost = 0;
@@ -459,8 +419,9 @@ TEST_F(logger, stop_while_writers_run)
 	start(_metadata, self, "etwtest-log-busy", EVENT_TRACE_FILE_MODE_SEQUENTIAL,
 	      4, "/tmp/etwtest-busy.etl", 0);
 	for (i = 0; i < 2; i++) {
-		w[i] = (struct writer){ .fd = self->fd, .reg = self->reg, .stop = &halt };
-		ASSERT_EQ(0, pthread_create(&t[i], NULL, writer_fn, &w[i]));
+		w[i] = (struct etw_writer){ .fd = self->fd, .reg = self->reg, .cpu = -1,
+					    .stop = &halt };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, etw_writer_fn, &w[i]));
 	}
 	usleep(300000);
 	stop(_metadata, self, &fin);
