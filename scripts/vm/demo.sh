@@ -19,14 +19,15 @@ say "3. a session records a provider written as on Windows (EventRegister, Event
 run etw record -o /tmp/demo.etl -p "$guid:5" -- etw-example-provider 5
 ls -l /tmp/demo.etl
 
-say "4. sessions from the command line"
-run etw start demo --buffer-size 16
+say "4. sessions from the command line: a circular file session written by its logger"
+run etw start demo --buffer-size 16 -o /tmp/demo-ring.etl --circular --max-size 1
 run etw enable demo "$guid" --level 4 --any-keyword 0x1
 etw-example-provider 3 >/dev/null
 run etw list
 run etw stop demo
 echo "\$ etw stop demo   # again: the error names the Win32 code"
 etw stop demo
+run etw dump --summary /tmp/demo-ring.etl
 
 say "5. the decoder prints the file"
 run etw dump /tmp/demo.etl
@@ -37,7 +38,7 @@ run etw guid MyCompany.MyComponent
 run etw record -o /tmp/tl.etl -p MyCompany.MyComponent -- etw-example-tracelogging 2
 run etw dump /tmp/tl.etl
 
-say "still to come: the mmap consumer, classic TraceEvent and private loggers"
+say "still to come: private loggers"
 
 echo
 echo "ETW-DEMO-END $ok"
