@@ -60,6 +60,8 @@ static ULONG attach_error(int err)
 		return ERROR_WMI_INSTANCE_NOT_FOUND;
 	if (err == -EACCES || err == -EPERM)
 		return ERROR_ACCESS_DENIED;
+	if (err == -EBUSY)
+		return ERROR_BUSY;	/* the session has a consumer (its logger) */
 	return etw_device_error(err);
 }
 
