@@ -314,6 +314,43 @@ TEST_F(logger, append)
 				    "/tmp/etwtest-app.etl", 0)));
 }
 
+/*
+ * Buffering mode with a logger (etw start --buffering -o): the memory ring
+ * reaches the file only on FLUSH and at STOP, its newest buffers.
+ */
+TEST_F(logger, buffering_written_on_flush)
+{
+	struct etw_session_control q = { .size = sizeof(q) };
+	struct file_counts c;
+	struct stat st;
+	long lost = 0, written;
+	int n;
+
+	ASSERT_EQ(0, system("etw start etwtest-log-ring --buffering -b 4 -m 4 -M 4"
+			    " -o /tmp/etwtest-ring.etl > /dev/null"));
+	snprintf(q.info.name, sizeof(q.info.name), "etwtest-log-ring");
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &q));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, q.info.logger_id, self->guid, 1, 0, 0, 0, 0));
+	written = write_many(self->fd, self->reg, 1000, &lost);
+	EXPECT_EQ(1000, written);	/* a ring never runs out */
+	usleep(200000);
+	ASSERT_EQ(0, stat("/tmp/etwtest-ring.etl", &st));
+	EXPECT_EQ(4 * KB, st.st_size);	/* the header buffer only */
+	ASSERT_EQ(0, etw_session_ctl(self->fd, q.info.logger_id, ETW_CONTROL_FLUSH, NULL));
+	for (n = 0; n < 100 && !stat("/tmp/etwtest-ring.etl", &st) && st.st_size == 4 * KB; n++)
+		usleep(20000);
+	EXPECT_LT(4 * KB, st.st_size);
+	for (n = 0; n < 100 && !etw_write_counted(self->fd, self->reg, 0xbeef, &lost); n++)
+		usleep(20000);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, q.info.logger_id, ETW_CONTROL_STOP, NULL));
+	ASSERT_EQ(0, read_file("/tmp/etwtest-ring.etl", self->guid, &c));
+	EXPECT_LT(0, c.events);
+	EXPECT_GT(written, c.events);	/* the oldest were overwritten */
+	EXPECT_EQ(0xbeef, c.last_id);
+	EXPECT_EQ(c.buffers + 1, c.h.buffers_written);
+	EXPECT_EQ(1, c.markers);
+}
+
 /* Windows' errors for paths that cannot be written; no session is left. */
 TEST_F(logger, bad_paths)
 {
