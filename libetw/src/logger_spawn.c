@@ -27,12 +27,19 @@ static void exec_logger(const char *env_tool, char **argv, int ready)
 	int nul = open("/dev/null", O_RDWR);
 
 	setsid();
-	/* The ready pipe is the one descriptor the logger inherits on purpose. */
-	fcntl(ready, F_SETFD, 0);
 	if (nul >= 0) {
 		dup2(nul, 0);
 		dup2(nul, 1);
+		if (nul > 2)
+			close(nul);
 	}
+	/*
+	 * The ready pipe (above 2) is the one descriptor the logger inherits
+	 * on purpose; a daemon keeps none of the caller's others open.
+	 */
+	close_range(3, ready - 1, 0);
+	close_range(ready + 1, ~0U, 0);
+	fcntl(ready, F_SETFD, 0);
 	if (env_tool)
 		execv(env_tool, argv);
 	execv(ETW_TOOL_PATH, argv);
@@ -50,6 +57,18 @@ ETW_EXPORT int etw_logger_spawn(const struct etw_logger_args *a, pid_t *pid)
 
 	if (pipe2(p, O_CLOEXEC))
 		return -errno;
+	/* Above stdin, stdout and stderr, which the logger points elsewhere. */
+	if (p[1] < 3) {
+		n = fcntl(p[1], F_DUPFD_CLOEXEC, 3);
+		close(p[1]);
+		if (n < 0) {
+			n = -errno;
+			close(p[0]);
+			return n;
+		}
+		p[1] = n;
+		n = 0;
+	}
 	snprintf(id, sizeof(id), "%u", a->logger_id);
 	snprintf(mode, sizeof(mode), "%u", a->mode);
 	snprintf(max, sizeof(max), "%u", a->max_file_size);
