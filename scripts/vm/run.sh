@@ -16,7 +16,7 @@ timeout_s=${ETW_VM_TIMEOUT:-600}
 # every slab; KFENCE sampling where the kernel has it (6.12; Debian's 6.1 is
 # built without it).  panic=-1 with -no-reboot turns a panic into an exit.
 append="console=ttyS0 quiet panic=-1 slub_debug=FZPU kfence.sample_interval=10"
-append="$append softlockup_panic=0 nokaslr etwvm=$mode ${ETW_VM_APPEND:-}"
+append="$append softlockup_panic=0 no_timer_check nokaslr etwvm=$mode ${ETW_VM_APPEND:-}"
 
 set -- qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \

@@ -219,7 +219,7 @@ TEST_F(faults, buffer_memory_cap)
 {
 	struct etw_session_info info;
 	char old[32];
-	__u32 ids[8], id;
+	__u32 ids[32], id;
 	int n, ret;
 
 	ASSERT_EQ(0, etw_read_file(ETW_PARAM("max_buffer_memory_mb"), old, sizeof(old)));
@@ -228,8 +228,8 @@ TEST_F(faults, buffer_memory_cap)
 	/* 1 MiB buffers: even the minimum (two per CPU) is over 2 MiB. */
 	EXPECT_EQ(-ENOMEM, etw_session_start_simple(self->fd, "etwtest-cap-big", 0, 1024, 0, &id));
 	EXPECT_EQ(-ENOENT, etw_session_ctl(self->fd, 0, ETW_CONTROL_QUERY, NULL));
-	/* Small sessions until the cap is reached. */
-	for (n = 0, ret = 0; n < 8; n++) {
+	/* Small sessions (MinimumBuffers each) until the cap is reached. */
+	for (n = 0, ret = 0; n < 32; n++) {
 		char name[32];
 
 		snprintf(name, sizeof(name), "etwtest-cap-%d", n);
