@@ -262,15 +262,18 @@ static inline void seed_buffer_read(struct fuzz_thread *t, void *arg)
 
 /*
  * After mutation: a wait for callbacks that no fuzzer acknowledges lasts
- * until the registrations go, so a long one takes a thread out of the run.
- * Keep one in a thousand.
+ * until the registrations go, so a mutated timeout (up to 49 days, or
+ * INFINITE) would take a thread out of the run, and with every thread out
+ * the role misses its quota.  Most waits are cut under 50 ms; one in a
+ * hundred stays long, up to 2 s.
  */
 static inline void fuzz_bound_waits(struct fuzz_thread *t, unsigned long cmd, void *arg)
 {
 	struct etw_enable *e = arg;
 
-	if (cmd == ETW_IOC_ENABLE && e->timeout_ms > 50 && !fuzz_chance(t, 1))
-		e->timeout_ms = fuzz_below(t, 50);
+	if (cmd != ETW_IOC_ENABLE || e->timeout_ms <= 50)
+		return;
+	e->timeout_ms = fuzz_chance(t, 1) ? fuzz_below(t, 2000) : fuzz_below(t, 50);
 }
 
 /* A provider traits blob: total size, name, then traits (size, type, data). */
