@@ -62,6 +62,8 @@ struct etw_route_entry {
 	u64 match_all;		/* effective: 0 when match_any was 0 */
 	u8 level;		/* effective: 255 when the controller gave 0 */
 	u8 raw_level;		/* as the controller gave it */
+	u64 raw_any;		/* MatchAnyKeyword as given: a classic EnableFlags */
+	u64 seq;		/* order of the enables: the newest wins for classic */
 	u32 enable_property;
 	u32 pid_count;
 	u32 pids[ETW_MAX_FILTER_PIDS];
@@ -86,6 +88,7 @@ struct etw_provider {
 	guid_t guid;
 	struct list_head regs;		/* struct etw_reg, etw_lock */
 	unsigned int nr_enables;	/* etw_lock */
+	unsigned int nr_classic;	/* classic registrations, etw_lock */
 	struct etw_route_entry enables[ETW_MAX_SESSIONS_PER_PROVIDER];
 	/* The callback filter of each enable, same index as enables[]. */
 	struct etw_cb_filter *filters[ETW_MAX_SESSIONS_PER_PROVIDER];
@@ -106,6 +109,7 @@ struct etw_reg {
 	struct etw_provider *prov;
 	struct list_head prov_node;	/* prov->regs, etw_lock */
 	u32 id;				/* index in file->regs, >= 1 */
+	bool classic;			/* RegisterTraceGuids: one session */
 	struct etw_traits __rcu *traits;	/* written once, etw_lock */
 	bool use_desc_type;		/* honour etw_data_desc.type */
 	struct rcu_head rcu;

@@ -135,6 +135,18 @@ static void etw_reg_notify(struct etw_reg *r, const struct etw_aggregate *a,
 		.logger_id = logger_id,
 	};
 
+	/*
+	 * A classic provider has one session: its own EnableLevel and
+	 * EnableFlags, and its id for the logger handle.
+	 */
+	if (r->classic && r->prov->nr_enables) {
+		const struct etw_route_entry *e = &r->prov->enables[0];
+
+		n.level = e->raw_level;
+		n.match_any = e->raw_any;
+		n.match_all = 0;
+		n.logger_id = e->session->info.logger_id;
+	}
 	if (source_id)
 		memcpy(n.source_id, source_id, sizeof(n.source_id));
 	etw_notify_queue(r->file, &n, filter, w);
@@ -187,6 +199,32 @@ static void etw_enable_remove(struct etw_provider *p, unsigned int idx)
 	p->filters[last] = NULL;
 }
 
+/*
+ * A classic provider is enabled by one session at a time (seed 004): keep
+ * enables[@keep], now at index 0, and drop the others.  Their sessions
+ * stop receiving its events; nobody is called back for them, as on
+ * Windows the provider just gets the new session's handle.
+ */
+static void etw_enable_keep_one(struct etw_provider *p, unsigned int keep)
+{
+	swap(p->enables[0], p->enables[keep]);
+	swap(p->filters[0], p->filters[keep]);
+	while (p->nr_enables > 1)
+		etw_enable_remove(p, p->nr_enables - 1);
+	etw_route_publish(p, GFP_KERNEL | __GFP_NOFAIL);
+}
+
+/* The index of the newest enable of @p, which has at least one. */
+static unsigned int etw_enable_newest(const struct etw_provider *p)
+{
+	unsigned int i, newest = 0;
+
+	for (i = 1; i < p->nr_enables; i++)
+		if (p->enables[i].seq > p->enables[newest].seq)
+			newest = i;
+	return newest;
+}
+
 int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg)
 {
 	struct etw_aggregate a;
@@ -195,7 +233,8 @@ int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg
 	u32 id;
 	int ret;
 
-	if (arg->flags || arg->reserved[0] || arg->reserved[1])
+	if ((arg->flags & ~ETW_REGISTER_F_CLASSIC) || arg->reserved[0] ||
+	    arg->reserved[1])
 		return -EINVAL;
 	import_guid(&g, arg->guid);
 
@@ -225,6 +264,14 @@ int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg
 	}
 	r->id = id;
 	list_add_tail(&r->prov_node, &r->prov->regs);
+	r->classic = arg->flags & ETW_REGISTER_F_CLASSIC;
+	if (r->classic && !r->prov->nr_classic++ && r->prov->nr_enables > 1) {
+		/* Several sessions enabled it before: the newest wins. */
+		etw_enable_keep_one(r->prov, etw_enable_newest(r->prov));
+		etw_provider_changed(r->prov, ETW_CONTROL_CODE_ENABLE, NULL, 0,
+				     NULL, NULL);
+		goto out_registered;
+	}
 
 	/*
 	 * Pre-enabled: start enabled, and call back with a zero SourceId and
@@ -244,6 +291,7 @@ int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg
 			kfree(filter);
 		}
 	}
+out_registered:
 	mutex_unlock(&etw_lock);
 
 	arg->reg_id = id;
@@ -263,6 +311,8 @@ static void etw_reg_remove(struct etw_reg *r)
 	lockdep_assert_held(&etw_lock);
 	xa_erase(&ef->regs, r->id);
 	list_del(&r->prov_node);
+	if (r->classic)
+		r->prov->nr_classic--;
 	etw_state_set(ef, r->id - 1, false, 0, 0, 0);
 	etw_notify_forget(ef, r->id);
 	etw_provider_put(r->prov);
@@ -310,9 +360,13 @@ static int etw_enable_find(const struct etw_provider *p,
 static void etw_enable_fill(struct etw_route_entry *e, struct etw_session *s,
 			    const struct etw_enable *arg, const u16 *event_ids)
 {
+	static u64 etw_enable_seq;	/* etw_lock */
+
 	memset(e, 0, sizeof(*e));
 	e->session = s;
+	e->seq = ++etw_enable_seq;
 	e->raw_level = arg->level;
+	e->raw_any = arg->match_any;
 	/* Level 0 and MatchAnyKeyword 0 mean "all" (see the uapi). */
 	e->level = arg->level ? arg->level : 255;
 	e->match_any = arg->match_any ? arg->match_any : ~0ULL;
@@ -376,7 +430,14 @@ int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids,
 		saved = p->enables[idx];
 		old = p->filters[idx];
 		etw_enable_fill(&p->enables[idx], s, arg, event_ids);
-		ret = etw_route_publish(p, GFP_KERNEL);
+		if (p->nr_classic && p->nr_enables > 1) {
+			/* A classic provider: this session takes it over. */
+			etw_enable_keep_one(p, idx);
+			idx = 0;
+			ret = 0;
+		} else {
+			ret = etw_route_publish(p, GFP_KERNEL);
+		}
 		if (ret) {
 			if (added)
 				p->nr_enables--;

@@ -19,4 +19,19 @@ enum etw_err_ctx {
 /* A negative errno from the module as the Win32 error Windows returns. */
 unsigned int etw_win32_error(int err, enum etw_err_ctx ctx);
 
+/*
+ * A registration whose notifications go to @notify(@owner, n) instead of
+ * an EventRegister callback: RegisterTraceGuids (classic_register.c).
+ * The handle is a REGHANDLE of provider.c; Event* functions refuse it.
+ * Register returns a Win32 code; @notify runs with the dispatch lock held,
+ * and for a pre-enabled provider before the function returns.
+ */
+struct etw_notification;
+typedef void (*etw_notify_fn)(void *owner, const struct etw_notification *n);
+unsigned int etw_provider_register_as(const void *guid, __u32 flags,
+				      etw_notify_fn notify, void *owner,
+				      __u64 *handle);
+/* ERROR_INVALID_HANDLE unless @handle is a registration made for @notify. */
+unsigned int etw_provider_unregister_as(__u64 handle, etw_notify_fn notify);
+
 #endif /* LIBETW_INTERNAL_H */

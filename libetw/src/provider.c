@@ -34,6 +34,8 @@ struct etw_prov {
 	GUID guid;
 	PENABLECALLBACK callback;
 	void *context;
+	etw_notify_fn notify;	/* a classic registration's, or NULL */
+	void *owner;
 	__u32 reg_id;
 	const struct etw_reg_state *state;
 };
@@ -53,7 +55,8 @@ static _Atomic unsigned int handle_gen;
 /* REGHANDLE: a generation in the high half, the reg_id in the low. */
 #define HANDLE_ID(h)	((__u32)((h) & 0xffffffffu))
 
-static struct etw_prov *prov_of(REGHANDLE h)
+/* The registration @h names, made for @notify (NULL: by EventRegister). */
+static struct etw_prov *prov_lookup(REGHANDLE h, etw_notify_fn notify)
 {
 	__u32 id = HANDLE_ID(h);
 	struct etw_prov *p;
@@ -61,7 +64,12 @@ static struct etw_prov *prov_of(REGHANDLE h)
 	if (!id || id > ETW_MAX_REGS_PER_FILE)
 		return NULL;
 	p = atomic_load_explicit(&provs[id], memory_order_acquire);
-	return p && p->handle == h ? p : NULL;
+	return p && p->handle == h && p->notify == notify ? p : NULL;
+}
+
+static struct etw_prov *prov_of(REGHANDLE h)
+{
+	return prov_lookup(h, NULL);
 }
 
 /* A consistent copy of a state slot (the module's seqcount protocol). */
@@ -113,7 +121,9 @@ static void dispatch_one(int fd, const struct etw_notification *n,
 
 	if (n->reg_id && n->reg_id <= ETW_MAX_REGS_PER_FILE)
 		p = atomic_load_explicit(&provs[n->reg_id], memory_order_acquire);
-	if (p && p->callback)
+	if (p && p->notify)
+		p->notify(p->owner, n);
+	else if (p && p->callback)
 		p->callback((LPCGUID)n->source_id, n->control_code, n->level,
 			    n->match_any, n->match_all,
 			    n->flags & ETW_NOTIFY_F_FILTER ? &filter : NULL,
@@ -201,15 +211,53 @@ static int provider_init(void)
 	return fd;
 }
 
+/* Register @p (callback or notify set) for @guid with the module. */
+static ULONG register_prov(struct etw_prov *p, LPCGUID guid, __u32 flags,
+			   REGHANDLE *out)
+{
+	struct etw_provider_register r = { .size = sizeof(r) };
+	ULONG err;
+	int fd;
+
+	pthread_mutex_lock(&dispatch);
+	fd = provider_init();
+	if (fd < 0) {
+		err = etw_win32_error(fd, ETW_ERR_CONTROL);
+		goto out_unlock;
+	}
+	memcpy(r.guid, guid, sizeof(r.guid));
+	r.flags = flags;
+	fd = etw_ioctl(fd, ETW_IOC_PROVIDER_REGISTER, &r);
+	if (fd < 0) {
+		err = etw_win32_error(fd, ETW_ERR_CONTROL);
+		goto out_unlock;
+	}
+	p->guid = *guid;
+	p->reg_id = r.reg_id;
+	p->state = &state_page[r.state_index];
+	p->handle = ((ULONGLONG)(atomic_fetch_add(&handle_gen, 1) + 1) << 32) |
+		    r.reg_id;
+	atomic_store_explicit(&provs[r.reg_id], p, memory_order_release);
+	*out = p->handle;
+	/* A pre-enabled provider is called back before registering returns. */
+	if (notify_fd >= 0)
+		dispatch_pending(notify_fd);
+	pthread_mutex_unlock(&dispatch);
+	pthread_once(&thread_once, start_notify_thread);
+	return ERROR_SUCCESS;
+
+out_unlock:
+	pthread_mutex_unlock(&dispatch);
+	return err;
+}
+
 ETW_EXPORT ULONG EVNTAPI EventRegister(LPCGUID ProviderId,
 				       PENABLECALLBACK EnableCallback,
 				       PVOID CallbackContext,
 				       PREGHANDLE RegHandle)
 {
-	struct etw_provider_register r = { .size = sizeof(r) };
 	struct etw_prov *p;
 	ULONG err;
-	int fd;
 
 	if (!RegHandle)
 		return ERROR_INVALID_PARAMETER;
@@ -219,49 +267,41 @@ ETW_EXPORT ULONG EVNTAPI EventRegister(LPCGUID ProviderId,
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return ERROR_NOT_ENOUGH_MEMORY;
-
-	pthread_mutex_lock(&dispatch);
-	fd = provider_init();
-	if (fd < 0) {
-		err = etw_win32_error(fd, ETW_ERR_CONTROL);
-		goto out_unlock;
-	}
-	memcpy(r.guid, ProviderId, sizeof(r.guid));
-	fd = etw_ioctl(fd, ETW_IOC_PROVIDER_REGISTER, &r);
-	if (fd < 0) {
-		err = etw_win32_error(fd, ETW_ERR_CONTROL);
-		goto out_unlock;
-	}
-	p->guid = *ProviderId;
 	p->callback = EnableCallback;
 	p->context = CallbackContext;
-	p->reg_id = r.reg_id;
-	p->state = &state_page[r.state_index];
-	p->handle = ((ULONGLONG)(atomic_fetch_add(&handle_gen, 1) + 1) << 32) |
-		    r.reg_id;
-	atomic_store_explicit(&provs[r.reg_id], p, memory_order_release);
-	*RegHandle = p->handle;
-	/* A pre-enabled provider is called back before EventRegister returns. */
-	if (notify_fd >= 0)
-		dispatch_pending(notify_fd);
-	pthread_mutex_unlock(&dispatch);
-	pthread_once(&thread_once, start_notify_thread);
-	return ERROR_SUCCESS;
-
-out_unlock:
-	pthread_mutex_unlock(&dispatch);
-	free(p);
+	err = register_prov(p, ProviderId, 0, RegHandle);
+	if (err)
+		free(p);
 	return err;
 }
 
-ETW_EXPORT ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle)
+unsigned int etw_provider_register_as(const void *guid, __u32 flags,
+				      etw_notify_fn notify, void *owner,
+				      __u64 *handle)
+{
+	struct etw_prov *p = calloc(1, sizeof(*p));
+	REGHANDLE h = 0;
+	ULONG err;
+
+	if (!p)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	p->notify = notify;
+	p->owner = owner;
+	err = register_prov(p, guid, flags, &h);
+	if (err)
+		free(p);
+	*handle = h;
+	return err;
+}
+
+static ULONG unregister_prov(REGHANDLE RegHandle, etw_notify_fn notify)
 {
 	struct etw_provider_unregister u = { .size = sizeof(u) };
 	struct etw_prov *p;
 
 	/* Holding dispatch: no callback of this registration is running. */
 	pthread_mutex_lock(&dispatch);
-	p = prov_of(RegHandle);
+	p = prov_lookup(RegHandle, notify);
 	if (!p) {
 		pthread_mutex_unlock(&dispatch);
 		return ERROR_INVALID_HANDLE;
@@ -277,6 +317,16 @@ ETW_EXPORT ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle)
 	 * memory rather than freed memory.
 	 */
 	return ERROR_SUCCESS;
+}
+
+ETW_EXPORT ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle)
+{
+	return unregister_prov(RegHandle, NULL);
+}
+
+unsigned int etw_provider_unregister_as(__u64 handle, etw_notify_fn notify)
+{
+	return unregister_prov(handle, notify);
 }
 
 ETW_EXPORT BOOLEAN EVNTAPI EventProviderEnabled(REGHANDLE RegHandle,

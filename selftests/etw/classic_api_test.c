@@ -1,96 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The classic provider API of libetw: TraceEvent with seed 002's checks,
+ * The classic write API of libetw: TraceEvent with seed 002's checks,
  * results and last error, the header it leaves behind (only the logger
- * handle at offset 0x08 changed), and the events it writes read back from
- * an ETL file by libetw's reader and by `etw dump`.
+ * handle at offset 0x08 changed); TraceMessage and TraceMessageVa with
+ * their flags; and the events they write read back from an ETL file by
+ * libetw's reader and by `etw dump`.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
-#include <windows.h>
-#include <evntrace.h>
-#include <etw_etl.h>
-#include <etw_etl_writer.h>
-
 #include "kselftest_harness.h"
-#include "classic_selftests.h"
-
-/* A properties allocation with room for the name. */
-struct pbuf {
-	EVENT_TRACE_PROPERTIES p;
-	char names[256];
-};
-
-/* StartTraceA of a real-time session with @kb KB buffers. */
-static ULONG start(const char *name, ULONG kb, ULONG max_buffers,
-		   CONTROLTRACE_ID *h)
-{
-	struct pbuf b;
-
-	memset(&b, 0, sizeof(b));
-	b.p.Wnode.BufferSize = sizeof(b);
-	b.p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-	b.p.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
-	b.p.LoggerNameOffset = sizeof(b.p);
-	b.p.BufferSize = kb;
-	b.p.MaximumBuffers = max_buffers;
-	return StartTraceA(h, name, &b.p);
-}
-
-#define LOGGER_ID(h)	((__u32)((h) & 0xffff))
-
-/* Write the session's buffers so far to an ETL file at @path. */
-static int save_etl(int fd, __u32 logger_id, const char *path)
-{
-	static __u8 buf[1024 * 1024];
-	struct etw_session_info info;
-	struct etw_etl_writer *w;
-	int ret;
-
-	ret = etw_session_ctl(fd, logger_id, ETW_CONTROL_FLUSH, &info);
-	if (ret)
-		return ret;
-	ret = etw_etl_writer_open(&w, path, &info);
-	if (ret)
-		return ret;
-	while (!(ret = etw_take_buffer(fd, logger_id, buf, sizeof(buf), NULL)))
-		if ((ret = etw_etl_writer_buffer(w, buf)))
-			break;
-	if (ret == -EAGAIN)
-		ret = 0;
-	etw_etl_writer_close(w, NULL);
-	return ret;
-}
-
-/* The events of an ETL file (not the header buffer's), in time order. */
-struct events {
-	struct etw_etl *etl;
-	struct etw_etl_event ev[64];
-	int n;
-};
-
-static int read_etl(const char *path, struct events *e)
-{
-	struct etw_etl_event ev;
-	int ret;
-
-	memset(e, 0, sizeof(*e));
-	ret = etw_etl_open(path, &e->etl, NULL);
-	if (ret)
-		return ret;
-	ret = etw_etl_rewind(e->etl, ETW_ETL_ORDER_TIME);
-	while (!ret && (ret = etw_etl_next(e->etl, &ev)) == 1) {
-		ret = 0;
-		if (ev.buffer == 0)
-			continue;
-		if (e->n == 64)
-			return -E2BIG;
-		e->ev[e->n++] = ev;
-	}
-	return ret;
-}
+#include "classic_api.h"
 
 FIXTURE(classic)
 {
@@ -257,9 +179,7 @@ TEST_F(classic, trace_event_in_an_etl_file)
 	struct my_event e;
 	GUID other;
 	const struct etw_etl_event *ev;
-	char line[4096], cmd[256], text[ETW_ETL_GUID_STRLEN];
-	FILE *p;
-	int found = 0;
+	char text[ETW_ETL_GUID_STRLEN];
 
 	etw_test_guid((__u8 *)&other, 0x61);
 	my_event_init(&e, &self->guid, 19);
@@ -304,19 +224,137 @@ TEST_F(classic, trace_event_in_an_etl_file)
 	if (access("/usr/bin/etw", X_OK))
 		SKIP(return, "the etw tool is not installed");
 	etw_etl_guid_to_str((const struct etw_etl_guid *)&self->guid, text);
-	snprintf(cmd, sizeof(cmd), "etw dump %s", path);
-	p = popen(cmd, "r");
-	ASSERT_TRUE(p != NULL);
-	while (fgets(line, sizeof(line), p)) {
-		if (strstr(line, "EVENT_TRACE_HEADER64") && strstr(line, text))
-			found |= 1;
-		if (strstr(line, "opcode 1 level 3 version 2"))
-			found |= 2;
-		if (strstr(line, "opcode 2 level 3 version 2"))
-			found |= 4;
+	{
+		const struct dump_line want[] = {
+			{ "EVENT_TRACE_HEADER64", text },
+			{ "opcode 1 level 3 version 2", NULL },
+			{ "opcode 2 level 3 version 2", NULL },
+		};
+
+		EXPECT_EQ(7, dump_finds(path, want, 3));
 	}
-	EXPECT_EQ(0, pclose(p));
-	EXPECT_EQ(7, found);
+	unlink(path);
+}
+
+/* TraceMessage's result is also the thread's last error. */
+#define MESSAGE(...)							\
+	({								\
+		ULONG __r;						\
+									\
+		SetLastError(0x12345678);				\
+		__r = TraceMessage(__VA_ARGS__);			\
+		GetLastError() == __r ? __r : 0xbad;			\
+	})
+
+static ULONG message_va(TRACELOGGER_HANDLE h, ULONG flags, LPCGUID guid,
+			USHORT number, ...)
+{
+	va_list ap;
+	ULONG ret;
+
+	va_start(ap, number);
+	ret = TraceMessageVa(h, flags, guid, number, ap);
+	va_end(ap);
+	return ret;
+}
+
+TEST_F(classic, trace_message_checks)
+{
+	static char big[40000];
+	char c = 'x';
+
+	EXPECT_EQ(ERROR_INVALID_HANDLE, MESSAGE(0, 0, NULL, 1, NULL, (size_t)0));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, MESSAGE(0xffff, 0, NULL, 1, NULL, (size_t)0));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, MESSAGE(LOGGER_ID(self->h) + 1, 0, NULL, 1,
+						NULL, (size_t)0));
+	/* MessageGuid is one of the class GUID and the component id. */
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  MESSAGE(self->h, TRACE_MESSAGE_GUID | TRACE_MESSAGE_COMPONENTID,
+			  &self->guid, 1, NULL, (size_t)0));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  MESSAGE(self->h, TRACE_MESSAGE_GUID, NULL, 1, NULL, (size_t)0));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  MESSAGE(self->h, TRACE_MESSAGE_COMPONENTID, NULL, 1, NULL, (size_t)0));
+	/* Arguments past what a record holds, or a buffer. */
+	EXPECT_EQ(ERROR_MORE_DATA, MESSAGE(self->h, 0, NULL, 1, big, sizeof(big),
+					   big, sizeof(big), NULL, (size_t)0));
+	EXPECT_EQ(ERROR_MORE_DATA, MESSAGE(self->h, 0, NULL, 1, big, (size_t)8200,
+					   NULL, (size_t)0));
+	/* An argument pointing nowhere. */
+	EXPECT_EQ(ERROR_NOACCESS, MESSAGE(self->h, 0, NULL, 1, (void *)16, (size_t)4,
+					  NULL, (size_t)0));
+	/* Bits past the low 16 are not stored, not refused. */
+	EXPECT_EQ(ERROR_SUCCESS, MESSAGE(self->h, 0x10000, NULL, 1, &c, (size_t)1,
+					 NULL, (size_t)0));
+	EXPECT_EQ(1, ct_drain(self->fd, LOGGER_ID(self->h), NULL, NULL));
+}
+
+/* 130 one-byte arguments: more than the kernel takes as descriptors. */
+#define ARG1	&many[__COUNTER__ % 26], (size_t)1,
+#define ARG10	ARG1 ARG1 ARG1 ARG1 ARG1 ARG1 ARG1 ARG1 ARG1 ARG1
+#define ARG130	ARG10 ARG10 ARG10 ARG10 ARG10 ARG10 ARG10 ARG10 ARG10 ARG10 \
+		ARG10 ARG10 ARG10
+
+TEST_F(classic, trace_message_in_an_etl_file)
+{
+	static const char *path = "/tmp/etwtest-message.etl";
+	static const char many[] = "abcdefghijklmnopqrstuvwxyz";
+	const struct etw_etl_event *ev;
+	CONTROLTRACE_ID seq;
+	__u32 v = 0xa1b2c3d4;
+
+	ASSERT_EQ(ERROR_SUCCESS, start_mode("etwtest-classic-seq", 8, 0,
+					    EVENT_TRACE_USE_LOCAL_SEQUENCE, &seq));
+	/* WPP's usual flags: sequence, GUID, time stamp, system info. */
+	ASSERT_EQ(ERROR_SUCCESS,
+		  MESSAGE(seq, TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_GUID |
+			  TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO,
+			  &self->guid, 42, "abc", (size_t)4, &v, sizeof(v),
+			  NULL, (size_t)0));
+	ASSERT_EQ(ERROR_SUCCESS,
+		  message_va(seq, TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_COMPONENTID,
+			     &self->guid, 43, "va", (size_t)3, NULL, (size_t)0));
+	ASSERT_EQ(ERROR_SUCCESS, MESSAGE(seq, 0, NULL, 44, ARG130 NULL, (size_t)0));
+
+	ASSERT_EQ(0, save_etl(self->fd, LOGGER_ID(seq), path));
+	ASSERT_EQ(0, read_etl(path, &self->e));
+	ASSERT_EQ(3, self->e.n);
+	ev = &self->e.ev[0];
+	EXPECT_EQ(ETW_ETL_KIND_MESSAGE, ev->kind);
+	EXPECT_EQ(42, ev->id);
+	EXPECT_TRUE(ev->flags & ETW_ETL_FLAG_TRACE_MESSAGE);
+	EXPECT_EQ(TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_GUID | TRACE_MESSAGE_TIMESTAMP |
+		  TRACE_MESSAGE_SYSTEMINFO | TRACE_MESSAGE_POINTER64, ev->header_flags);
+	EXPECT_EQ(8, ev->pointer_size);
+	EXPECT_EQ(1, ev->sequence);
+	EXPECT_EQ(0, memcmp(&ev->provider, &self->guid, 16));
+	EXPECT_TRUE(ev->has & ETW_ETL_HAS_FILETIME);
+	EXPECT_EQ(getpid(), ev->process_id);
+	EXPECT_EQ(syscall(SYS_gettid), ev->thread_id);
+	ASSERT_EQ(8, ev->data_size);
+	EXPECT_EQ(0, memcmp(ev->data, "abc\0\xd4\xc3\xb2\xa1", 8));
+	ev = &self->e.ev[1];
+	EXPECT_EQ(43, ev->id);
+	EXPECT_EQ(2, ev->sequence);
+	EXPECT_EQ(self->guid.Data1, ev->component_id);
+	EXPECT_FALSE(ev->has & ETW_ETL_HAS_IDS);
+	ASSERT_EQ(3, ev->data_size);
+	ev = &self->e.ev[2];
+	EXPECT_EQ(44, ev->id);
+	ASSERT_EQ(130, ev->data_size);
+	EXPECT_EQ(0, memcmp(ev->data, many, 3));
+
+	if (access("/usr/bin/etw", X_OK))
+		SKIP(return, "the etw tool is not installed");
+	{
+		const struct dump_line want[] = {
+			{ "MESSAGE_TRACE_HEADER", NULL },
+			{ "message 42 sequence 1", NULL },
+			{ "message 43 sequence 2 component", NULL },
+		};
+
+		EXPECT_EQ(7, dump_finds(path, want, 3));
+	}
 	unlink(path);
 }
 

@@ -97,7 +97,7 @@ struct etw_version {
 /**
  * struct etw_provider_register - ETW_IOC_PROVIDER_REGISTER (EventRegister)
  * @size: sizeof(struct etw_provider_register)
- * @flags: must be 0
+ * @flags: 0, or %ETW_REGISTER_F_CLASSIC
  * @guid: the provider (control) GUID, in Windows' in-memory byte order
  * @reg_id: out: the registration, valid on this file until unregistered
  * @state_index: out: index of this registration's &struct etw_reg_state in
@@ -118,6 +118,14 @@ struct etw_provider_register {
 };
 
 #define ETW_PROVIDER_REGISTER_SIZE_VER0	48
+
+/*
+ * A classic provider (RegisterTraceGuids): enabled by at most one session
+ * at a time, the newest enable winning (seed 004).  Its notifications
+ * carry that session's own Level and MatchAnyKeyword (the EnableLevel and
+ * EnableFlags its logger handle encodes) and its logger_id.
+ */
+#define ETW_REGISTER_F_CLASSIC	0x1000
 
 /**
  * struct etw_provider_unregister - ETW_IOC_PROVIDER_UNREGISTER
