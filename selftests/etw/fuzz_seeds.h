@@ -270,7 +270,15 @@ static inline void seed_buffer_read(struct fuzz_thread *t, void *arg)
 static inline void fuzz_bound_waits(struct fuzz_thread *t, unsigned long cmd, void *arg)
 {
 	struct etw_enable *e = arg;
+	struct etw_consumer_attach *a = arg;
 
+	/*
+	 * A logger consumer makes the STOP of its session wait up to 60 s
+	 * for it to detach: keep one in a hundred, and the caller closes
+	 * every consumer fd it learns at once (fuzz_consumer_close).
+	 */
+	if (cmd == ETW_IOC_CONSUMER_ATTACH && !fuzz_chance(t, 1))
+		a->flags &= ~ETW_CONSUMER_F_LOGGER;
 	if (cmd != ETW_IOC_ENABLE || e->timeout_ms <= 50)
 		return;
 	e->timeout_ms = fuzz_chance(t, 1) ? fuzz_below(t, 2000) : fuzz_below(t, 50);

@@ -154,6 +154,23 @@ static void fuzz_unknown_ioctl(struct fuzz_thread *t, int fd)
 			       cmd, ret, ret == -1 ? errno : 0);
 }
 
+/*
+ * A consumer fd stays attached until it is closed: kept open, it would hold
+ * every later BUFFER_READ of its session at EBUSY and, for a logger, every
+ * STOP for 60 s.  Only a fd the fuzzer's own memory reports is closed.
+ */
+static void fuzz_consumer_close(struct fuzz_thread *t, const struct etw_consumer_attach *a)
+{
+	int i;
+
+	if (a->fd < 0)
+		return;
+	for (i = 0; i < FUZZ_FDS; i++)
+		if (t->fds[i] == a->fd)
+			return;
+	close(a->fd);
+}
+
 static void fuzz_one_ioctl(struct fuzz_thread *t)
 {
 	static __thread uint8_t scratch[FUZZ_MAX_ARG + 64];
@@ -250,6 +267,8 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 	/* Learn what now exists, for the seeds of later calls. */
 	if (ret || racy || arg == t->ro)
 		return;
+	if (op->cmd == ETW_IOC_CONSUMER_ATTACH && usize >= ETW_CONSUMER_ATTACH_SIZE_VER0)
+		fuzz_consumer_close(t, (struct etw_consumer_attach *)arg);
 	if (op->cmd == ETW_IOC_PROVIDER_REGISTER && usize >= ETW_PROVIDER_REGISTER_SIZE_VER0)
 		fuzz_reg_remember(t, f, ((struct etw_provider_register *)arg)->reg_id);
 	if (op->cmd == ETW_IOC_SESSION_START && usize >= ETW_SESSION_START_SIZE_VER0) {
@@ -583,6 +602,7 @@ static int fuzz_process(struct fuzz_shared *sh, int role, uint64_t seed)
 {
 	struct fuzz_thread t[FUZZ_THREADS + 1];
 	pthread_t tid[FUZZ_THREADS + 1];
+	struct timespec until;
 	unsigned int i;
 	uint8_t *racy;
 	int fd;
@@ -604,18 +624,19 @@ static int fuzz_process(struct fuzz_shared *sh, int role, uint64_t seed)
 		if (pthread_create(&tid[i], NULL, i ? fuzz_thread_main : fuzz_racer, &t[i]))
 			return 13;
 	/*
-	 * A thread may still wait in an EnableTraceEx2 with a long timeout
-	 * for a callback no fuzzer acknowledges: exiting ends that wait (the
-	 * registrations go), so do not join it for ever.
+	 * The threads end at the quota or the deadline.  One may then still
+	 * wait in the kernel (an EnableTraceEx2 timeout, a STOP waiting for
+	 * a logger consumer): exiting ends those waits, so give the threads
+	 * 30 s from then, not for ever.
 	 */
-	for (i = 1; i <= FUZZ_THREADS; i++) {
-		struct timespec until;
-
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += 30;
+	while (!atomic_load(&sh->stop[role]) && fuzz_now() < sh->deadline &&
+	       atomic_load(&sh->calls[role]) < sh->quota[role])
+		usleep(100000);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 30;
+	for (i = 1; i <= FUZZ_THREADS; i++)
 		if (pthread_timedjoin_np(tid[i], NULL, &until))
 			atomic_fetch_add(&sh->waiting[role], 1);
-	}
 	atomic_store(&sh->stop[role], 1);
 	pthread_join(tid[0], NULL);
 	return 0;
