@@ -11,6 +11,7 @@
 
 #include <windows.h>
 #include <evntrace.h>
+#include <evntcons.h>
 #include <etw_etl.h>
 #include <etw_etl_writer.h>
 
@@ -95,6 +96,34 @@ static inline int read_etl(const char *path, struct events *e)
 		e->ev[e->n++] = ev;
 	}
 	return ret;
+}
+
+/*
+ * ProcessTrace over the file at @path, as EVENT_RECORDs to @cb (@ctx its
+ * UserContext) or, with @cb NULL, as EVENT_TRACEs to @trace_cb.
+ */
+static inline ULONG process_file(const char *path, PEVENT_RECORD_CALLBACK cb,
+				 PEVENT_CALLBACK trace_cb, void *ctx)
+{
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE h;
+	ULONG err;
+
+	memset(&lf, 0, sizeof(lf));
+	lf.LogFileName = (LPSTR)path;
+	if (cb) {
+		lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+		lf.EventRecordCallback = cb;
+	} else {
+		lf.EventCallback = trace_cb;
+	}
+	lf.Context = ctx;
+	h = OpenTraceA(&lf);
+	if (h == INVALID_PROCESSTRACE_HANDLE)
+		return GetLastError();
+	err = ProcessTrace(&h, 1, NULL, NULL);
+	CloseTrace(h);
+	return err;
 }
 
 /* A line of `etw dump` output that has @a (and @b, if not NULL). */

@@ -289,6 +289,28 @@ TEST_F(classic, trace_message_checks)
 	EXPECT_EQ(1, ct_drain(self->fd, LOGGER_ID(self->h), NULL, NULL));
 }
 
+/* TraceMessage records as ProcessTrace presents them. */
+struct msg_seen {
+	GUID guid;
+	int n, bad;
+};
+
+static VOID WINAPI on_message(PEVENT_RECORD r)
+{
+	struct msg_seen *s = r->UserContext;
+	const EVENT_HEADER *h = &r->EventHeader;
+
+	if (h->EventDescriptor.Id != 42)
+		return;
+	s->bad += !(h->Flags & EVENT_HEADER_FLAG_TRACE_MESSAGE);
+	s->bad += !IsEqualGUID(&h->ProviderId, &s->guid);
+	s->bad += h->ThreadId != (ULONG)syscall(SYS_gettid);
+	s->bad += h->ProcessId != (ULONG)getpid();
+	s->bad += r->UserDataLength != 8 ||
+		  memcmp(r->UserData, "abc\0\xd4\xc3\xb2\xa1", 8);
+	s->n++;
+}
+
 /* 130 one-byte arguments: more than the kernel takes as descriptors. */
 #define ARG1	&many[__COUNTER__ % 26], (size_t)1,
 #define ARG10	ARG1 ARG1 ARG1 ARG1 ARG1 ARG1 ARG1 ARG1 ARG1 ARG1
@@ -343,6 +365,13 @@ TEST_F(classic, trace_message_in_an_etl_file)
 	EXPECT_EQ(44, ev->id);
 	ASSERT_EQ(130, ev->data_size);
 	EXPECT_EQ(0, memcmp(ev->data, many, 3));
+	{
+		struct msg_seen s = { .guid = self->guid };
+
+		ASSERT_EQ(ERROR_SUCCESS, process_file(path, on_message, NULL, &s));
+		EXPECT_EQ(1, s.n);
+		EXPECT_EQ(0, s.bad);
+	}
 
 	if (access("/usr/bin/etw", X_OK))
 		SKIP(return, "the etw tool is not installed");

@@ -329,6 +329,54 @@ TEST_F(prov, instance_ids)
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, CreateTraceInstanceId(reg[0].RegHandle, &a));
 }
 
+/* Instance events as ProcessTrace presents them. */
+struct inst_seen {
+	GUID cls, parent;
+	int n, bad;
+};
+
+static struct inst_seen *inst_ctx;	/* EVENT_TRACE has no context */
+
+static VOID WINAPI on_instance_record(PEVENT_RECORD r)
+{
+	struct inst_seen *s = r->UserContext;
+	const EVENT_EXTENDED_ITEM_INSTANCE *x;
+	const EVENT_HEADER *h = &r->EventHeader;
+
+	if (!IsEqualGUID(&h->ProviderId, &s->cls))
+		return;
+	/* The MOF type is the opcode; the instance ids an extended item. */
+	s->bad += h->EventDescriptor.Opcode != EVENT_TRACE_TYPE_START;
+	s->bad += h->EventDescriptor.Level != TRACE_LEVEL_ERROR;
+	s->bad += !(h->Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER);
+	s->bad += !(h->Flags & EVENT_HEADER_FLAG_EXTENDED_INFO);
+	s->bad += r->ExtendedDataCount != 1 ||
+		  r->ExtendedData[0].ExtType != EVENT_HEADER_EXT_TYPE_INSTANCE_INFO ||
+		  r->ExtendedData[0].DataSize != sizeof(*x);
+	if (!s->bad) {
+		x = (const void *)(uintptr_t)r->ExtendedData[0].DataPtr;
+		s->bad += x->InstanceId != 2;
+		s->bad += s->n == 0 ? x->ParentInstanceId != 1 ||
+				       !IsEqualGUID(&x->ParentGuid, &s->parent) :
+				      x->ParentInstanceId != 0;
+	}
+	s->n++;
+}
+
+static VOID WINAPI on_instance_trace(PEVENT_TRACE e)
+{
+	struct inst_seen *s = inst_ctx;
+
+	if (!IsEqualGUID(&e->Header.Guid, &s->cls))
+		return;
+	s->bad += e->Header.HeaderType != 0x15;
+	s->bad += e->InstanceId != 2;
+	s->bad += s->n == 0 ? e->ParentInstanceId != 1 ||
+			       !IsEqualGUID(&e->ParentGuid, &s->parent) :
+			      e->ParentInstanceId != 0;
+	s->n++;
+}
+
 /* An EVENT_INSTANCE_HEADER and its data. */
 struct inst_event {
 	EVENT_INSTANCE_HEADER Header;
@@ -446,6 +494,20 @@ TEST_F(prov, trace_event_instance)
 	EXPECT_EQ(0, ids[1]);
 	EXPECT_EQ(0, memcmp((const char *)x->data + 8, (__u8[16]){ 0 }, 16));
 	etw_etl_close(rd.etl);
+
+	/* ProcessTrace: as EVENT_RECORD, then as EVENT_TRACE. */
+	{
+		struct inst_seen s = { .cls = self->classes[0], .parent = self->classes[1] };
+
+		ASSERT_EQ(ERROR_SUCCESS, process_file(path, on_instance_record, NULL, &s));
+		EXPECT_EQ(2, s.n);
+		EXPECT_EQ(0, s.bad);
+		memset(&s.n, 0, 2 * sizeof(int));
+		inst_ctx = &s;
+		ASSERT_EQ(ERROR_SUCCESS, process_file(path, NULL, on_instance_trace, NULL));
+		EXPECT_EQ(2, s.n);
+		EXPECT_EQ(0, s.bad);
+	}
 	unlink(path);
 	EXPECT_EQ(ERROR_SUCCESS, UnregisterTraceGuids(h));
 }
