@@ -56,8 +56,10 @@ static void classic_notify(void *owner, const struct etw_notification *n)
 
 	memset(&w, 0, sizeof(w));
 	w.BufferSize = sizeof(w);
-	w.HistoricalContext = etw_logger_handle(n->logger_id, n->level,
-						(ULONG)n->match_any, false);
+	/* A private logger's id comes with its bit (provider.c). */
+	w.HistoricalContext = etw_logger_handle((USHORT)n->logger_id, n->level,
+						(ULONG)n->match_any,
+						n->logger_id & ETW_LOGGER_PRIVATE);
 	w.Guid = cp->control;
 	w.Flags = WNODE_FLAG_TRACED_GUID;
 	switch (n->control_code) {

@@ -33,6 +33,7 @@
 #include "classic.h"
 #include "controller.h"
 #include "logger_handle.h"
+#include "private_logger.h"
 
 _Static_assert(offsetof(WNODE_HEADER, HistoricalContext) == 0x08,
 	       "TraceEvent loads the logger handle at offset 0x08");
@@ -73,7 +74,7 @@ static ULONG trace_event(TRACELOGGER_HANDLE h, PEVENT_TRACE_HEADER ev)
 	memcpy((char *)ev + offsetof(WNODE_HEADER, HistoricalContext), &h,
 	       sizeof(h));
 	if (etw_logger_is_private(h))
-		return ERROR_INVALID_HANDLE;	/* no private logger runs */
+		return etw_private_trace_event(h, ev);
 	if (etw_logger_id_invalid(h))
 		return ERROR_INVALID_HANDLE;
 	classic_init(&w, ETW_WRITE_TRACE, h);
@@ -115,7 +116,9 @@ static ULONG trace_event_instance(TRACELOGGER_HANDLE h,
 	ev->ParentRegHandle = parent ? (uintptr_t)parent->RegHandle : 0;
 	ev->ParentInstanceId = parent ? parent->InstanceId : 0;
 	if (etw_logger_is_private(h))
-		return ERROR_INVALID_HANDLE;	/* no private logger runs */
+		return etw_private_trace_instance(h, ev, &guid, inst->InstanceId,
+						  parent ? &parent_guid : NULL,
+						  parent ? parent->InstanceId : 0);
 	if (etw_logger_id_invalid(h))
 		return ERROR_INVALID_HANDLE;
 	classic_init(&w, ETW_WRITE_INSTANCE, h);
@@ -205,7 +208,7 @@ static ULONG trace_message(TRACELOGGER_HANDLE h, ULONG flags, LPCGUID guid,
 	}
 
 	if (etw_logger_is_private(h)) {
-		err = ERROR_INVALID_HANDLE;	/* no private logger runs */
+		err = etw_private_trace_message(h, flags, guid, number, d, n);
 	} else {
 		classic_init(&w, ETW_WRITE_MESSAGE, h);
 		w.message_flags = flags;

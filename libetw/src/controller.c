@@ -26,6 +26,7 @@
 
 #include "controller.h"
 #include "logger_handle.h"
+#include "private_logger.h"
 #include "etw_etl_writer.h"
 #include "etw_logger.h"
 #include "utf.h"
@@ -119,23 +120,10 @@ int etw_session_find(int fd, const char *name, struct etw_session_info *info)
 	return -ENOENT;
 }
 
-static ULONG start_supported(const EVENT_TRACE_PROPERTIES *p,
-			     const struct etw_props *pl, bool kernel_logger)
+/* Wnode.ClientContext: 0 and 1 are QPC, the module's only clock. */
+static ULONG clock_supported(ULONG client_context)
 {
-	ULONG m = p->LogFileMode;
-
-	/* Private sessions live in the process; the module has none. */
-	if (m & (EVENT_TRACE_PRIVATE_LOGGER_MODE | EVENT_TRACE_PRIVATE_IN_PROC))
-		return ERROR_NOT_SUPPORTED;
-	/* System loggers record kernel events, which the module has not. */
-	if (kernel_logger || (m & EVENT_TRACE_SYSTEM_LOGGER_MODE))
-		return ERROR_NOT_SUPPORTED;
-	/* V2's filters are for system-wide private loggers. */
-	if (pl->struct_size > sizeof(*p) &&
-	    ((const EVENT_TRACE_PROPERTIES_V2 *)p)->FilterDescCount)
-		return ERROR_NOT_SUPPORTED;
-	/* Wnode.ClientContext: 0 and 1 are QPC, the module's only clock. */
-	switch (p->Wnode.ClientContext) {
+	switch (client_context) {
 	case 0:
 	case 1:
 		return ERROR_SUCCESS;
@@ -147,9 +135,25 @@ static ULONG start_supported(const EVENT_TRACE_PROPERTIES *p,
 	}
 }
 
+static ULONG start_supported(const EVENT_TRACE_PROPERTIES *p,
+			     const struct etw_props *pl, bool kernel_logger)
+{
+	ULONG m = p->LogFileMode;
+
+	/* System loggers record kernel events, which the module has not. */
+	if (kernel_logger || (m & EVENT_TRACE_SYSTEM_LOGGER_MODE))
+		return ERROR_NOT_SUPPORTED;
+	/* V2's filters are for system-wide private loggers. */
+	if (pl->struct_size > sizeof(*p) &&
+	    ((const EVENT_TRACE_PROPERTIES_V2 *)p)->FilterDescCount)
+		return ERROR_NOT_SUPPORTED;
+	return clock_supported(p->Wnode.ClientContext);
+}
+
 /* The log file name at LogFileNameOffset, as UTF-8 (checked by props_check). */
-static ULONG file_name(const EVENT_TRACE_PROPERTIES *p, const struct etw_props *pl,
-		       enum etw_cs cs, char *out, size_t size)
+ULONG etw_props_file_name(const EVENT_TRACE_PROPERTIES *p,
+			  const struct etw_props *pl, enum etw_cs cs, char *out,
+			  size_t size)
 {
 	char16_t w[ETW_NAME_MAX_UNITS];
 	const char *b = (const char *)p + p->LogFileNameOffset;
@@ -166,8 +170,7 @@ static ULONG file_name(const EVENT_TRACE_PROPERTIES *p, const struct etw_props *
 	       ERROR_BAD_PATHNAME : ERROR_SUCCESS;
 }
 
-/* Windows' errors for a log file that cannot be written. */
-static ULONG file_error(int err)
+ULONG etw_file_error(int err)
 {
 	switch (err) {
 	case -ENOENT:
@@ -214,7 +217,7 @@ static ULONG start_logger(int fd, const EVENT_TRACE_PROPERTIES *p,
 	c.code = ETW_CONTROL_STOP;
 	c.logger_id = info->logger_id;
 	etw_ioctl(fd, ETW_IOC_SESSION_CONTROL, &c);
-	return file_error(ret);
+	return etw_file_error(ret);
 }
 
 static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
@@ -264,14 +267,23 @@ static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
 		return ERROR_BAD_LENGTH;
 
 	err = etw_props_check_mode(p, pl.file_units != 0);
-	if (!err)
-		err = start_supported(p, &pl, kernel_logger);
+	if (err)
+		return err;
+	/* A private logger lives in this process (private_logger.c). */
+	if (p->LogFileMode & (EVENT_TRACE_PRIVATE_LOGGER_MODE |
+			      EVENT_TRACE_PRIVATE_IN_PROC)) {
+		if (kernel_logger || name.too_long)
+			return ERROR_INVALID_PARAMETER;
+		err = clock_supported(p->Wnode.ClientContext);
+		return err ? err : etw_private_start(TraceId, &name, p, &pl, cs);
+	}
+	err = start_supported(p, &pl, kernel_logger);
 	if (err)
 		return err;
 	if (name.too_long)
 		return ERROR_INVALID_PARAMETER;
 	if (pl.file_units) {
-		err = file_name(p, &pl, cs, path, sizeof(path));
+		err = etw_props_file_name(p, &pl, cs, path, sizeof(path));
 		if (err)
 			return err;
 		/* NEWFILE names each file from a pattern with one %d. */
@@ -349,12 +361,23 @@ static ULONG control_trace(CONTROLTRACE_ID TraceId, const void *InstanceName,
 	if (err)
 		return err;
 	/* With a name the handle is ignored, as on Windows. */
-	if (by_name)
+	if (by_name) {
+		bool found;
+
 		err = etw_name_get(InstanceName, cs, &name);
-	else
+		if (err)
+			return err;
+		/* This process's private loggers first. */
+		err = etw_private_control(0, name.utf8, p, &pl, cs, code, &found);
+		if (found)
+			return err;
+	} else if (etw_logger_is_private(TraceId)) {
+		return etw_private_control(TraceId, NULL, p, &pl, cs, code, NULL);
+	} else {
 		err = etw_trace_id_decode(TraceId, &logger_id, &tag);
-	if (err)
-		return err;
+		if (err)
+			return err;
+	}
 	/* Both act on a session's log file, and no session has one yet. */
 	if (code == EVENT_TRACE_CONTROL_INCREMENT_FILE ||
 	    code == EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME ||

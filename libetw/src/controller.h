@@ -75,6 +75,18 @@ struct etw_props {
 ULONG etw_props_check(const EVENT_TRACE_PROPERTIES *p, enum etw_cs cs,
 		      bool file_name, struct etw_props *pl);
 
+/*
+ * The log file name at LogFileNameOffset (checked by etw_props_check) as
+ * UTF-8 in @out; ERROR_BAD_PATHNAME if it does not fit or convert.  A
+ * name has at most ETW_NAME_MAX_UNITS units: 4 * that + 1 bytes is room.
+ */
+ULONG etw_props_file_name(const EVENT_TRACE_PROPERTIES *p,
+			  const struct etw_props *pl, enum etw_cs cs, char *out,
+			  size_t size);
+
+/* Windows' error for a log file that cannot be written (a -errno). */
+ULONG etw_file_error(int err);
+
 /* StartTrace's LogFileMode rules (ERROR_BAD_PATHNAME, _INVALID_PARAMETER). */
 ULONG etw_props_check_mode(const EVENT_TRACE_PROPERTIES *p, bool has_file);
 

@@ -31,6 +31,8 @@
 #include <evntcons.h>
 
 #include "controller.h"
+#include "logger_handle.h"
+#include "private_logger.h"
 
 /* Every EVENT_ENABLE_PROPERTY_* Windows defines. */
 #define ENABLE_PROPERTY_KNOWN	0x00000fffu
@@ -164,14 +166,22 @@ static ULONG enable_trace(CONTROLTRACE_ID TraceId, LPCGUID ProviderId,
 
 	if (!ProviderId || ControlCode > EVENT_CONTROL_CODE_CAPTURE_STATE)
 		return ERROR_INVALID_PARAMETER;
-	err = etw_trace_id_decode(TraceId, &logger_id, &tag);
-	if (err)
-		return err;
 	if (property & ~ENABLE_PROPERTY_KNOWN)
 		return ERROR_INVALID_PARAMETER;
 	/* A provider group names many providers; the module knows none. */
 	if (property & EVENT_ENABLE_PROPERTY_PROVIDER_GROUP)
 		return ERROR_NOT_SUPPORTED;
+	/*
+	 * A private logger of this process: its providers are called back
+	 * before this returns.  It applies level and keywords, not filters.
+	 */
+	if (etw_logger_is_private(TraceId))
+		return count ? ERROR_NOT_SUPPORTED :
+		       etw_private_enable(TraceId, ProviderId, ControlCode, Level,
+					  any, all, property, SourceId);
+	err = etw_trace_id_decode(TraceId, &logger_id, &tag);
+	if (err)
+		return err;
 
 	memset(&e, 0, sizeof(e));
 	e.size = sizeof(e);

@@ -27,6 +27,8 @@
 #include <evntprov.h>
 
 #include "internal.h"
+#include "logger_handle.h"
+#include "private_logger.h"
 
 /* One EventRegister. */
 struct etw_prov {
@@ -38,6 +40,12 @@ struct etw_prov {
 	void *owner;
 	__u32 reg_id;
 	const struct etw_reg_state *state;
+	/*
+	 * Private loggers of this process that enable it (bit i is id i + 1)
+	 * and what each asks for: the write path reads these, no lock.
+	 */
+	_Atomic unsigned int priv_mask;
+	struct etw_private_filter priv[ETW_MAX_PRIVATE_LOGGERS];
 };
 
 /*
@@ -102,6 +110,141 @@ static BOOLEAN state_allows(const struct etw_reg_state *st, UCHAR level,
 			    (keyword & s.match_all) == s.match_all);
 }
 
+/* The module's sessions, then this process's private loggers. */
+static BOOLEAN prov_allows(struct etw_prov *p, UCHAR level, ULONGLONG keyword)
+{
+	unsigned int mask;
+
+	if (state_allows(p->state, level, keyword))
+		return TRUE;
+	mask = atomic_load_explicit(&p->priv_mask, memory_order_acquire);
+	return mask && etw_private_want(mask, p->priv, level, keyword);
+}
+
+/* Take @v's private loggers and filters for @p; dispatch lock held. */
+static void private_set(struct etw_prov *p, const struct etw_private_view *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < ETW_MAX_PRIVATE_LOGGERS; i++) {
+		__atomic_store_n(&p->priv[i].level, v->f[i].level, __ATOMIC_RELAXED);
+		__atomic_store_n(&p->priv[i].any, v->f[i].any, __ATOMIC_RELAXED);
+		__atomic_store_n(&p->priv[i].all, v->f[i].all, __ATOMIC_RELAXED);
+	}
+	atomic_store_explicit(&p->priv_mask, v->mask, memory_order_release);
+}
+
+/*
+ * What an EventRegister callback gets: the module's aggregate (@n, or the
+ * state page without one) merged with the private loggers' (seed 000's
+ * rules: the highest level, OR of MatchAny, AND of MatchAll).
+ */
+static void call_back(struct etw_prov *p, ULONG code, LPCGUID source,
+		      const struct etw_notification *n,
+		      PEVENT_FILTER_DESCRIPTOR filter)
+{
+	struct etw_private_view v;
+	struct etw_reg_state s;
+	UCHAR level;
+	ULONGLONG any, all;
+	bool kernel;
+
+	if (n) {
+		kernel = n->control_code != EVENT_CONTROL_CODE_DISABLE_PROVIDER;
+		level = n->level;
+		any = n->match_any;
+		all = n->match_all;
+	} else {
+		state_read(p->state, &s);
+		kernel = s.enabled;
+		level = s.level;
+		any = s.match_any;
+		all = s.match_all;
+	}
+	etw_private_view(&p->guid, &v);
+	if (v.mask) {
+		level = !kernel ? v.cb_level : !level || !v.cb_level ? 0 :
+			level > v.cb_level ? level : v.cb_level;
+		any = kernel ? any | v.any : v.any;
+		all = kernel ? all & v.all : v.all;
+	}
+	/* IsEnabled is the state that results, as seed 000 has it. */
+	if (code != EVENT_CONTROL_CODE_CAPTURE_STATE)
+		code = kernel || v.mask ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
+					  EVENT_CONTROL_CODE_DISABLE_PROVIDER;
+	p->callback(source, code, level, any, all, filter, p->context);
+}
+
+/*
+ * Tell @p that private logger @logger_id changed its enable (@code):
+ * update its mask and call it back.  A classic provider gets the handle of
+ * the private logger that enabled it last, or, when none does any more,
+ * WMI_DISABLE_EVENTS with the handle of the one that disabled it.
+ * Dispatch lock held.
+ */
+static void private_notify(struct etw_prov *p, ULONG code, USHORT logger_id,
+			   LPCGUID source)
+{
+	static const GUID zero;
+	struct etw_notification n;
+	struct etw_private_view v;
+
+	etw_private_view(&p->guid, &v);
+	private_set(p, &v);
+	if (p->callback) {
+		call_back(p, code, source ? source : &zero, NULL, NULL);
+		return;
+	}
+	if (!p->notify)
+		return;
+	memset(&n, 0, sizeof(n));
+	n.size = sizeof(n);
+	n.reg_id = p->reg_id;
+	n.control_code = code;
+	n.logger_id = ETW_LOGGER_PRIVATE | logger_id;
+	if (v.mask && code != EVENT_CONTROL_CODE_CAPTURE_STATE) {
+		n.control_code = EVENT_CONTROL_CODE_ENABLE_PROVIDER;
+		n.logger_id = ETW_LOGGER_PRIVATE | v.newest;
+		n.level = v.newest_level;
+		n.match_any = v.newest_any;
+	}
+	p->notify(p->owner, &n);
+}
+
+void etw_provider_private_changed(const GUID *guid, USHORT logger_id,
+				  ULONG code, LPCGUID source)
+{
+	struct etw_prov *p;
+	unsigned int id;
+
+	pthread_mutex_lock(&dispatch);
+	for (id = 1; id <= ETW_MAX_REGS_PER_FILE; id++) {
+		p = atomic_load_explicit(&provs[id], memory_order_acquire);
+		if (p && !memcmp(&p->guid, guid, sizeof(*guid)))
+			private_notify(p, code, logger_id, source);
+	}
+	pthread_mutex_unlock(&dispatch);
+}
+
+/*
+ * A registration of a GUID private loggers already enable: as enabled
+ * before it registered.  An EventRegister provider that the module also
+ * enabled was called back with both already.  Dispatch lock held.
+ */
+static void private_pre_enable(struct etw_prov *p)
+{
+	struct etw_private_view v;
+
+	etw_private_view(&p->guid, &v);
+	if (!v.mask)
+		return;
+	if (p->callback && __atomic_load_n(&p->state->enabled, __ATOMIC_RELAXED)) {
+		private_set(p, &v);
+		return;
+	}
+	private_notify(p, EVENT_CONTROL_CODE_ENABLE_PROVIDER, v.newest, NULL);
+}
+
 /*
  * Run the callback of one notification.  FilterData points into the read
  * buffer: valid during the callback only, as on Windows.  Then, if a
@@ -124,10 +267,8 @@ static void dispatch_one(int fd, const struct etw_notification *n,
 	if (p && p->notify)
 		p->notify(p->owner, n);
 	else if (p && p->callback)
-		p->callback((LPCGUID)n->source_id, n->control_code, n->level,
-			    n->match_any, n->match_all,
-			    n->flags & ETW_NOTIFY_F_FILTER ? &filter : NULL,
-			    p->context);
+		call_back(p, n->control_code, (LPCGUID)n->source_id, n,
+			  n->flags & ETW_NOTIFY_F_FILTER ? &filter : NULL);
 	if (n->cookie)
 		etw_ioctl(fd, ETW_IOC_NOTIFY_ACK, &ack);
 }
@@ -242,6 +383,7 @@ static ULONG register_prov(struct etw_prov *p, LPCGUID guid, __u32 flags,
 	/* A pre-enabled provider is called back before registering returns. */
 	if (notify_fd >= 0)
 		dispatch_pending(notify_fd);
+	private_pre_enable(p);
 	pthread_mutex_unlock(&dispatch);
 	pthread_once(&thread_once, start_notify_thread);
 	return ERROR_SUCCESS;
@@ -334,7 +476,7 @@ ETW_EXPORT BOOLEAN EVNTAPI EventProviderEnabled(REGHANDLE RegHandle,
 {
 	struct etw_prov *p = prov_of(RegHandle);
 
-	return p ? state_allows(p->state, Level, Keyword) : FALSE;
+	return p ? prov_allows(p, Level, Keyword) : FALSE;
 }
 
 ETW_EXPORT BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle,
@@ -344,8 +486,7 @@ ETW_EXPORT BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle,
 
 	if (!p || !EventDescriptor)
 		return FALSE;
-	return state_allows(p->state, EventDescriptor->Level,
-			    EventDescriptor->Keyword);
+	return prov_allows(p, EventDescriptor->Level, EventDescriptor->Keyword);
 }
 
 /* The thread's activity id (EventActivityIdControl). */
@@ -357,14 +498,25 @@ static ULONG write_event(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR desc,
 {
 	struct etw_event_write w;
 	struct etw_prov *p = prov_of(RegHandle);
+	unsigned int mask;
+	ULONG perr = ERROR_SUCCESS;
 	int ret;
 
 	if (!p)
 		return ERROR_INVALID_HANDLE;
 	if (!desc || (count && !data) || count > ETW_MAX_DATA_DESCRIPTORS)
 		return ERROR_INVALID_PARAMETER;
+	/* This process's private loggers first: no system call. */
+	mask = atomic_load_explicit(&p->priv_mask, memory_order_acquire);
+	if (mask)
+		mask = etw_private_want(mask, p->priv, desc->Level, desc->Keyword);
+	if (mask)
+		perr = etw_private_event_write(mask, &p->guid, desc,
+					       activity ? activity : &thread_activity,
+					       related, count, data,
+					       flags & ETW_WRITE_F_STRING);
 	if (!state_allows(p->state, desc->Level, desc->Keyword))
-		return ERROR_SUCCESS;
+		return perr;
 
 	memset(&w, 0, sizeof(w));
 	w.size = sizeof(w);
@@ -382,7 +534,7 @@ static ULONG write_event(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR desc,
 	w.count = count;
 	w.data = (uintptr_t)data;
 	ret = etw_ioctl(etw_device_fd(), ETW_IOC_WRITE, &w);
-	return etw_win32_error(ret, ETW_ERR_WRITE);
+	return ret ? etw_win32_error(ret, ETW_ERR_WRITE) : perr;
 }
 
 _Static_assert(sizeof(EVENT_DATA_DESCRIPTOR) == sizeof(struct etw_data_desc),

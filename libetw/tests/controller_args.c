@@ -169,13 +169,12 @@ TEST(start_log_file_mode)
 		  ERROR_INVALID_PARAMETER },
 		/*
 		 * Valid: with a file or real-time, ERROR_NOT_SUPPORTED here is
-		 * the missing module of the host; no private session yet.
+		 * the missing module of the host (private loggers: their test).
 		 */
 		{ 0, true, 0, ERROR_NOT_SUPPORTED },
 		{ EVENT_TRACE_FILE_MODE_SEQUENTIAL, true, 0, ERROR_NOT_SUPPORTED },
 		{ EVENT_TRACE_FILE_MODE_CIRCULAR, true, 10, ERROR_NOT_SUPPORTED },
 		{ EVENT_TRACE_REAL_TIME_MODE, true, 0, ERROR_NOT_SUPPORTED },
-		{ EVENT_TRACE_PRIVATE_LOGGER_MODE, true, 0, ERROR_NOT_SUPPORTED },
 		{ EVENT_TRACE_REAL_TIME_MODE | EVENT_TRACE_SYSTEM_LOGGER_MODE,
 		  false, 0, ERROR_NOT_SUPPORTED },
 	};
