@@ -331,7 +331,13 @@ static int etw_classic_store(struct etw_trace_write *arg,
 		c->events_lost++;
 		if (c->cur)
 			c->cur->events_lost = true;
-		ret = -ENOSPC;
+		/*
+		 * Windows: ERROR_NOT_ENOUGH_MEMORY for a pool at its maximum,
+		 * ERROR_OUTOFMEMORY for one below it whose new buffer could not
+		 * be had (here: its growth is pending or hit the memory cap).
+		 */
+		ret = READ_ONCE(s->nr_buffers) < READ_ONCE(s->max_buffers) ?
+		      -ENOBUFS : -ENOSPC;
 	} else {
 		if (rec->timestamp_off >= 0) {
 			now = etw_clock();

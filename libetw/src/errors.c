@@ -44,6 +44,8 @@ ULONG etw_win32_error(int err, enum etw_err_ctx ctx)
 	case -ENOSPC:
 		return ctx == ETW_ERR_WRITE ? ERROR_NOT_ENOUGH_MEMORY :
 					      ERROR_NO_SYSTEM_RESOURCES;
+	case -ENOBUFS:
+		return ERROR_OUTOFMEMORY;	/* a classic write's pool below max */
 	case -EOVERFLOW:
 		return ERROR_ARITHMETIC_OVERFLOW;
 	case -EMSGSIZE:

@@ -13,6 +13,7 @@
 
 #include "kselftest_harness.h"
 #include "classic_api.h"
+#include "etw_kmod.h"
 
 FIXTURE(classic)
 {
@@ -126,6 +127,33 @@ TEST_F(classic, trace_event_restores_all_but_the_handle)
 	EXPECT_EQ(1, ct_drain(self->fd, LOGGER_ID(self->h), NULL, NULL));
 }
 
+/*
+ * WNODE_FLAG_NO_HEADER is the user-mode logger's (seed 002): a session of
+ * the kernel stores the header as an ordinary one, data after it, and
+ * MofData and MofLength are data like any other.
+ */
+TEST_F(classic, no_header_is_for_private_loggers_only)
+{
+	static const char *path = "/tmp/etwtest-noheader.etl";
+	struct my_event e;
+	EVENT_TRACE *t = (EVENT_TRACE *)&e;
+
+	my_event_init(&e, &self->guid, sizeof(EVENT_TRACE) - sizeof(e.Header));
+	e.Header.Flags |= WNODE_FLAG_NO_HEADER;
+	t->MofData = (void *)16;	/* would fault if followed */
+	t->MofLength = 4;
+	memcpy(e.Mof, "nohdr", 6);
+	ASSERT_EQ(ERROR_SUCCESS, trace(self->h, &e));
+	ASSERT_EQ(0, save_etl(self->fd, LOGGER_ID(self->h), path));
+	ASSERT_EQ(0, read_etl(path, &self->e));
+	ASSERT_EQ(1, self->e.n);
+	EXPECT_EQ(ETW_ETL_KIND_CLASSIC, self->e.ev[0].kind);
+	EXPECT_EQ(0, memcmp(&self->e.ev[0].provider, &self->guid, 16));
+	ASSERT_EQ(sizeof(EVENT_TRACE) - sizeof(e.Header), self->e.ev[0].data_size);
+	EXPECT_EQ(0, memcmp(self->e.ev[0].data, "nohdr", 6));
+	unlink(path);
+}
+
 TEST_F(classic, trace_event_errors_from_the_kernel)
 {
 	struct my_event e;
@@ -171,6 +199,43 @@ TEST_F(classic, trace_event_errors_from_the_kernel)
 		EXPECT_EQ(lost, info.events_lost);
 	}
 	EXPECT_EQ(1, ct_drain(self->fd, LOGGER_ID(self->h), NULL, NULL));
+}
+
+/*
+ * ERROR_OUTOFMEMORY: no free buffer while the pool is below its
+ * MaximumBuffers, its growth stopped by the module's memory cap.  Each
+ * drop is counted as with ERROR_NOT_ENOUGH_MEMORY.
+ */
+TEST_F(classic, no_buffer_below_the_maximum_is_out_of_memory)
+{
+	struct etw_session_info info;
+	struct my_event e;
+	CONTROLTRACE_ID big;
+	long i, lost = 0, other = 0;
+	char old[32];
+	ULONG ret;
+
+	ASSERT_EQ(0, etw_read_file(ETW_PARAM("max_buffer_memory_mb"), old, sizeof(old)));
+	ASSERT_EQ(0, etw_write_file(ETW_PARAM("max_buffer_memory_mb"), "1"));
+	/* 64 KB buffers, up to 64 of them: 4 MiB, over the 1 MiB cap. */
+	ret = start("etwtest-classic-big", 64, 64, &big);
+	my_event_init(&e, &self->guid, 8000);
+	for (i = 0; !ret && i < 100000 && lost < 5; i++) {
+		ULONG r = trace(big, &e);
+
+		if (r == ERROR_OUTOFMEMORY)
+			lost++;
+		else if (r != ERROR_SUCCESS)
+			other = r;
+	}
+	if (!ret)
+		etw_session_ctl(self->fd, LOGGER_ID(big), ETW_CONTROL_QUERY, &info);
+	etw_write_file(ETW_PARAM("max_buffer_memory_mb"), old);
+	ASSERT_EQ(ERROR_SUCCESS, ret);
+	EXPECT_EQ(0, other);
+	EXPECT_EQ(5, lost);
+	EXPECT_EQ(lost, info.events_lost);
+	EXPECT_LT(info.number_of_buffers, info.max_buffers);
 }
 
 TEST_F(classic, trace_event_in_an_etl_file)

@@ -530,7 +530,7 @@ static void *write_loop(void *arg)
 
 		if (!ret)
 			wr->ok++;
-		else if (ret == -EBADF || ret == -ENOSPC)
+		else if (ret == -EBADF || ret == -ENOSPC || ret == -ENOBUFS)
 			wr->gone++;
 		else
 			break;

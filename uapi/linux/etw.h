@@ -360,7 +360,8 @@ struct etw_event_write {
  * than %ETW_MAX_MOF_BYTES (ERROR_INVALID_DATA); ``EMSGSIZE`` the record
  * does not fit one buffer of the session or 64 KiB (ERROR_MORE_DATA);
  * ``ENOSPC`` the session had no free buffer and counted the event lost
- * (ERROR_NOT_ENOUGH_MEMORY).
+ * (ERROR_NOT_ENOUGH_MEMORY); ``ENOBUFS`` the same while its pool was below
+ * MaximumBuffers, the buffer it needed not allocated (ERROR_OUTOFMEMORY).
  */
 struct etw_trace_write {
 	__u32 size;
