@@ -6,6 +6,7 @@
  * sees: its enable-state page and its notifications (seed 000).
  */
 #include <poll.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 
@@ -439,6 +440,128 @@ TEST_F(en, unregister)
 	EXPECT_EQ(0, c.total);
 	u.reserved = 1;
 	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_PROVIDER_UNREGISTER, &u));
+}
+
+/* The state slot and the one notification of an enable, checked together. */
+static void expect_aggregate(struct __test_metadata *_metadata, int fd,
+			     const struct etw_reg_state *me, __u32 code,
+			     __u8 slot_level, __u8 note_level, __u64 any,
+			     __u64 all)
+{
+	struct etw_notification n;
+
+	ASSERT_EQ(0, read_notification(fd, &n));
+	EXPECT_EQ(code, n.control_code);
+	EXPECT_EQ(note_level, n.level);
+	EXPECT_EQ(any, n.match_any);
+	EXPECT_EQ(all, n.match_all);
+	EXPECT_EQ(-EAGAIN, read_notification(fd, &n));
+	EXPECT_EQ(!!code, me->enabled);
+	if (code) {
+		EXPECT_EQ(slot_level, me->level);
+		EXPECT_EQ(any, me->match_any);
+		EXPECT_EQ(all, me->match_all);
+	}
+}
+
+/*
+ * Seed 000 across three sessions: Level is the maximum, MatchAnyKeyword
+ * the OR, MatchAllKeyword the AND, recomputed as sessions come and go;
+ * IsEnabled stays 1 while any session enables the provider.  A session's
+ * level 0 is "all levels" (255 in the slot; 0 in the notification, as the
+ * controller gave it) and its MatchAnyKeyword 0 is all keywords.
+ */
+TEST_F(en, three_sessions_aggregate)
+{
+	const struct etw_reg_state *st = map_state(_metadata, self->fd);
+	const struct etw_reg_state *me = &st[self->reg - 1];
+	struct etw_counts c;
+
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], self->guid, 1, 2, 0x17, 0x7, 0));
+	expect_aggregate(_metadata, self->fd, me, 1, 2, 2, 0x17, 0x7);
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[1], self->guid, 1, 4, 0x26, 0x6, 0));
+	expect_aggregate(_metadata, self->fd, me, 1, 4, 4, 0x37, 0x6);
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[2], self->guid, 1, 3, 0x4e, 0xe, 0));
+	expect_aggregate(_metadata, self->fd, me, 1, 4, 4, 0x7f, 0x6);
+
+	/* Each session still stores only what its own filters accept. */
+	ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, 1, 4, 0x6, NULL, 0));
+	ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, 2, 2, 0x7, NULL, 0));
+	ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, 3, 3, 0xe, NULL, 0));
+	ASSERT_LE(0, etw_count(self->fd, self->s[0], self->guid, &c));
+	EXPECT_EQ(1, c.total);
+	EXPECT_EQ(1, c.by_id[2]);
+	ASSERT_LE(0, etw_count(self->fd, self->s[1], self->guid, &c));
+	EXPECT_EQ(3, c.total);
+	ASSERT_LE(0, etw_count(self->fd, self->s[2], self->guid, &c));
+	EXPECT_EQ(1, c.total);
+	EXPECT_EQ(1, c.by_id[3]);
+
+	/* The most verbose one leaves: 3, 0x17 | 0x4e, 0x7 & 0xe. */
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[1], self->guid, 0, 0, 0, 0, 0));
+	expect_aggregate(_metadata, self->fd, me, 1, 3, 3, 0x5f, 0x6);
+	/* Level 0 and MatchAnyKeyword 0: everything. */
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[1], self->guid, 1, 0, 0, 0, 0));
+	expect_aggregate(_metadata, self->fd, me, 1, 255, 0, ~0ULL, 0);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s[1], ETW_CONTROL_STOP, NULL));
+	expect_aggregate(_metadata, self->fd, me, 1, 3, 3, 0x5f, 0x6);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s[0], ETW_CONTROL_STOP, NULL));
+	expect_aggregate(_metadata, self->fd, me, 1, 3, 3, 0x4e, 0xe);
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[2], self->guid, 0, 0, 0, 0, 0));
+	expect_aggregate(_metadata, self->fd, me, 0, 0, 0, 0, 0);
+	munmap((void *)st, ETW_MMAP_STATE_SIZE);
+}
+
+/*
+ * A process that dies takes its registration with it: an enable with a
+ * Timeout waits for the registrations it notifies, so it waits for the
+ * child's while it lives and returns at once after.  The enables stay:
+ * a later registration of the GUID starts enabled.
+ */
+TEST_F(en, death_removes_registrations)
+{
+	const struct etw_reg_state *st = map_state(_metadata, self->fd);
+	struct etw_enable e = { .size = sizeof(e) };
+	int ready[2], status;
+	__u8 guid[16];
+	__u32 reg;
+	pid_t pid;
+	char x;
+
+	etw_test_guid(guid, 0x12);
+	ASSERT_EQ(0, pipe(ready));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int fd = open(ETW_DEV, O_RDWR);
+
+		if (fd < 0 || etw_register_simple(fd, guid, &reg) ||
+		    write(ready[1], "r", 1) != 1)
+			_exit(1);
+		pause();	/* never reads its notifications */
+		_exit(2);
+	}
+	ASSERT_EQ(1, read(ready[0], &x, 1));
+	e.logger_id = self->s[0];
+	e.control_code = 1;
+	memcpy(e.guid, guid, 16);
+	e.level = 4;
+	e.timeout_ms = 200;
+	EXPECT_EQ(-ETIMEDOUT, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	e.logger_id = self->s[1];
+	e.level = 2;
+	e.timeout_ms = ETW_TIMEOUT_INFINITE;
+	EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+
+	ASSERT_EQ(0, etw_register_simple(self->fd, guid, &reg));
+	EXPECT_EQ(1, st[reg - 1].enabled);
+	EXPECT_EQ(4, st[reg - 1].level);	/* the maximum of 4 and 2 */
+	close(ready[0]);
+	close(ready[1]);
+	munmap((void *)st, ETW_MMAP_STATE_SIZE);
 }
 
 TEST_HARNESS_MAIN
