@@ -337,6 +337,23 @@ TEST_F(wr, no_room_independent_session)
 	no_room(_metadata, self->fd, self->reg, self->guid, ETW_MODE_INDEPENDENT);
 }
 
+/* Event 1 with a 200-byte payload: a 280-byte record. */
+static int write_200(int fd, __u32 reg, struct etw_event_write *w)
+{
+	static const char payload[200];
+	struct etw_data_desc d = { .ptr = (uintptr_t)payload,
+				   .size = sizeof(payload) };
+
+	memset(w, 0, sizeof(*w));
+	w->size = sizeof(*w);
+	w->kind = ETW_WRITE_EVENT;
+	w->reg_id = reg;
+	w->desc.id = 1;
+	w->count = 1;
+	w->data = (uintptr_t)&d;
+	return etw_ioctl_err(fd, ETW_IOC_WRITE, w);
+}
+
 /*
  * Four sessions, exact counts: "small" (1 KiB buffers) fills up; the two
  * other dependent ones (the fixture's and "dep") store exactly what small
@@ -350,14 +367,12 @@ TEST_F(wr, three_more_sessions_exact_counts)
 	struct etw_session_info si, di, ii, fi;
 	struct etw_counts sc, dc, ic, fc;
 	__u32 small, dep, ind;
-	char payload[200];
 	cpu_set_t one;
 	int i, total = 100, stored = 0;
 
 	CPU_ZERO(&one);
 	CPU_SET(0, &one);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
-	memset(payload, 'x', sizeof(payload));
 	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-x-small", 0, 1, 1, &small));
 	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-x-dep", 0, 64, 0, &dep));
 	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-x-ind",
@@ -370,17 +385,9 @@ TEST_F(wr, three_more_sessions_exact_counts)
 	ASSERT_GT(total, (int)si.max_buffers * 3);
 
 	for (i = 0; i < total; i++) {
-		struct etw_data_desc d = { .ptr = (uintptr_t)payload,
-					   .size = sizeof(payload) };
-		struct etw_event_write w = { .size = sizeof(w),
-					     .kind = ETW_WRITE_EVENT };
-		int ret;
+		struct etw_event_write w;
+		int ret = write_200(self->fd, self->reg, &w);
 
-		w.reg_id = self->reg;
-		w.desc.id = 1;
-		w.count = 1;
-		w.data = (uintptr_t)&d;
-		ret = etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w);
 		if (i < (int)si.max_buffers * 3) {
 			EXPECT_EQ(0, ret);
 			EXPECT_EQ(4, w.written);
@@ -408,6 +415,109 @@ TEST_F(wr, three_more_sessions_exact_counts)
 	EXPECT_EQ(total - stored, di.events_lost);
 	EXPECT_EQ(total - stored, fi.events_lost);
 	EXPECT_EQ(0, ii.events_lost);
+}
+
+/*
+ * The session out of room is the independent one: it alone loses events,
+ * the dependent sessions store every one.  Windows: "a failure in one
+ * session makes the event fail for all sessions unless the failing
+ * session has EVENT_TRACE_INDEPENDENT_SESSION_MODE" (Logging Mode
+ * Constants, learn.microsoft.com; ../shared/reference/etw-api.md).
+ */
+TEST_F(wr, no_room_in_the_independent_session)
+{
+	struct etw_session_info si, di, fi;
+	struct etw_counts sc, dc, fc;
+	__u32 small, dep;
+	cpu_set_t one;
+	int i, total = 100, cap;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-i-small",
+					      ETW_MODE_INDEPENDENT, 1, 1, &small));
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-i-dep", 0, 64, 0, &dep));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, small, self->guid, 1, 0, 0, 0, 0));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, dep, self->guid, 1, 0, 0, 0, 0));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, small, ETW_CONTROL_QUERY, &si));
+	/* Three 280-byte records per 1 KiB buffer, as above. */
+	cap = si.max_buffers * 3;
+	ASSERT_GT(total, cap);
+
+	for (i = 0; i < total; i++) {
+		struct etw_event_write w;
+		int ret = write_200(self->fd, self->reg, &w);
+
+		/*
+		 * Some session lost it: ERROR_NOT_ENOUGH_MEMORY all the same
+		 * (the counts below say the others stored it).
+		 */
+		EXPECT_EQ(i < cap ? 0 : -ENOSPC, ret) TH_LOG("event %d", i);
+		if (!ret)
+			EXPECT_EQ(3, w.written);
+	}
+	ASSERT_LE(0, etw_count(self->fd, small, self->guid, &sc));
+	ASSERT_LE(0, etw_count(self->fd, dep, self->guid, &dc));
+	ASSERT_LE(0, etw_count(self->fd, self->s, self->guid, &fc));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, small, ETW_CONTROL_QUERY, &si));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, dep, ETW_CONTROL_QUERY, &di));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s, ETW_CONTROL_QUERY, &fi));
+	EXPECT_EQ(cap, sc.total);
+	EXPECT_EQ(total - cap, si.events_lost);
+	EXPECT_EQ(total, dc.total);
+	EXPECT_EQ(total, fc.total);
+	EXPECT_EQ(0, di.events_lost);
+	EXPECT_EQ(0, fi.events_lost);
+}
+
+static __u64 clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* 100 ns intervals since 1601 (FILETIME) of a CLOCK_REALTIME reading. */
+static __u64 filetime_of(__u64 realtime_ns)
+{
+	return realtime_ns / 100 + 11644473600ULL * 10000000ULL;
+}
+
+/*
+ * One clock per session, as the ETL header records it: ClockType 1 (a
+ * performance counter) that is CLOCK_MONOTONIC in nanoseconds, frequency
+ * 10^9, the FILETIME the session started and the counter at that moment.
+ * Every record's TimeStamp is that counter when it was written.
+ */
+TEST_F(wr, session_clock)
+{
+	struct etw_session_info info;
+	struct seen s = { 0 };
+	__u64 m0, m1, r0, r1;
+	__u32 id;
+
+	r0 = clock_ns(CLOCK_REALTIME);
+	m0 = clock_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-clock", 0, 8, 0, &id));
+	m1 = clock_ns(CLOCK_MONOTONIC);
+	r1 = clock_ns(CLOCK_REALTIME);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, id, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(1, info.clock_type);
+	EXPECT_EQ(1000000000ULL, info.frequency);
+	EXPECT_LE(m0, info.start_ticks);
+	EXPECT_GE(m1, info.start_ticks);
+	EXPECT_LE(filetime_of(r0), info.start_time);
+	EXPECT_GE(filetime_of(r1) + 1, info.start_time);
+
+	ASSERT_EQ(0, etw_enable_simple(self->fd, id, self->guid, 1, 0, 0, 0, 0));
+	m0 = clock_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, 1, 4, 0, NULL, 0));
+	m1 = clock_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(1, etw_drain(self->fd, id, keep_last, &s));
+	EXPECT_LE(m0, s.h.timestamp);
+	EXPECT_GE(m1, s.h.timestamp);
 }
 
 TEST_HARNESS_MAIN
