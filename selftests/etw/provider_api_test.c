@@ -63,6 +63,20 @@ static int wait_calls(int n)
 	return calls;
 }
 
+/* The @n-th callback came, with these arguments. */
+static void expect_callback(struct __test_metadata *_metadata, int n,
+			    ULONG is_enabled, UCHAR level, ULONGLONG any,
+			    ULONGLONG all)
+{
+	ASSERT_EQ(n, wait_calls(n));
+	pthread_mutex_lock(&cblog.lock);
+	EXPECT_EQ(is_enabled, cblog.is_enabled);
+	EXPECT_EQ(level, cblog.level);
+	EXPECT_EQ(any, cblog.any);
+	EXPECT_EQ(all, cblog.all);
+	pthread_mutex_unlock(&cblog.lock);
+}
+
 FIXTURE(api)
 {
 	int fd;		/* the controller's own descriptor */
@@ -124,11 +138,7 @@ TEST_F(api, callbacks_follow_seed_000)
 	e.match_any = 0x5;
 	e.match_all = 0x1;
 	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
-	ASSERT_EQ(1, wait_calls(1));
-	EXPECT_EQ(1, cblog.is_enabled);
-	EXPECT_EQ(3, cblog.level);
-	EXPECT_EQ(0x5, cblog.any);
-	EXPECT_EQ(0x1, cblog.all);
+	expect_callback(_metadata, 1, 1, 3, 0x5, 0x1);
 	EXPECT_EQ(0, memcmp(e.source_id, &cblog.source, 16));
 	/* On a libetw thread, not ours. */
 	EXPECT_FALSE(pthread_equal(pthread_self(), cblog.thread));
@@ -139,11 +149,7 @@ TEST_F(api, callbacks_follow_seed_000)
 
 	/* A second session, then the first leaves: still enabled (1). */
 	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[1], g, 1, 5, 0x2, 0, 0));
-	ASSERT_EQ(2, wait_calls(2));
-	EXPECT_EQ(1, cblog.is_enabled);
-	EXPECT_EQ(5, cblog.level);
-	EXPECT_EQ(0x7, cblog.any);
-	EXPECT_EQ(0x0, cblog.all);
+	expect_callback(_metadata, 2, 1, 5, 0x7, 0x0);
 	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], g, 0, 0, 0, 0, 0));
 	ASSERT_EQ(3, wait_calls(3));
 	EXPECT_EQ(1, cblog.is_enabled);
@@ -424,6 +430,168 @@ TEST_F(api, activity_ids)
 		EXPECT_EQ(0, memcmp(&cur, &b, sizeof(b)));	/* ours unchanged */
 	}
 	EventUnregister(reg);
+}
+
+/*
+ * Seed 000 through the library's callback, three sessions: Level the
+ * maximum, MatchAnyKeyword the OR, MatchAllKeyword the AND, IsEnabled 1
+ * while any session is left, 0 (and GUID_NULL) when the last one goes.
+ */
+TEST_F(api, callbacks_three_sessions)
+{
+	const __u8 *g = (const __u8 *)&self->guid;
+	static const GUID zero;
+	REGHANDLE h;
+	__u32 s2;
+
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-api2", 0, 8, 0, &s2));
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, callback, &cblog, &h));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], g, 1, 2, 0x17, 0x7, 0));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[1], g, 1, 4, 0x26, 0x6, 0));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, s2, g, 1, 3, 0x4e, 0xe, 0));
+	expect_callback(_metadata, 3, 1, 4, 0x7f, 0x6);
+	EXPECT_TRUE(EventProviderEnabled(h, 4, 0x6));
+	EXPECT_FALSE(EventProviderEnabled(h, 5, 0x6));
+	EXPECT_FALSE(EventProviderEnabled(h, 4, 0x2));	/* lacks MatchAll 0x4 */
+	EXPECT_FALSE(EventProviderEnabled(h, 4, 0x80));
+
+	/* One of three disables: still 1, the other two combined. */
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[1], g, 0, 0, 0, 0, 0));
+	expect_callback(_metadata, 4, 1, 3, 0x5f, 0x6);
+	EXPECT_FALSE(EventProviderEnabled(h, 4, 0x6));
+	EXPECT_TRUE(EventProviderEnabled(h, 3, 0x6));
+
+	/* A second one stops: still 1, the last one's own filters. */
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s[0], ETW_CONTROL_STOP, NULL));
+	expect_callback(_metadata, 5, 1, 3, 0x4e, 0xe);
+	EXPECT_EQ(0, memcmp(&zero, &cblog.source, 16));
+
+	ASSERT_EQ(0, etw_session_ctl(self->fd, s2, ETW_CONTROL_STOP, NULL));
+	ASSERT_EQ(6, wait_calls(6));
+	EXPECT_EQ(0, cblog.is_enabled);
+	EXPECT_FALSE(EventProviderEnabled(h, 0, 0));
+	EventUnregister(h);
+}
+
+/* The last record drained, whole (up to 256 bytes). */
+struct last_record {
+	struct etw_test_event_header h;
+	__u8 rest[256];
+	long n;
+};
+
+static int keep_record(const struct etw_test_event_header *h,
+		       const __u8 *buffer, __u32 cpu, void *ctx)
+{
+	struct last_record *l = ctx;
+
+	memcpy(&l->h, h, h->size < sizeof(*l) - sizeof(l->n) ?
+	       h->size : sizeof(*l) - sizeof(l->n));
+	l->n++;
+	return 0;
+}
+
+/*
+ * EventWriteString: a string-only record (EVENT_HEADER_FLAG_STRING_ONLY),
+ * the NUL-terminated UTF-16 string as payload, descriptor zero but for
+ * Level and Keyword, which filter it like any event.
+ */
+TEST_F(api, write_string_record)
+{
+	static const char16_t text[] = u"h\u00e9llo";
+	struct last_record l = { 0 };
+	REGHANDLE h;
+
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &h));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], (__u8 *)&self->guid,
+				       1, 4, 0x1, 0, 0));
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteString(h, 4, 0x1, text));
+	ASSERT_EQ(1, etw_drain(self->fd, self->s[0], keep_record, &l));
+	EXPECT_EQ(ETW_EVENT_HEADER_SIZE + sizeof(text), l.h.size);
+	EXPECT_EQ(0x4, l.h.flags);		/* STRING_ONLY, no extended data */
+	EXPECT_EQ(0, l.h.desc.id);
+	EXPECT_EQ(0, l.h.desc.version);
+	EXPECT_EQ(0, l.h.desc.channel);
+	EXPECT_EQ(4, l.h.desc.level);
+	EXPECT_EQ(0, l.h.desc.opcode);
+	EXPECT_EQ(0, l.h.desc.task);
+	EXPECT_EQ(0x1, l.h.desc.keyword);
+	EXPECT_EQ(0, memcmp(text, l.rest, sizeof(text)));
+	/* An empty string is the terminator alone. */
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteString(h, 0, 0, u""));
+	ASSERT_EQ(1, etw_drain(self->fd, self->s[0], keep_record, &l));
+	EXPECT_EQ(ETW_EVENT_HEADER_SIZE + 2, l.h.size);
+	/* Filtered by level and by keyword: nothing stored, success. */
+	EXPECT_EQ(ERROR_SUCCESS, EventWriteString(h, 5, 0x1, text));
+	EXPECT_EQ(ERROR_SUCCESS, EventWriteString(h, 4, 0x2, text));
+	EXPECT_EQ(0, etw_drain(self->fd, self->s[0], NULL, NULL));
+	EventUnregister(h);
+}
+
+/*
+ * EventWriteEx: Filter bit (LoggerId - 1) keeps the event from that
+ * session; ActivityId or else the thread's; RelatedActivityId as the
+ * RELATED_ACTIVITYID item.  EventWriteTransfer with a NULL ActivityId
+ * uses the thread's too (etw-api.md, EventWrite*).
+ */
+TEST_F(api, write_ex_filter_and_activity_ids)
+{
+	const __u8 *g = (const __u8 *)&self->guid;
+	EVENT_DESCRIPTOR d = { .Id = 9, .Level = 4 };
+	ULONG64 bit0 = 1ULL << (self->s[0] - 1), bit1 = 1ULL << (self->s[1] - 1);
+	struct last_record l = { 0 };
+	struct etw_counts c0, c1;
+	GUID thread_id, act, rel, saved;
+	REGHANDLE h;
+
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &h));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], g, 1, 5, 0, 0, 0));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[1], g, 1, 5, 0, 0, 0));
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteEx(h, &d, 0, 0, NULL, NULL, 0, NULL));
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteEx(h, &d, bit0, 0, NULL, NULL, 0, NULL));
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteEx(h, &d, bit1, 0, NULL, NULL, 0, NULL));
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteEx(h, &d, bit1, 0, NULL, NULL, 0, NULL));
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteEx(h, &d, bit0 | bit1, 0, NULL, NULL, 0, NULL));
+	ASSERT_LE(0, etw_count(self->fd, self->s[0], g, &c0));
+	ASSERT_LE(0, etw_count(self->fd, self->s[1], g, &c1));
+	EXPECT_EQ(3, c0.total);
+	EXPECT_EQ(2, c1.total);
+
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[1], g, 0, 0, 0, 0, 0));
+	ASSERT_EQ(ERROR_SUCCESS, EventActivityIdControl(EVENT_ACTIVITY_CTRL_GET_ID, &saved));
+	ASSERT_EQ(ERROR_SUCCESS,
+		  EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_SET_ID, &thread_id));
+	ASSERT_EQ(ERROR_SUCCESS, EventActivityIdControl(EVENT_ACTIVITY_CTRL_GET_ID, &thread_id));
+	ASSERT_EQ(ERROR_SUCCESS, EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_ID, &act));
+	memset(&rel, 0x3c, sizeof(rel));
+
+	/* Both ids given. */
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteEx(h, &d, 0, 0, &act, &rel, 0, NULL));
+	ASSERT_EQ(1, etw_drain(self->fd, self->s[0], keep_record, &l));
+	EXPECT_EQ(0, memcmp(&act, l.h.activity_id, 16));
+	EXPECT_EQ(1, l.h.flags);		/* EXTENDED_INFO */
+	EXPECT_EQ(ETW_EVENT_HEADER_SIZE + 24, l.h.size);
+	EXPECT_EQ(1, l.rest[2]);		/* ExtType RELATED_ACTIVITYID */
+	EXPECT_EQ(0, memcmp(&rel, l.rest + 8, 16));
+	/* No ActivityId: the thread's; no related id: no item. */
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteEx(h, &d, 0, 0, NULL, NULL, 0, NULL));
+	ASSERT_EQ(1, etw_drain(self->fd, self->s[0], keep_record, &l));
+	EXPECT_EQ(0, memcmp(&thread_id, l.h.activity_id, 16));
+	EXPECT_EQ(0, l.h.flags);
+	EXPECT_EQ(ETW_EVENT_HEADER_SIZE, l.h.size);
+	/* The related id alone. */
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteEx(h, &d, 0, 0, NULL, &rel, 0, NULL));
+	ASSERT_EQ(1, etw_drain(self->fd, self->s[0], keep_record, &l));
+	EXPECT_EQ(0, memcmp(&thread_id, l.h.activity_id, 16));
+	EXPECT_EQ(0, memcmp(&rel, l.rest + 8, 16));
+	/* EventWriteTransfer(NULL, NULL) is EventWrite. */
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteTransfer(h, &d, NULL, NULL, 0, NULL));
+	ASSERT_EQ(1, etw_drain(self->fd, self->s[0], keep_record, &l));
+	EXPECT_EQ(0, memcmp(&thread_id, l.h.activity_id, 16));
+	EXPECT_EQ(0, l.h.flags);
+
+	ASSERT_EQ(ERROR_SUCCESS, EventActivityIdControl(EVENT_ACTIVITY_CTRL_SET_ID, &saved));
+	EventUnregister(h);
 }
 
 TEST_HARNESS_MAIN
