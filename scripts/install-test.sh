@@ -3,7 +3,8 @@
 #
 # make install into a staging directory, then check what a packager and a
 # user get: the files, the soname, the symbol versions, and that
-# examples/provider.c and examples/tracelogging.c (also as C++) build with
+# examples/provider.c, examples/tracelogging.c and examples/controller.c
+# (the last two also as C++) build with
 # `pkg-config --cflags --libs libetw`
 # against the staged tree alone.
 #   install-test.sh BUILD_DIR
@@ -64,5 +65,13 @@ cc -std=c11 -Wall -Wextra -Werror examples/tracelogging.c $flags -o "$build/trac
 # shellcheck disable=SC2086
 c++ -std=c++17 -Wall -Wextra -Werror -x c++ examples/tracelogging.c $flags \
 	-o "$build/tracelogging-installed-cxx" || fail=1
+# A controller: <windows.h>, <wmistr.h>, <evntprov.h>, <evntrace.h> and
+# <evntcons.h> in Windows' order, as C and as C++.
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Wextra -Werror examples/controller.c $flags -o "$build/controller-installed" ||
+	fail=1
+# shellcheck disable=SC2086
+c++ -std=c++17 -Wall -Wextra -Werror -x c++ examples/controller.c $flags \
+	-o "$build/controller-installed-cxx" || fail=1
 [ "$fail" -eq 0 ] && echo "install-test: ok ($dest)"
 exit "$fail"
