@@ -564,4 +564,45 @@ TEST_F(en, death_removes_registrations)
 	munmap((void *)st, ETW_MMAP_STATE_SIZE);
 }
 
+/*
+ * A GUID nobody registered yet: the 8-session limit holds all the same,
+ * and the registration that comes later starts with the combination of
+ * the eight enables (seed 000), told with a zero SourceId.
+ */
+TEST_F(en, pre_enable_by_eight_sessions)
+{
+	const struct etw_reg_state *st = map_state(_metadata, self->fd);
+	static const __u8 zero[16];
+	struct etw_notification n;
+	__u32 ids[9], reg;
+	__u8 guid[16];
+	char name[32];
+	int i;
+
+	etw_test_guid(guid, 0x13);
+	for (i = 0; i < 9; i++) {
+		snprintf(name, sizeof(name), "etwtest-pe8-%d", i);
+		ASSERT_EQ(0, etw_session_start_simple(self->fd, name, 0, 4, 0, &ids[i]));
+	}
+	/* Levels 1..8, MatchAny bit i and 0x100, MatchAll 0x100 | bit i. */
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, etw_enable_simple(self->fd, ids[i], guid, 1, i + 1,
+					       0x100 | 1ULL << i, 0x100 | 1ULL << i, 0));
+	EXPECT_EQ(-ENOSPC, etw_enable_simple(self->fd, ids[8], guid, 1, 5, 0, 0, 0));
+
+	ASSERT_EQ(0, etw_register_simple(self->fd, guid, &reg));
+	EXPECT_EQ(1, st[reg - 1].enabled);
+	EXPECT_EQ(8, st[reg - 1].level);
+	EXPECT_EQ(0x1ff, st[reg - 1].match_any);
+	EXPECT_EQ(0x100, st[reg - 1].match_all);
+	ASSERT_EQ(0, read_notification(self->fd, &n));
+	EXPECT_EQ(reg, n.reg_id);
+	EXPECT_EQ(1, n.control_code);
+	EXPECT_EQ(8, n.level);
+	EXPECT_EQ(0x1ff, n.match_any);
+	EXPECT_EQ(0x100, n.match_all);
+	EXPECT_EQ(0, memcmp(zero, n.source_id, 16));
+	munmap((void *)st, ETW_MMAP_STATE_SIZE);
+}
+
 TEST_HARNESS_MAIN
