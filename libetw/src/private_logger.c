@@ -934,26 +934,98 @@ struct stored_event_header {
 	GUID activity;
 };
 
-struct stored_ext_related {
+
+/* An extended item's header as stored (etl-format.md: EVENT_HEADER_EXTENDED_DATA_ITEM). */
+struct stored_ext {
 	uint16_t item_size, ext_type, linkage, data_size;
-	GUID related;
 };
 
+/* TraceLogging's metadata of one write (the module's etw_check_types). */
+struct tl_items {
+	const EVENT_DATA_DESCRIPTOR *traits, *schema, *timestamp;
+};
+
+/* At most one descriptor of each known type, an 8-byte time stamp. */
+static bool tl_split(const EVENT_DATA_DESCRIPTOR *d, ULONG count,
+		     struct tl_items *t)
+{
+	const EVENT_DATA_DESCRIPTOR **slot;
+	ULONG i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < count; i++) {
+		switch (d[i].Type) {
+		case EVENT_DATA_DESCRIPTOR_TYPE_NONE:
+			continue;
+		case EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA:
+			slot = &t->schema;
+			break;
+		case EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA:
+			slot = &t->traits;
+			break;
+		case EVENT_DATA_DESCRIPTOR_TYPE_TIMESTAMP_OVERRIDE:
+			if (d[i].Size != 8)
+				return false;
+			slot = &t->timestamp;
+			break;
+		default:
+			return false;
+		}
+		if (*slot)
+			return false;
+		*slot = &d[i];
+	}
+	return true;
+}
+
+/*
+ * Add an extended item of @len bytes at @data to @pc: its header (in
+ * @x), the data, zeros to 8 bytes.  Returns the bytes it takes.
+ */
+static uint32_t ext_add(struct piece *pc, unsigned int *n, struct stored_ext *x,
+			uint16_t type, const void *data, uint16_t len)
+{
+	static const unsigned char zeros[8];
+	uint32_t size = (sizeof(*x) + len + 7) & ~7u;
+
+	x->item_size = (uint16_t)size;
+	x->ext_type = type;
+	x->linkage = 1;		/* cleared on the last one */
+	x->data_size = len;
+	pc[(*n)++] = (struct piece){ x, sizeof(*x) };
+	pc[(*n)++] = (struct piece){ data, len };
+	pc[(*n)++] = (struct piece){ zeros, size - sizeof(*x) - len };
+	return size;
+}
+
+/*
+ * The record as the module stores it: EVENT_HEADER, the related activity
+ * id, TraceLogging's PROV_TRAITS (the write's, else the registration's)
+ * and EVENT_SCHEMA_TL items, the payload.  Enable properties' items are
+ * the module's only.
+ */
 ULONG etw_private_event_write(unsigned int mask, const GUID *provider,
 			      PCEVENT_DESCRIPTOR desc, LPCGUID activity,
 			      LPCGUID related, ULONG count,
-			      const EVENT_DATA_DESCRIPTOR *data, bool string)
+			      const EVENT_DATA_DESCRIPTOR *data, bool string,
+			      const struct etw_private_meta *meta)
 {
-	struct piece stack_pc[2 + 16], *pc = stack_pc;
+	struct piece stack_pc[1 + 3 * 3 + 16], *pc = stack_pc;
+	struct stored_ext x[3], *last = NULL;
 	struct stored_event_header h;
-	struct stored_ext_related x;
+	struct tl_items tl = { 0 };
+	const unsigned char *traits;
 	ULONG err = ERROR_SUCCESS, e2;
 	uint64_t total = sizeof(h);
-	unsigned int i, n = 0;
+	unsigned int i, n = 0, nx = 0;
+	int ts_off = offsetof(struct stored_event_header, timestamp);
+	bool typed = meta && __atomic_load_n(&meta->typed, __ATOMIC_RELAXED);
 
 	_Static_assert(sizeof(h) == ETW_EVENT_HEADER_SIZE, "EVENT_HEADER");
-	if (count + 2 > sizeof(stack_pc) / sizeof(stack_pc[0])) {
-		pc = malloc((count + 2) * sizeof(*pc));
+	if (typed && !tl_split(data, count, &tl))
+		return ERROR_INVALID_PARAMETER;
+	if (count + 10 > sizeof(stack_pc) / sizeof(stack_pc[0])) {
+		pc = malloc((count + 10) * sizeof(*pc));
 		if (!pc)
 			return ERROR_NOT_ENOUGH_MEMORY;
 	}
@@ -969,23 +1041,43 @@ ULONG etw_private_event_write(unsigned int mask, const GUID *provider,
 	if (activity)
 		h.activity = *activity;
 	pc[n++] = (struct piece){ &h, sizeof(h) };
-	if (related) {
+	if (related)
+		total += ext_add(pc, &n, last = &x[nx++], EXT_RELATED_ACTIVITYID,
+				 related, sizeof(*related));
+	traits = typed ? __atomic_load_n(&meta->traits, __ATOMIC_ACQUIRE) : NULL;
+	if (tl.traits)
+		total += ext_add(pc, &n, last = &x[nx++],
+				 EVENT_HEADER_EXT_TYPE_PROV_TRAITS,
+				 (const void *)(uintptr_t)tl.traits->Ptr,
+				 (uint16_t)tl.traits->Size);
+	else if (traits)
+		total += ext_add(pc, &n, last = &x[nx++],
+				 EVENT_HEADER_EXT_TYPE_PROV_TRAITS, traits,
+				 meta->traits_len);
+	if (tl.schema)
+		total += ext_add(pc, &n, last = &x[nx++],
+				 EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL,
+				 (const void *)(uintptr_t)tl.schema->Ptr,
+				 (uint16_t)tl.schema->Size);
+	if (last) {
+		last->linkage = 0;
 		h.flags |= EVENT_HEADER_FLAG_EXTENDED_INFO;
-		x.item_size = sizeof(x);
-		x.ext_type = EXT_RELATED_ACTIVITYID;
-		x.linkage = 0;
-		x.data_size = sizeof(x.related);
-		x.related = *related;
-		pc[n++] = (struct piece){ &x, sizeof(x) };
-		total += sizeof(x);
+	}
+	if (tl.timestamp) {
+		memcpy(&h.timestamp, (const void *)(uintptr_t)tl.timestamp->Ptr, 8);
+		ts_off = -1;
 	}
 	for (i = 0; i < count; i++) {
+		if (typed && data[i].Type)
+			continue;
 		pc[n++] = (struct piece){ (const void *)(uintptr_t)data[i].Ptr,
 					  data[i].Size };
 		total += data[i].Size;
 	}
 	/* The module's limits: 64 KiB a record, a buffer a session. */
-	if (total > ETW_MAX_EVENT_SIZE) {
+	if (total > ETW_MAX_EVENT_SIZE ||
+	    (tl.traits && tl.traits->Size > UINT16_MAX) ||
+	    (tl.schema && tl.schema->Size > UINT16_MAX)) {
 		err = ERROR_ARITHMETIC_OVERFLOW;
 		goto out;
 	}
@@ -993,8 +1085,7 @@ ULONG etw_private_event_write(unsigned int mask, const GUID *provider,
 	for (i = 0; i < ETW_MAX_PRIVATE_LOGGERS; i++) {
 		if (!(mask & (1u << i)))
 			continue;
-		e2 = priv_store(&loggers[i], my_cpu(), pc, n,
-				offsetof(struct stored_event_header, timestamp));
+		e2 = priv_store(&loggers[i], my_cpu(), pc, n, ts_off);
 		/* A logger that stopped meanwhile is not there to fail. */
 		if (e2 && e2 != ERROR_INVALID_HANDLE && !err)
 			err = e2;

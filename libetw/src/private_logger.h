@@ -8,6 +8,7 @@
 #define LIBETW_PRIVATE_LOGGER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <windows.h>
 #include <evntprov.h>
@@ -96,6 +97,18 @@ static inline unsigned int etw_private_want(unsigned int mask,
 }
 
 /*
+ * A registration's EventSetInformation, which the module keeps for its
+ * sessions and provider.c for the private loggers.  Set once or seldom,
+ * read by writers with atomic loads: @traits is published (release) after
+ * @traits_len.
+ */
+struct etw_private_meta {
+	bool typed;			/* descriptor types are honoured */
+	uint16_t traits_len;
+	const unsigned char *traits;	/* the provider traits blob, or NULL */
+};
+
+/*
  * EventWrite* into the private loggers of @mask (that want it: the
  * caller filtered); the result of the first that failed, as Windows
  * reports one result for all sessions.
@@ -103,7 +116,8 @@ static inline unsigned int etw_private_want(unsigned int mask,
 ULONG etw_private_event_write(unsigned int mask, const GUID *provider,
 			      PCEVENT_DESCRIPTOR desc, LPCGUID activity,
 			      LPCGUID related, ULONG count,
-			      const EVENT_DATA_DESCRIPTOR *data, bool string);
+			      const EVENT_DATA_DESCRIPTOR *data, bool string,
+			      const struct etw_private_meta *meta);
 
 /*
  * provider.c: a private logger with id @logger_id changed its enable of

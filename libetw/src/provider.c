@@ -46,6 +46,7 @@ struct etw_prov {
 	 */
 	_Atomic unsigned int priv_mask;
 	struct etw_private_filter priv[ETW_MAX_PRIVATE_LOGGERS];
+	struct etw_private_meta meta;	/* EventSetInformation's */
 };
 
 /*
@@ -514,7 +515,7 @@ static ULONG write_event(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR desc,
 		perr = etw_private_event_write(mask, &p->guid, desc,
 					       activity ? activity : &thread_activity,
 					       related, count, data,
-					       flags & ETW_WRITE_F_STRING);
+					       flags & ETW_WRITE_F_STRING, &p->meta);
 	if (!state_allows(p->state, desc->Level, desc->Keyword))
 		return perr;
 
@@ -652,6 +653,32 @@ ETW_EXPORT ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode,
 }
 
 /*
+ * The same for private loggers, once the module took it (and checked the
+ * blob): SetTraits implies descriptor types, as in the module.  The copy
+ * is kept with the registration's memory, which is never freed.
+ */
+static void private_meta_set(struct etw_prov *p, EVENT_INFO_CLASS cls,
+			     const void *info)
+{
+	const unsigned char *blob = info;
+	unsigned char *copy;
+	uint16_t len;
+
+	if (cls == EventProviderUseDescriptorType) {
+		__atomic_store_n(&p->meta.typed, *blob != 0, __ATOMIC_RELAXED);
+		return;
+	}
+	len = (uint16_t)(blob[0] | blob[1] << 8);
+	copy = malloc(len);
+	if (copy) {
+		memcpy(copy, blob, len);
+		p->meta.traits_len = len;
+		__atomic_store_n(&p->meta.traits, copy, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&p->meta.typed, true, __ATOMIC_RELAXED);
+}
+
+/*
  * EventSetInformation.  Traits and descriptor types live in the module,
  * with the registration: the write path needs them.  A second SetTraits
  * fails; Windows documents that it fails but not with which code, and
@@ -685,5 +712,7 @@ ETW_EXPORT ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle,
 	ret = etw_ioctl(etw_device_fd(), ETW_IOC_PROVIDER_SET_INFO, &si);
 	if (ret == -EEXIST)
 		return ERROR_INVALID_PARAMETER;
+	if (!ret)
+		private_meta_set(p, InformationClass, EventInformation);
 	return etw_win32_error(ret, ETW_ERR_CONTROL);
 }

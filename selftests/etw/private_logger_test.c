@@ -15,6 +15,7 @@
 #include <windows.h>
 #include <evntprov.h>
 #include <evntcons.h>
+#include <TraceLoggingProvider.h>
 
 #include "kselftest_harness.h"
 #include "no_syscall.h"
@@ -373,6 +374,64 @@ TEST_F(pl, file_reads_back_with_processtrace_and_etw_dump)
 
 		EXPECT_EQ(7, dump_finds(path, want, 3));
 	}
+}
+
+TRACELOGGING_DEFINE_PROVIDER(g_private_tl, "EtwTest.PrivateTL",
+	(0x5a3c8e11, 0x2b4d, 0x4f60, 0x91, 0x7a, 0x0c, 0x1d, 0x2e, 0x3f, 0x40, 0x51));
+
+/*
+ * TraceLogging into a private logger: the PROV_TRAITS and EVENT_SCHEMA_TL
+ * items are stored as the module stores them, so etw dump decodes the
+ * event's name and fields from the file.
+ */
+TEST_F(pl, tracelogging_events_decode_from_the_file)
+{
+	static const GUID tl = { 0x5a3c8e11, 0x2b4d, 0x4f60,
+				 { 0x91, 0x7a, 0x0c, 0x1d, 0x2e, 0x3f, 0x40, 0x51 } };
+	static char out[1 << 15];
+	char cmd[128];
+
+	ASSERT_EQ(S_OK, TraceLoggingRegister(g_private_tl));
+	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->h, &tl,
+						EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+						5, 0, 0, 0, NULL));
+	EXPECT_TRUE(TraceLoggingProviderEnabled(g_private_tl, 4, 0));
+	TraceLoggingWrite(g_private_tl, "PrivateEvent",
+			  TraceLoggingLevel(WINEVENT_LEVEL_INFO),
+			  TraceLoggingInt32(-42, "answer"),
+			  TraceLoggingString("in-process", "where"));
+	TraceLoggingUnregister(g_private_tl);
+
+	/* Descriptor types as the module checks them: one of each at most. */
+	{
+		EVENT_DESCRIPTOR d = { .Id = 3, .Level = 4 };
+		EVENT_DATA_DESCRIPTOR data[2];
+		BOOLEAN on = TRUE;
+		REGHANDLE reg;
+
+		ASSERT_EQ(ERROR_SUCCESS, EventRegister(&provider, NULL, NULL, &reg));
+		ASSERT_EQ(ERROR_SUCCESS, EventSetInformation(reg, EventProviderUseDescriptorType,
+							     &on, sizeof(on)));
+		ASSERT_EQ(ERROR_SUCCESS, EnableTrace(TRUE, 0, 4, &provider, self->h));
+		EventDataDescCreate(&data[0], "\x10\x00\x00", 3);
+		EventDataDescCreate(&data[1], "\x10\x00\x00", 3);
+		data[0].Type = data[1].Type = EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA;
+		EXPECT_EQ(ERROR_INVALID_PARAMETER, EventWrite(reg, &d, 2, data));
+		data[1].Type = EVENT_DATA_DESCRIPTOR_TYPE_TIMESTAMP_OVERRIDE;
+		EXPECT_EQ(ERROR_INVALID_PARAMETER, EventWrite(reg, &d, 2, data));
+		EXPECT_EQ(ERROR_SUCCESS, EventUnregister(reg));
+	}
+	ASSERT_EQ(ERROR_SUCCESS, ctl(self->h, NULL, EVENT_TRACE_CONTROL_STOP));
+
+	if (access("/usr/bin/etw", X_OK))
+		SKIP(return, "the etw tool is not installed");
+	snprintf(cmd, sizeof(cmd), "etw dump --format json %s", path);
+	ASSERT_EQ(0, etw_sh(cmd, out, sizeof(out)));
+	EXPECT_TRUE(strstr(out, "\"provider_name\": \"EtwTest.PrivateTL\"") != NULL)
+		TH_LOG("%s", out);
+	EXPECT_TRUE(strstr(out, "\"event_name\": \"PrivateEvent\"") != NULL);
+	EXPECT_TRUE(strstr(out, "{\"name\": \"answer\", \"value\": \"-42\"}") != NULL);
+	EXPECT_TRUE(strstr(out, "{\"name\": \"where\", \"value\": \"in-process\"}") != NULL);
 }
 
 TEST_HARNESS_MAIN
