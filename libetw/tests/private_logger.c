@@ -10,6 +10,7 @@
  * system calls (seccomp).
  */
 #include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -293,6 +294,67 @@ TEST_F(priv, stop_closes_a_complete_file)
 	EXPECT_TRUE(hdr->log_file_mode & EVENT_TRACE_PRIVATE_LOGGER_MODE);
 	EXPECT_EQ(2, hdr->buffer_count);
 	EXPECT_NE(0, hdr->end_time);
+}
+
+/* A writer that goes on until the logger is gone. */
+struct stop_writer {
+	CONTROLTRACE_ID h;
+	long ok, lost, bad;
+};
+
+static void *stop_writer_fn(void *arg)
+{
+	struct stop_writer *w = arg;
+	struct ev e;
+	ULONG ret;
+
+	event_init(&e.h, 40);
+	for (;;) {
+		ret = TraceEvent(w->h, &e.h);
+		if (ret == ERROR_SUCCESS)
+			w->ok++;
+		else if (ret == ERROR_NOT_ENOUGH_MEMORY)
+			w->lost++;
+		else if (ret == ERROR_INVALID_HANDLE)
+			return NULL;
+		else if (++w->bad > 100)
+			return NULL;
+	}
+}
+
+/*
+ * STOP under writers on every processor: each write that succeeded is in
+ * the file, each refused one is counted lost, none is both, and no write
+ * lands after the stop.
+ */
+TEST_F(priv, stop_under_writers_keeps_every_accepted_event)
+{
+	struct stop_writer w[4];
+	pthread_t t[4];
+	struct etw_etl_event ev;
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
+	struct props b;
+	long ok = 0, lost = 0, in_file = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		w[i] = (struct stop_writer){ .h = self->h };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, stop_writer_fn, &w[i]));
+	}
+	nanosleep(&nap, NULL);
+	ASSERT_EQ(ERROR_SUCCESS, control(self->h, NULL, EVENT_TRACE_CONTROL_STOP, &b));
+	for (i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(0, w[i].bad);
+		ok += w[i].ok;
+		lost += w[i].lost;
+	}
+	EXPECT_LT(0, ok);
+	EXPECT_EQ(lost, b.p.EventsLost);
+	ASSERT_EQ(0, etw_etl_open(path, &self->etl, NULL));
+	while (etw_etl_next(self->etl, &ev) == 1)
+		in_file += ev.buffer && !memcmp(&ev.provider, &guid, sizeof(guid));
+	EXPECT_EQ(ok, in_file);
 }
 
 TEST_F(priv, write_errors)
