@@ -35,6 +35,7 @@ stage: lib tools selftests examples scripts/vm/demo.sh
 	@cp $(ETW_TOOL) $(STAGE)/usr/bin/
 	@cp $(BUILD)/examples/provider $(STAGE)/usr/bin/etw-example-provider
 	@cp $(BUILD)/examples/tracelogging $(STAGE)/usr/bin/etw-example-tracelogging
+	@cp $(BUILD)/examples/private_logger $(STAGE)/usr/bin/etw-example-private-logger
 	@cp $(SELFTESTS) $(SELFTESTS_32) $(STAGE)/selftests/
 	@cd $(STAGE)/selftests && ls -1 | grep -vx list > ../.list && mv ../.list list
 	@cp scripts/vm/demo.sh $(STAGE)/usr/share/etw/demo.sh

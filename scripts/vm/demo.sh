@@ -38,7 +38,9 @@ run etw guid MyCompany.MyComponent
 run etw record -o /tmp/tl.etl -p MyCompany.MyComponent -- etw-example-tracelogging 2
 run etw dump /tmp/tl.etl
 
-say "still to come: private loggers"
+say "7. a classic provider and a private logger: a session inside the process"
+run etw-example-private-logger /tmp/private.etl
+run etw dump /tmp/private.etl
 
 echo
 echo "ETW-DEMO-END $ok"

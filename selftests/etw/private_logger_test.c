@@ -434,4 +434,22 @@ TEST_F(pl, tracelogging_events_decode_from_the_file)
 	EXPECT_TRUE(strstr(out, "{\"name\": \"where\", \"value\": \"in-process\"}") != NULL);
 }
 
+/* The example the demo runs: a classic provider and its private logger. */
+TEST(example_program_writes_a_readable_file)
+{
+	static char out[1 << 15];
+
+	if (access("/usr/bin/etw-example-private-logger", X_OK) ||
+	    access("/usr/bin/etw", X_OK))
+		SKIP(return, "the example or the etw tool is not installed");
+	ASSERT_EQ(0, etw_sh("etw-example-private-logger /tmp/etwtest-example-private.etl",
+			    out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_TRUE(strstr(out, "provider: enabled, level 4 flags 0x1") != NULL) TH_LOG("%s", out);
+	EXPECT_TRUE(strstr(out, "provider: disabled") != NULL);
+	ASSERT_EQ(0, etw_sh("etw dump /tmp/etwtest-example-private.etl", out, sizeof(out)));
+	unlink("/tmp/etwtest-example-private.etl");
+	EXPECT_TRUE(strstr(out, "EVENT_TRACE_HEADER64") != NULL) TH_LOG("%s", out);
+	EXPECT_TRUE(strstr(out, "message 1 flags") != NULL);
+}
+
 TEST_HARNESS_MAIN
