@@ -124,6 +124,7 @@ struct priv_logger {
 
 	pthread_mutex_t file_lock;	/* the writer */
 	struct etw_etl_writer *writer;	/* NULL: buffering mode */
+	bool to_file;			/* writer is set (UPDATE replaces it) */
 	pthread_t thread;
 	bool has_thread;
 
@@ -283,7 +284,7 @@ static void priv_ready(struct priv_logger *l, struct priv_buf *b, bool final)
 	b->next = NULL;
 	*l->ready_tail = b;
 	l->ready_tail = &b->next;
-	if (l->writer)
+	if (l->to_file)
 		pthread_cond_signal(&l->wake);
 }
 
@@ -440,7 +441,7 @@ static void priv_write_ready(struct priv_logger *l)
 {
 	struct priv_buf *list, *b;
 
-	if (!l->writer)
+	if (!l->to_file)
 		return;		/* buffering mode: they stay, a ring */
 	pthread_mutex_lock(&l->file_lock);
 	pthread_mutex_lock(&l->pool);
@@ -646,6 +647,7 @@ static ULONG priv_init(struct priv_logger *l, const struct etw_name *name,
 			return ERROR_NOT_ENOUGH_MEMORY;
 		}
 		l->has_thread = true;
+		l->to_file = true;
 	}
 	do {
 		if (getrandom(&l->tag, sizeof(l->tag), 0) != sizeof(l->tag))
@@ -741,6 +743,41 @@ static void priv_stop(struct priv_logger *l)
 	}
 }
 
+/*
+ * UPDATE with a log file: what was written so far goes to the old file,
+ * which is closed complete; later events go to the new one.  A logger
+ * without a file (buffering mode) has no file to switch.
+ */
+static ULONG priv_switch_file(struct priv_logger *l,
+			      const EVENT_TRACE_PROPERTIES *p,
+			      const struct etw_props *pl, enum etw_cs cs)
+{
+	char path[4 * ETW_NAME_MAX_UNITS + 1];
+	struct etw_etl_writer *old, *nw;
+	ULONG err;
+	int ret;
+
+	if (!l->to_file)
+		return ERROR_INVALID_PARAMETER;
+	err = etw_props_file_name(p, pl, cs, path, sizeof(path));
+	if (err)
+		return err;
+	priv_stats(l);
+	ret = etw_etl_writer_open(&nw, path, &l->info);
+	if (ret)
+		return etw_file_error(ret);
+	priv_flush_cpus(l, false);
+	priv_write_ready(l);
+	pthread_mutex_lock(&l->file_lock);
+	priv_stats(l);
+	old = l->writer;
+	l->writer = nw;
+	if (etw_etl_writer_close(old, &l->info))
+		l->info.log_buffers_lost++;
+	pthread_mutex_unlock(&l->file_lock);
+	return ERROR_SUCCESS;
+}
+
 ULONG etw_private_control(CONTROLTRACE_ID h, const char *name,
 			  EVENT_TRACE_PROPERTIES *p, const struct etw_props *pl,
 			  enum etw_cs cs, ULONG code, bool *found)
@@ -770,8 +807,9 @@ ULONG etw_private_control(CONTROLTRACE_ID h, const char *name,
 	case EVENT_TRACE_CONTROL_UPDATE:
 		/* Windows lets a private logger change FlushTimer and its file. */
 		if (pl->file_units) {
-			err = ERROR_NOT_SUPPORTED;
-			break;
+			err = priv_switch_file(l, p, pl, cs);
+			if (err)
+				break;
 		}
 		if (p->FlushTimer) {
 			pthread_mutex_lock(&l->pool);

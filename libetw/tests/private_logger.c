@@ -357,6 +357,56 @@ TEST_F(priv, stop_under_writers_keeps_every_accepted_event)
 	EXPECT_EQ(ok, in_file);
 }
 
+/* UPDATE with a log file: events so far in the old file, later ones in the new. */
+TEST_F(priv, update_switches_the_log_file)
+{
+	struct etw_etl_event rec[4];
+	struct etw_etl *old_etl;
+	char second[80];
+	struct props b;
+	struct ev e;
+
+	snprintf(second, sizeof(second), "%s.2", path);
+	event_init(&e.h, 4);
+	memcpy(e.data, "one", 4);
+	ASSERT_EQ(ERROR_SUCCESS, TraceEvent(self->h, &e.h));
+	props(&b, 0, second);
+	b.p.LogFileMode = 0;
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(self->h, NULL, &b.p,
+					       EVENT_TRACE_CONTROL_UPDATE));
+	memcpy(e.data, "two", 4);
+	ASSERT_EQ(ERROR_SUCCESS, TraceEvent(self->h, &e.h));
+	/* A directory that is not there: the logger keeps its file. */
+	props(&b, 0, "/nonexistent/dir/x.etl");
+	b.p.LogFileMode = 0;
+	EXPECT_EQ(ERROR_PATH_NOT_FOUND, ControlTraceA(self->h, NULL, &b.p,
+						      EVENT_TRACE_CONTROL_UPDATE));
+	ASSERT_EQ(ERROR_SUCCESS, stop(self->h));
+
+	ASSERT_EQ(1, read_file(path, rec, 4, &old_etl));
+	EXPECT_EQ(0, memcmp(rec[0].data, "one", 4));
+	etw_etl_close(old_etl);
+	ASSERT_EQ(1, read_file(second, rec, 4, &self->etl));
+	EXPECT_EQ(0, memcmp(rec[0].data, "two", 4));
+	unlink(second);
+}
+
+/* A logger without a file has none to switch. */
+TEST(update_of_a_buffering_logger_has_no_file_to_switch)
+{
+	CONTROLTRACE_ID h;
+	struct props b;
+
+	ASSERT_EQ(ERROR_SUCCESS, start("etwtest-ring", NULL, EVENT_TRACE_BUFFERING_MODE,
+				       4, 0, 0, &h));
+	props(&b, 0, "/tmp/etwtest-ring.etl");
+	b.p.LogFileMode = 0;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, ControlTraceA(h, NULL, &b.p,
+							 EVENT_TRACE_CONTROL_UPDATE));
+	EXPECT_EQ(ERROR_SUCCESS, stop(h));
+	EXPECT_NE(0, access("/tmp/etwtest-ring.etl", F_OK));
+}
+
 TEST_F(priv, write_errors)
 {
 	struct {
@@ -615,13 +665,11 @@ TEST(flush_timer_writes_partial_buffers)
 		usleep(100000);
 	}
 	EXPECT_EQ(2 * 4096, st.st_size);
-	/* UPDATE changes the FlushTimer; a new file is not supported. */
+	/* UPDATE changes the FlushTimer (a new file: its own test). */
 	props(&b, 0, NULL);
 	b.p.FlushTimer = 7;
 	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(h, NULL, &b.p, EVENT_TRACE_CONTROL_UPDATE));
 	EXPECT_EQ(7, b.p.FlushTimer);
-	props(&b, 0, "/tmp/other.etl");
-	EXPECT_EQ(ERROR_NOT_SUPPORTED, ControlTraceA(h, NULL, &b.p, EVENT_TRACE_CONTROL_UPDATE));
 	EXPECT_EQ(ERROR_SUCCESS, stop(h));
 	unlink(file);
 }
