@@ -14,6 +14,7 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
+#include <linux/nospec.h>
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
@@ -262,7 +263,8 @@ static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 
 	if (cmd != _IO(ETW_IOC_MAGIC, nr) || nr >= ARRAY_SIZE(etw_ioctl_ops))
 		return -ENOTTY;
-	op = &etw_ioctl_ops[nr];
+	/* The index comes from userspace: no speculative call through it. */
+	op = &etw_ioctl_ops[array_index_nospec(nr, ARRAY_SIZE(etw_ioctl_ops))];
 	if (!op->execute)
 		return -ENOTTY;
 

@@ -16,6 +16,7 @@
 #include <linux/cpu.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -62,7 +63,7 @@ struct etw_session *etw_session_get(u32 logger_id)
 	lockdep_assert_held(&etw_lock);
 	if (!logger_id || logger_id > ETW_MAX_SESSIONS)
 		return NULL;
-	s = etw_session_slot(logger_id - 1);
+	s = etw_session_slot(array_index_nospec(logger_id - 1, ETW_MAX_SESSIONS));
 	if (s)
 		kref_get(&s->ref);
 	return s;
@@ -103,7 +104,9 @@ struct etw_session *etw_session_lookup_rcu(u32 logger_id)
 {
 	if (!logger_id || logger_id > ETW_MAX_SESSIONS)
 		return NULL;
-	return rcu_dereference(etw_sessions[logger_id - 1]);
+	/* The id comes from userspace: no speculative load out of bounds. */
+	return rcu_dereference(etw_sessions[array_index_nospec(logger_id - 1,
+							       ETW_MAX_SESSIONS)]);
 }
 
 static void etw_session_free(struct kref *ref)
