@@ -19,7 +19,10 @@ $MAKE lib tools selftests stage >/dev/null
 mkdir -p "$BUILD/check"
 status=0
 for rel in $kernels; do
-	$MAKE "modules-$rel" >/dev/null
+	if ! $MAKE "modules-$rel" > "$BUILD/check/$name-build-$rel.log" 2>&1; then
+		cat "$BUILD/check/$name-build-$rel.log"
+		exit 1
+	fi
 	initrd=$BUILD/vm/$rel/initramfs-$name.cpio.gz
 	log=$BUILD/check/$name-$rel.log
 	scripts/vm/mkinitramfs.sh "$initrd" "$BUILD/kmod/linux-headers-$rel/etw.ko" "$BUILD/stage"
