@@ -34,9 +34,18 @@
 #define FUZZ_ANYONE	0
 #define FUZZ_CONTROL	1
 
+/* Which file an ioctl or a mapping belongs to. */
+#define FUZZ_ON_DEV		0	/* /dev/etw */
+#define FUZZ_ON_CONSUMER	1	/* a consumer fd (ETW_IOC_CONSUMER_ATTACH) */
+
+/* In a FUZZ_MMAP's prot: pages not populated yet read as SIGBUS. */
+#define FUZZ_SPARSE	0x10000
+
 #define FUZZ_FDS	3	/* files per thread */
 #define FUZZ_REGS	16	/* registrations remembered per file */
 #define FUZZ_COOKIES	16	/* notification cookies remembered */
+#define FUZZ_CFDS	2	/* consumer fds per thread */
+#define FUZZ_MAP_MAX	(64 << 20)	/* the most of a mapping mapped at once */
 #define FUZZ_AREA	(64 * 1024)	/* scratch memory per thread */
 #define FUZZ_BIG	(1024 * 1024 + 4096)	/* buffer reads */
 #define FUZZ_MAX_ARG	4096	/* the kernel refuses larger structs */
@@ -54,6 +63,7 @@ struct fuzz_ioctl {
 	unsigned int min_size;
 	int who;
 	void (*seed)(struct fuzz_thread *t, void *arg);
+	int file;
 };
 
 struct fuzz_mmap {
@@ -62,15 +72,27 @@ struct fuzz_mmap {
 	size_t length;
 	int who;
 	int prot;
+	int file;
 };
 
 #define FUZZ_IOCTL(_cmd, _type, _min, _who, _seed)			\
 	{ .name = #_cmd, .cmd = (_cmd), .size = sizeof(_type),		\
-	  .min_size = (_min), .who = (_who), .seed = (_seed) }
+	  .min_size = (_min), .who = (_who), .seed = (_seed),		\
+	  .file = FUZZ_ON_DEV }
+
+#define FUZZ_CONSUMER_IOCTL(_cmd, _type, _min, _who, _seed)		\
+	{ .name = #_cmd, .cmd = (_cmd), .size = sizeof(_type),		\
+	  .min_size = (_min), .who = (_who), .seed = (_seed),		\
+	  .file = FUZZ_ON_CONSUMER }
 
 #define FUZZ_MMAP(_off, _len, _who, _prot)				\
 	{ .name = #_off, .offset = (_off), .length = (_len),		\
-	  .who = (_who), .prot = (_prot) }
+	  .who = (_who), .prot = (_prot), .file = FUZZ_ON_DEV }
+
+/* Its length is the one ETW_IOC_CONSUMER_ATTACH reported. */
+#define FUZZ_CONSUMER_MMAP(_off, _who, _prot)				\
+	{ .name = #_off, .offset = (_off), .length = 0,			\
+	  .who = (_who), .prot = (_prot), .file = FUZZ_ON_CONSUMER }
 
 /* Per ioctl of the table, per role (0 root, 1 unprivileged). */
 struct fuzz_op_stats {
@@ -105,6 +127,8 @@ struct fuzz_thread {
 	int fds[FUZZ_FDS];
 	uint32_t regs[FUZZ_FDS][FUZZ_REGS];
 	uint64_t cookies[FUZZ_COOKIES];	/* of notifications read */
+	int cfds[FUZZ_CFDS];		/* consumer fds, -1 when none */
+	struct etw_consumer_attach cinfo[FUZZ_CFDS];
 	uint8_t *area;			/* FUZZ_AREA, then a PROT_NONE page */
 	size_t area_used;
 	uint8_t *argmem;		/* FUZZ_ARGMEM, then a PROT_NONE page: the
@@ -186,9 +210,9 @@ static inline void *fuzz_at_guard(struct fuzz_thread *t, size_t len)
 	return t->area + FUZZ_AREA - len;
 }
 
-static inline size_t fuzz_page_align(size_t len, long page)
+static inline uint64_t fuzz_page_align(uint64_t len, long page)
 {
-	return (len + page - 1) & ~(size_t)(page - 1);
+	return (len + page - 1) & ~(uint64_t)(page - 1);
 }
 
 static inline void fuzz_fill(struct fuzz_thread *t, void *p, size_t len)

@@ -5,13 +5,17 @@
  * offset to the uapi means adding its line here; the fuzzer fails on an
  * ioctl number that answers without being listed.
  *
- * FUZZ_IOCTL(cmd, struct, first published size, who, seed)
+ * FUZZ_IOCTL(cmd, struct, first published size, who, seed): on /dev/etw;
+ * FUZZ_CONSUMER_IOCTL(same): on a consumer fd
  *	who: FUZZ_ANYONE (no privilege needed) or FUZZ_CONTROL (an
  *	unprivileged caller must never succeed);
  *	seed: a function that fills a valid call (fuzz_seeds.h), or NULL to
  *	start from a zeroed struct with only its size set.
- * FUZZ_MMAP(offset, length, who, prot)
- *	prot: the most the mapping may be given (PROT_READ: read-only).
+ * FUZZ_MMAP(offset, length, who, prot): of /dev/etw;
+ * FUZZ_CONSUMER_MMAP(offset, who, prot): of a consumer fd, as long as
+ *	ETW_IOC_CONSUMER_ATTACH said
+ *	prot: the most the mapping may be given (PROT_READ: read-only), and
+ *	FUZZ_SPARSE if pages not populated yet read as SIGBUS.
  */
 #ifndef ETW_FUZZ_IOCTLS_H
 #define ETW_FUZZ_IOCTLS_H
@@ -31,12 +35,15 @@ static const struct fuzz_ioctl fuzz_ioctls[] = {
 	FUZZ_IOCTL(ETW_IOC_BUFFER_READ, struct etw_buffer_read, ETW_BUFFER_READ_SIZE_VER0, FUZZ_CONTROL, seed_buffer_read),
 	FUZZ_IOCTL(ETW_IOC_PROVIDER_SET_INFO, struct etw_provider_set_info, ETW_PROVIDER_SET_INFO_SIZE_VER0, FUZZ_ANYONE, seed_set_info),
 	FUZZ_IOCTL(ETW_IOC_NOTIFY_ACK, struct etw_notify_ack, ETW_NOTIFY_ACK_SIZE_VER0, FUZZ_ANYONE, seed_notify_ack),
-	/* A consumer fd per attach: its own mappings, not /dev/etw's (consumer_test). */
-	FUZZ_IOCTL(ETW_IOC_CONSUMER_ATTACH, struct etw_consumer_attach, ETW_CONSUMER_ATTACH_SIZE_VER0, FUZZ_CONTROL, NULL),
+	FUZZ_IOCTL(ETW_IOC_CONSUMER_ATTACH, struct etw_consumer_attach, ETW_CONSUMER_ATTACH_SIZE_VER0, FUZZ_CONTROL, seed_consumer_attach),
+	FUZZ_CONSUMER_IOCTL(ETW_IOC_CONSUMER_QUERY, struct etw_consumer_query, ETW_CONSUMER_QUERY_SIZE_VER0, FUZZ_CONTROL, NULL),
 };
 
 static const struct fuzz_mmap fuzz_mmaps[] = {
 	FUZZ_MMAP(ETW_MMAP_STATE, ETW_MMAP_STATE_SIZE, FUZZ_ANYONE, PROT_READ),
+	FUZZ_CONSUMER_MMAP(ETW_CONSUMER_MMAP_CTRL, FUZZ_CONTROL, PROT_READ | PROT_WRITE),
+	FUZZ_CONSUMER_MMAP(ETW_CONSUMER_MMAP_RING, FUZZ_CONTROL, PROT_READ),
+	FUZZ_CONSUMER_MMAP(ETW_CONSUMER_MMAP_BUFFERS, FUZZ_CONTROL, PROT_READ | FUZZ_SPARSE),
 };
 
 #endif /* ETW_FUZZ_IOCTLS_H */

@@ -251,6 +251,17 @@ static inline void seed_notify_ack(struct fuzz_thread *t, void *arg)
 				      fuzz_rand(t);
 }
 
+static inline void seed_consumer_attach(struct fuzz_thread *t, void *arg)
+{
+	struct etw_consumer_attach *a = arg;
+
+	a->logger_id = fuzz_logger(t);
+	/* A logger consumer makes STOP wait for it: rare. */
+	a->flags = fuzz_chance(t, 95) ? ETW_CONSUMER_F_CLOEXEC :
+		   fuzz_chance(t, 50) ? ETW_CONSUMER_F_CLOEXEC | ETW_CONSUMER_F_LOGGER :
+		   fuzz_u32(t);
+}
+
 static inline void seed_buffer_read(struct fuzz_thread *t, void *arg)
 {
 	struct etw_buffer_read *r = arg;
@@ -275,7 +286,7 @@ static inline void fuzz_bound_waits(struct fuzz_thread *t, unsigned long cmd, vo
 	/*
 	 * A logger consumer makes the STOP of its session wait up to 60 s
 	 * for it to detach: keep one in a hundred, and the caller closes
-	 * every consumer fd it learns at once (fuzz_consumer_close).
+	 * a logger consumer's fd at once (fuzz_cfd_remember).
 	 */
 	if (cmd == ETW_IOC_CONSUMER_ATTACH && !fuzz_chance(t, 1))
 		a->flags &= ~ETW_CONSUMER_F_LOGGER;

@@ -98,12 +98,12 @@ static void fuzz_errno(struct fuzz_thread *t, const char *what, long ret, int er
 		atomic_fetch_add(&t->sh->errnos[err], 1);
 }
 
-static const struct fuzz_ioctl *fuzz_find(unsigned long cmd)
+static const struct fuzz_ioctl *fuzz_find(unsigned long cmd, int file)
 {
 	size_t i;
 
 	for (i = 0; i < NELEM(fuzz_ioctls); i++)
-		if (fuzz_ioctls[i].cmd == cmd)
+		if (fuzz_ioctls[i].cmd == cmd && fuzz_ioctls[i].file == file)
 			return &fuzz_ioctls[i];
 	return NULL;
 }
@@ -127,7 +127,7 @@ static bool fuzz_points_at(const uint8_t *s, size_t size, const uint8_t *mem, si
 }
 
 /* A command the table does not list: it must be ENOTTY. */
-static void fuzz_unknown_ioctl(struct fuzz_thread *t, int fd)
+static void fuzz_unknown_ioctl(struct fuzz_thread *t, int fd, int file)
 {
 	static const unsigned int magics[] = { ETW_IOC_MAGIC, ETW_IOC_MAGIC - 1,
 					       ETW_IOC_MAGIC + 1, 0xAA };
@@ -140,7 +140,7 @@ static void fuzz_unknown_ioctl(struct fuzz_thread *t, int fd)
 	if (fuzz_chance(t, 50))
 		dir = _IOC_NONE, size = 0;
 	cmd = _IOC(dir, magics[fuzz_below(t, NELEM(magics))], nr, size);
-	if (fuzz_find(cmd))
+	if (fuzz_find(cmd, file))
 		return;
 	if (fuzz_chance(t, 80)) {
 		arg = fuzz_alloc(t, 4096);
@@ -154,42 +154,81 @@ static void fuzz_unknown_ioctl(struct fuzz_thread *t, int fd)
 			       cmd, ret, ret == -1 ? errno : 0);
 }
 
-/*
- * A consumer fd stays attached until it is closed: kept open, it would hold
- * every later BUFFER_READ of its session at EBUSY and, for a logger, every
- * STOP for 60 s.  Only a fd the fuzzer's own memory reports is closed.
- */
-static void fuzz_consumer_close(struct fuzz_thread *t, const struct etw_consumer_attach *a)
+/* One of this thread's consumer fds, or -1 if it has none. */
+static int fuzz_cfd(struct fuzz_thread *t, unsigned int *which)
 {
-	int i;
+	*which = fuzz_below(t, FUZZ_CFDS);
+	if (t->cfds[*which] < 0)
+		*which = (*which + 1) % FUZZ_CFDS;
+	return t->cfds[*which];
+}
+
+static void fuzz_cfd_drop(struct fuzz_thread *t, unsigned int which)
+{
+	if (t->cfds[which] >= 0)
+		close(t->cfds[which]);
+	t->cfds[which] = -1;
+}
+
+/*
+ * A consumer fd ETW_IOC_CONSUMER_ATTACH gave stays attached until it is
+ * closed.  Keep a few, to fuzz them, each until the next one replaces it
+ * or its thread reopens a file: meanwhile BUFFER_READ of its session is
+ * EBUSY.  A logger consumer would make every STOP of its session wait for
+ * it (up to 60 s): close that one at once.  Only a fd that is none of the
+ * thread's own files is closed or kept.
+ */
+static void fuzz_cfd_remember(struct fuzz_thread *t, const struct etw_consumer_attach *a)
+{
+	unsigned int which = fuzz_below(t, FUZZ_CFDS), i;
 
 	if (a->fd < 0)
 		return;
 	for (i = 0; i < FUZZ_FDS; i++)
 		if (t->fds[i] == a->fd)
 			return;
-	close(a->fd);
+	if (a->flags & ETW_CONSUMER_F_LOGGER) {
+		close(a->fd);
+		return;
+	}
+	fuzz_cfd_drop(t, which);
+	t->cfds[which] = a->fd;
+	t->cinfo[which] = *a;
 }
 
 static void fuzz_one_ioctl(struct fuzz_thread *t)
 {
 	static __thread uint8_t scratch[FUZZ_MAX_ARG + 64];
 	const struct fuzz_ioctl *op;
-	unsigned int f, k, n, opi;
+	unsigned int f, k, n, opi, where;
 	uint8_t *arg;
 	uint32_t usize, mem;
-	bool canary = false, racy = false;
-	int fd = fuzz_fd(t, &f);
+	bool canary = false, racy = false, wrong;
+	int fd = fuzz_fd(t, &f), cfd;
+	unsigned int cf;
 	long ret;
 	double t0;
 	int err;
 
 	if (fuzz_chance(t, 4)) {
-		fuzz_unknown_ioctl(t, fd);
+		cfd = fuzz_cfd(t, &cf);
+		if (cfd >= 0 && fuzz_chance(t, 30))
+			fuzz_unknown_ioctl(t, cfd, FUZZ_ON_CONSUMER);
+		else
+			fuzz_unknown_ioctl(t, fd, FUZZ_ON_DEV);
 		return;
 	}
 	opi = fuzz_below(t, NELEM(fuzz_ioctls));
 	op = &fuzz_ioctls[opi];
+	/* Its own kind of file, or now and then the other kind: ENOTTY. */
+	cfd = fuzz_cfd(t, &cf);
+	wrong = fuzz_chance(t, 3) || (op->file == FUZZ_ON_CONSUMER && cfd < 0);
+	if (op->file == FUZZ_ON_CONSUMER && !wrong)
+		fd = cfd;
+	else if (op->file == FUZZ_ON_DEV && wrong && cfd >= 0)
+		fd = cfd;
+	else if (op->file == FUZZ_ON_DEV)
+		wrong = false;
 
 	memset(scratch, 0, sizeof(scratch));
 	fuzz_seed_fd = f;
@@ -208,7 +247,11 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 	mem = usize < 4 ? 4 : usize;
 	if (mem > FUZZ_MAX_ARG + 8)
 		mem = FUZZ_MAX_ARG + 8;
-	switch (fuzz_below(t, 20)) {
+	where = fuzz_below(t, 20);
+	/* A consumer fd must be read back to be closed: not into racy memory. */
+	if (where == 1 && op->cmd == ETW_IOC_CONSUMER_ATTACH)
+		where = 4;
+	switch (where) {
 	case 0:		/* ends at the guard page: all of it, or less than usize */
 		arg = t->argmem + FUZZ_ARGMEM -
 		      (fuzz_chance(t, 50) ? mem : fuzz_below(t, mem) + 1);
@@ -263,12 +306,19 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 	}
 	if (!ret && op->who == FUZZ_CONTROL && t->role)
 		fuzz_violation(t, "%s succeeded without privilege", op->name);
+	if (wrong && (ret != -1 || err != ENOTTY)) {
+		fuzz_violation(t, "%s on the other kind of file answered %ld (errno %d)",
+			       op->name, ret, err);
+		return;
+	}
+	if (wrong)
+		return;
 
 	/* Learn what now exists, for the seeds of later calls. */
 	if (ret || racy || arg == t->ro)
 		return;
 	if (op->cmd == ETW_IOC_CONSUMER_ATTACH && usize >= ETW_CONSUMER_ATTACH_SIZE_VER0)
-		fuzz_consumer_close(t, (struct etw_consumer_attach *)arg);
+		fuzz_cfd_remember(t, (struct etw_consumer_attach *)arg);
 	if (op->cmd == ETW_IOC_PROVIDER_REGISTER && usize >= ETW_PROVIDER_REGISTER_SIZE_VER0)
 		fuzz_reg_remember(t, f, ((struct etw_provider_register *)arg)->reg_id);
 	if (op->cmd == ETW_IOC_SESSION_START && usize >= ETW_SESSION_START_SIZE_VER0) {
@@ -310,20 +360,73 @@ struct fuzz_map {
 	size_t len;
 };
 
+/*
+ * The length of a mapping: the table's, or what ATTACH said for a consumer
+ * (up to 4 GiB of buffer slots: 64 bits, also in the 32-bit build).
+ */
+static uint64_t fuzz_map_length(const struct fuzz_mmap *m, const struct etw_consumer_attach *a)
+{
+	if (m->file == FUZZ_ON_DEV)
+		return m->length;
+	if (m->offset == ETW_CONSUMER_MMAP_CTRL)
+		return a->ctrl_bytes;
+	if (m->offset == ETW_CONSUMER_MMAP_RING)
+		return a->ring_bytes;
+	return a->buffers_bytes;
+}
+
+/* The consumer writes its control page: anything, the kernel trusts none of it. */
+static void fuzz_scribble_ctrl(struct fuzz_thread *t, void *p)
+{
+	struct etw_consumer_ctrl *ctrl = p;
+
+	switch (fuzz_below(t, 4)) {
+	case 0:
+		__atomic_store_n(&ctrl->tail, fuzz_rand(t), __ATOMIC_RELEASE);
+		break;
+	case 1:
+		__atomic_store_n(&ctrl->tail, ctrl->tail + fuzz_below(t, 4), __ATOMIC_RELEASE);
+		break;
+	case 2:
+		__atomic_store_n(&ctrl->tail, ctrl->tail - fuzz_below(t, 4), __ATOMIC_RELEASE);
+		break;
+	default:
+		fuzz_fill(t, p, sizeof(*ctrl));
+		break;
+	}
+}
+
 static void fuzz_one_mmap(struct fuzz_thread *t, struct fuzz_map *maps)
 {
 	static const int prots[] = { PROT_READ, PROT_READ | PROT_WRITE, PROT_NONE,
 				     PROT_READ | PROT_EXEC, PROT_WRITE };
 	const struct fuzz_mmap *m = &fuzz_mmaps[fuzz_below(t, NELEM(fuzz_mmaps))];
 	const struct fuzz_mmap *listed = NULL;
-	unsigned long long off = m->offset;
-	size_t len = fuzz_page_align(m->length, t->page), i;
-	int prot = m->prot, flags = MAP_SHARED;
+	const struct etw_consumer_attach *a = NULL;
 	struct fuzz_map *slot = &maps[fuzz_below(t, FUZZ_MAPS)];
+	unsigned long long off = m->offset;
+	int prot = m->prot & ~FUZZ_SPARSE, flags = MAP_SHARED, file = m->file;
 	unsigned int f;
+	uint64_t want, max = 0;
+	size_t len, i;
 	int fd = fuzz_fd(t, &f);
 	void *p;
 
+	if (file == FUZZ_ON_CONSUMER) {
+		fd = fuzz_cfd(t, &f);
+		if (fd < 0) {
+			m = &fuzz_mmaps[0];	/* no consumer fd yet */
+			off = m->offset;
+			prot = m->prot & ~FUZZ_SPARSE;
+			file = FUZZ_ON_DEV;
+			fd = fuzz_fd(t, &f);
+		} else {
+			a = &t->cinfo[f];
+		}
+	}
+	want = fuzz_page_align(fuzz_map_length(m, a), t->page);
+	/* The fuzzer maps at most FUZZ_MAP_MAX of a mapping. */
+	len = want < FUZZ_MAP_MAX ? want : FUZZ_MAP_MAX;
 	switch (fuzz_below(t, 8)) {
 	case 0:
 		off += (unsigned long long)t->page * (1 + fuzz_below(t, 64));
@@ -345,9 +448,13 @@ static void fuzz_one_mmap(struct fuzz_thread *t, struct fuzz_map *maps)
 	}
 	if (len == 0)
 		len = t->page;
+	if (len > FUZZ_MAP_MAX)
+		len = FUZZ_MAP_MAX;
 	for (i = 0; i < NELEM(fuzz_mmaps); i++)
-		if (fuzz_mmaps[i].offset == off)
+		if (fuzz_mmaps[i].offset == off && fuzz_mmaps[i].file == file) {
 			listed = &fuzz_mmaps[i];
+			max = fuzz_page_align(fuzz_map_length(listed, a), t->page);
+		}
 
 	p = mmap(NULL, len, prot, flags, fd, (off_t)off);
 	fuzz_errno(t, "mmap", p == MAP_FAILED ? -1 : 0, errno);
@@ -361,15 +468,22 @@ static void fuzz_one_mmap(struct fuzz_thread *t, struct fuzz_map *maps)
 		fuzz_violation(t, "mmap of %s succeeded without privilege", listed->name);
 	else if ((prot & PROT_WRITE) && !(listed->prot & PROT_WRITE))
 		fuzz_violation(t, "mmap of %s granted PROT_WRITE", listed->name);
+	else if (len > max)
+		fuzz_violation(t, "mmap of %s granted %zu bytes of %llu", listed->name, len,
+			       (unsigned long long)max);
 	if (listed && !(listed->prot & PROT_WRITE) &&
 	    mprotect(p, len, PROT_READ | PROT_WRITE) == 0)
 		fuzz_violation(t, "mprotect made %s writable", listed->name);
-	if ((prot & PROT_READ) && !fuzz_touch(t, p, len))
+	if ((prot & PROT_READ) && !fuzz_touch(t, p, len) && listed &&
+	    !(listed->prot & FUZZ_SPARSE))
 		fuzz_violation(t, "a granted mapping of %s faulted on read", m->name);
+	if (listed && listed->file == FUZZ_ON_CONSUMER && listed->offset == ETW_CONSUMER_MMAP_CTRL &&
+	    (prot & PROT_WRITE) && flags == MAP_SHARED)
+		fuzz_scribble_ctrl(t, p);
 	if (fuzz_chance(t, 30)) {
 		void *q = mremap(p, len, len + t->page, MREMAP_MAYMOVE);
 
-		if (q != MAP_FAILED && listed && len + t->page > fuzz_page_align(listed->length, t->page))
+		if (q != MAP_FAILED && listed && len + t->page > max)
 			fuzz_violation(t, "mremap grew %s past its size", listed->name);
 		if (q != MAP_FAILED) {
 			munmap(q, len + t->page);
@@ -416,9 +530,10 @@ static void fuzz_one_read(struct fuzz_thread *t)
 				       sizeof(struct etw_notification), 4096,
 				       ETW_NOTIFICATION_MAX_SIZE, 1 << 20 };
 	size_t len = lens[fuzz_below(t, NELEM(lens))];
-	unsigned int f;
-	int fd = fuzz_fd(t, &f);
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	unsigned int f, cf;
+	int fd = fuzz_fd(t, &f), cfd = fuzz_cfd(t, &cf);
+	bool consumer = cfd >= 0 && fuzz_chance(t, 30);
+	struct pollfd pfd = { .fd = consumer ? cfd : fd, .events = POLLIN };
 	void *buf = fuzz_chance(t, 80) ? (void *)t->big : (void *)(uintptr_t)fuzz_ptr(t, len);
 	ssize_t ret;
 
@@ -430,13 +545,15 @@ static void fuzz_one_read(struct fuzz_thread *t)
 			fuzz_errno(t, "poll", -1, errno);
 		break;
 	case 1:
-		ret = write(fd, buf, len);
+		ret = write(pfd.fd, buf, len);
 		fuzz_errno(t, "write", ret < 0 ? -1 : 0, errno);
 		break;
 	default:
-		ret = read(fd, buf, len);
+		ret = read(pfd.fd, buf, len);
 		fuzz_errno(t, "read", ret < 0 ? -1 : 0, errno);
-		if (ret > 0 && buf == t->big)
+		if (ret > 0 && consumer)
+			fuzz_violation(t, "read() of a consumer fd returned %zd", ret);
+		else if (ret > 0 && buf == t->big)
 			fuzz_notifications(t, f, t->big, ret);
 		break;
 	}
@@ -488,6 +605,7 @@ static void fuzz_reopen(struct fuzz_thread *t)
 	close(t->fds[f]);
 	t->fds[f] = fuzz_open();
 	memset(t->regs[f], 0, sizeof(t->regs[f]));
+	fuzz_cfd_drop(t, fuzz_below(t, FUZZ_CFDS));
 }
 
 static void *fuzz_thread_main(void *arg)
@@ -558,6 +676,8 @@ static int fuzz_thread_init(struct fuzz_thread *t, struct fuzz_shared *sh,
 	for (i = 0; i < FUZZ_GUIDS; i++)
 		etw_test_guid(t->guids[i], 0xf0 + i);
 	t->fds[0] = shared_fd;
+	for (i = 0; i < FUZZ_CFDS; i++)
+		t->cfds[i] = -1;
 	for (i = 1; i < FUZZ_FDS; i++)
 		t->fds[i] = fuzz_open();
 	t->area = fuzz_map_anon(FUZZ_AREA + page, PROT_READ | PROT_WRITE);
