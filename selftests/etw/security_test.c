@@ -5,9 +5,12 @@
  *
  * - an unprivileged process (nobody, no capabilities) gets EACCES from
  *   every control operation: start, stop, update, flush, query, enable,
- *   disable, capture state, reading a session's buffers; it can register
- *   and write, as on Windows; CAP_PERFMON alone, or the module's
- *   control_gid group, is enough to control;
+ *   disable, capture state, reading a session's buffers, attaching as its
+ *   consumer (also while another consumer is attached: EACCES, not
+ *   EBUSY), and /dev/etw maps no session memory at any offset; it can
+ *   register and write, as on Windows; CAP_PERFMON alone, or the module's
+ *   control_gid group, is enough to control and to map a session's
+ *   buffers through a consumer fd;
  * - the kernel reads and writes only the caller's own, accessible memory:
  *   every pointer of every ioctl aimed at kernel, unmapped or read-only
  *   memory is EFAULT, and a failed copy-out loses nothing;
@@ -63,6 +66,34 @@ static int become_nobody(__u32 caps, int gid)
 	return geteuid() == NOBODY ? 0 : -1;
 }
 
+/* ETW_IOC_CONSUMER_ATTACH to session @id: the consumer fd, or -errno. */
+static int attach(int fd, __u32 id, __u32 flags)
+{
+	struct etw_consumer_attach a = { .size = sizeof(a), .flags = flags,
+					 .logger_id = id };
+	int ret = etw_ioctl_err(fd, ETW_IOC_CONSUMER_ATTACH, &a);
+
+	return ret ? ret : a.fd;
+}
+
+/* Whether a page of @fd at @off can be mapped, shared or private. */
+static bool maps(int fd, __u64 off)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	bool any = false;
+	void *p;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		p = mmap(NULL, page, PROT_READ, i ? MAP_PRIVATE : MAP_SHARED, fd, (off_t)off);
+		if (p != MAP_FAILED) {
+			munmap(p, page);
+			any = true;
+		}
+	}
+	return any;
+}
+
 /* Every control operation on session @id; returns a bit per non-EACCES. */
 static int control_all(int fd, __u32 id, const __u8 guid[16])
 {
@@ -81,6 +112,12 @@ static int control_all(int fd, __u32 id, const __u8 guid[16])
 	for (code = ETW_CONTROL_CODE_DISABLE; code <= ETW_CONTROL_CODE_CAPTURE_STATE; code++)
 		bad |= (etw_enable_simple(fd, id, guid, code, 5, 0, 0, 0) != -EACCES) << bit++;
 	bad |= (etw_ioctl_err(fd, ETW_IOC_BUFFER_READ, &r) != -EACCES) << bit++;
+	bad |= (attach(fd, id, ETW_CONSUMER_F_CLOEXEC) != -EACCES) << bit++;
+	bad |= (attach(fd, id, ETW_CONSUMER_F_LOGGER) != -EACCES) << bit++;
+	/* /dev/etw itself maps no session memory, at any offset. */
+	bad |= maps(fd, ETW_CONSUMER_MMAP_RING) << bit++;
+	bad |= maps(fd, ETW_CONSUMER_MMAP_BUFFERS) << bit++;
+	bad |= maps(fd, ETW_MMAP_STATE + ETW_MMAP_STATE_SIZE) << bit++;
 	return bad;
 }
 
@@ -134,7 +171,7 @@ struct ctl_arg {
 static int try_control(void *p)
 {
 	struct ctl_arg *a = p;
-	int fd = open(ETW_DEV, O_RDWR), bad;
+	int fd = open(ETW_DEV, O_RDWR), bad, cfd;
 	__u32 reg = 0;
 
 	if (fd < 0)
@@ -147,9 +184,16 @@ static int try_control(void *p)
 			bad |= 1 << 20;
 		return bad ? 1 : 0;
 	}
-	/* Allowed: query works, and a session can be started and stopped. */
+	/*
+	 * Allowed: query works, a session can be started, read through a
+	 * consumer fd, and stopped.
+	 */
 	bad = etw_session_ctl(fd, a->id, ETW_CONTROL_QUERY, NULL) != 0;
 	bad |= etw_session_start_simple(fd, "etwtest-sec-allowed", 0, 4, 0, &reg) != 0;
+	cfd = attach(fd, reg, ETW_CONSUMER_F_CLOEXEC);
+	bad |= cfd < 0 || !maps(cfd, ETW_CONSUMER_MMAP_RING);
+	if (cfd >= 0)
+		close(cfd);
 	bad |= etw_session_ctl(fd, reg, ETW_CONTROL_STOP, NULL) != 0;
 	return bad;
 }
@@ -159,9 +203,17 @@ TEST_F(sec, unprivileged_cannot_control)
 	struct ctl_arg a = { self->id, self->guid, true };
 	struct etw_session_info info;
 
+	int cfd;
+
 	EXPECT_EQ(0, run_as(0, -1, try_control, &a));
 	/* Capabilities other than CAP_SYS_ADMIN and CAP_PERFMON do not help. */
 	EXPECT_EQ(0, run_as(1u << CAP_NET_ADMIN | 1u << CAP_DAC_OVERRIDE, -1, try_control, &a));
+	/* With a consumer attached: EACCES still, not EBUSY (nothing is told). */
+	cfd = attach(self->fd, self->id, ETW_CONSUMER_F_CLOEXEC);
+	ASSERT_LE(0, cfd);
+	EXPECT_EQ(-EBUSY, attach(self->fd, self->id, ETW_CONSUMER_F_CLOEXEC));
+	EXPECT_EQ(0, run_as(0, -1, try_control, &a));
+	close(cfd);
 	/* The session is untouched: still running, nothing lost. */
 	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
 	EXPECT_EQ(0, info.events_lost);
