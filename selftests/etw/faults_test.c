@@ -11,7 +11,8 @@
  * - the cap on buffer memory (Debian's kernels have no fault injection, so
  *   the cap stands in for failing allocations): a start beyond it is
  *   ENOMEM and changes nothing, sessions running keep their buffers, and a
- *   stop gives the memory back;
+ *   stop gives the memory back; a pool that cannot grow loses events, each
+ *   counted, and grows again once there is memory;
  * - CPUs taken offline and back while writers run and sessions flush:
  *   nothing lost uncounted, the offline CPU's buffer is handed over.
  */
@@ -251,6 +252,65 @@ TEST_F(faults, buffer_memory_cap)
 	EXPECT_EQ(-ENOMEM, etw_session_start_simple(self->fd, "etwtest-cap-more", 0, 64, 8, &id));
 
 	ASSERT_EQ(0, etw_write_file(ETW_PARAM("max_buffer_memory_mb"), old));
+}
+
+/* Write @n 1 KiB events; returns how many the session accepted (stored or lost). */
+static long write_kib_events(int fd, __u32 reg, int n)
+{
+	static char payload[1024];
+	long accepted = 0;
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		ret = etw_write_simple(fd, reg, 3, 4, 0, payload, sizeof(payload));
+		if (!ret || ret == -ENOSPC)
+			accepted++;
+	}
+	return accepted;
+}
+
+/*
+ * The pool cannot grow (its allocations fail at the memory cap): writers
+ * lose events, each counted, and nothing else breaks; once memory is
+ * there again the pool grows past where it stopped.
+ */
+TEST_F(faults, pool_growth_fails_at_the_cap)
+{
+	struct etw_session_info info;
+	long accepted, delivered;
+	__u32 capped;
+	char old[32];
+
+	ASSERT_EQ(0, etw_read_file(ETW_PARAM("max_buffer_memory_mb"), old, sizeof(old)));
+	/* 1 MiB: 16 buffers of 64 KiB, the session may own 64. */
+	ASSERT_EQ(0, etw_write_file(ETW_PARAM("max_buffer_memory_mb"), "1"));
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-grow-cap", 0, 64, 64, &self->id));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->id, self->guid, 1, 0, 0, 0, 0));
+
+	/* No reader: about 4 MiB of events against 1 MiB of buffers. */
+	accepted = write_kib_events(self->fd, self->reg, 4000);
+	usleep(100000);	/* the grow work has run */
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	capped = info.number_of_buffers;
+	EXPECT_GE(16, capped);
+	EXPECT_LT(0, info.events_lost);
+	delivered = etw_drain(self->fd, self->id, NULL, NULL);
+	ASSERT_LE(0, delivered);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	TH_LOG("%ld accepted, %ld delivered, %u lost, %u buffers", accepted, delivered,
+	       info.events_lost, capped);
+	EXPECT_EQ(accepted, delivered + info.events_lost);
+
+	/* Memory again: the pool grows on (events are lost until it has). */
+	ASSERT_EQ(0, etw_write_file(ETW_PARAM("max_buffer_memory_mb"), old));
+	accepted += write_kib_events(self->fd, self->reg, 4000);
+	usleep(100000);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	EXPECT_LT(capped, info.number_of_buffers);
+	EXPECT_GE(64, info.number_of_buffers);
+	delivered += etw_drain(self->fd, self->id, NULL, NULL);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(accepted, delivered + info.events_lost);
 }
 
 struct cpu_writer {
