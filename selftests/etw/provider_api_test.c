@@ -14,6 +14,7 @@
 
 #include <windows.h>
 #include <evntprov.h>
+#include <evntrace.h>
 
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
@@ -592,6 +593,41 @@ TEST_F(api, write_ex_filter_and_activity_ids)
 
 	ASSERT_EQ(ERROR_SUCCESS, EventActivityIdControl(EVENT_ACTIVITY_CTRL_SET_ID, &saved));
 	EventUnregister(h);
+}
+
+static ULONG WINAPI classic_request(WMIDPREQUESTCODE code, PVOID ctx,
+				    ULONG *size, PVOID buffer)
+{
+	return ERROR_SUCCESS;
+}
+
+/*
+ * "A process can register up to 1,024 provider GUIDs ... This limit
+ * includes those registered using this function and the
+ * RegisterTraceGuids function" (EventRegister, learn.microsoft.com).
+ * Windows documents no error for the next one; here it is
+ * ERROR_NO_SYSTEM_RESOURCES, with *RegHandle 0, until one goes.
+ */
+TEST_F(api, at_most_1024_registrations)
+{
+	static REGHANDLE h[ETW_MAX_REGS_PER_FILE];
+	TRACEHANDLE classic = 0;
+	REGHANDLE more = 77;
+	int i;
+
+	for (i = 0; i < ETW_MAX_REGS_PER_FILE - 1; i++)
+		ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &h[i]))
+			TH_LOG("registration %d", i + 1);
+	ASSERT_EQ(ERROR_SUCCESS, RegisterTraceGuidsA(classic_request, NULL, &self->guid,
+						     0, NULL, NULL, NULL, &classic));
+	EXPECT_EQ(ERROR_NO_SYSTEM_RESOURCES, EventRegister(&self->guid, NULL, NULL, &more));
+	EXPECT_EQ(0, more);
+	EXPECT_EQ(ERROR_SUCCESS, UnregisterTraceGuids(classic));
+	EXPECT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &more));
+	EXPECT_EQ(ERROR_NO_SYSTEM_RESOURCES, EventRegister(&self->guid, NULL, NULL, &h[i]));
+	EXPECT_EQ(ERROR_SUCCESS, EventUnregister(more));
+	for (i = 0; i < ETW_MAX_REGS_PER_FILE - 1; i++)
+		EXPECT_EQ(ERROR_SUCCESS, EventUnregister(h[i]));
 }
 
 TEST_HARNESS_MAIN
