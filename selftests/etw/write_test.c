@@ -520,4 +520,38 @@ TEST_F(wr, session_clock)
 	EXPECT_GE(m1, s.h.timestamp);
 }
 
+/*
+ * An event too large for one session's buffers (ERROR_MORE_DATA) is that
+ * session's loss like any other: a dependent session with room drops it
+ * too, an independent one stores it; each loss is counted.
+ */
+TEST_F(wr, too_big_for_one_session)
+{
+	static char big[9000];
+	struct etw_session_info fi, di, ii;
+	struct etw_counts dc, ic;
+	__u32 dep, ind;
+
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-big-dep", 0, 64, 0, &dep));
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-big-ind",
+					      ETW_MODE_INDEPENDENT, 64, 0, &ind));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, dep, self->guid, 1, 0, 0, 0, 0));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, ind, self->guid, 1, 0, 0, 0, 0));
+	/* The fixture's session has 8 KiB buffers. */
+	EXPECT_EQ(-EMSGSIZE, etw_write_simple(self->fd, self->reg, 5, 4, 0, big, sizeof(big)));
+	EXPECT_EQ(0, etw_write_simple(self->fd, self->reg, 6, 4, 0, big, 100));
+	ASSERT_LE(0, etw_count(self->fd, dep, self->guid, &dc));
+	ASSERT_LE(0, etw_count(self->fd, ind, self->guid, &ic));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s, ETW_CONTROL_QUERY, &fi));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, dep, ETW_CONTROL_QUERY, &di));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, ind, ETW_CONTROL_QUERY, &ii));
+	EXPECT_EQ(1, dc.total);
+	EXPECT_EQ(0, dc.by_id[5]);
+	EXPECT_EQ(2, ic.total);
+	EXPECT_EQ(1, ic.by_id[5]);
+	EXPECT_EQ(1, fi.events_lost);
+	EXPECT_EQ(1, di.events_lost);
+	EXPECT_EQ(0, ii.events_lost);
+}
+
 TEST_HARNESS_MAIN
