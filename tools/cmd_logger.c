@@ -7,12 +7,19 @@
  * the last buffer, rewrites the header buffer with the final statistics
  * and detaches; STOP returns then.  Restarted with --resume after being
  * killed, it continues the file and skips what the file already holds.
+ *
+ * The process StartTrace starts is a supervisor: the work is done by a
+ * child, and a child that dies of a signal while the session runs is
+ * replaced by one that resumes the file (Documentation/logger.rst).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <etw_etl_writer.h>
@@ -31,8 +38,25 @@ static const char logger_usage[] =
 	"  -m, --mode MODE        LogFileMode file bits (default: the session's)\n"
 	"  -s, --max-size N       MaximumFileSize, MiB (KiB with USE_KBYTES_FOR_SIZE)\n"
 	"  -r, --resume           continue FILE after a logger that died\n"
+	"      --no-restart       do not replace a writer that is killed\n"
 	"      --ready-fd FD      report {0 or -errno, pid} on FD once attached\n"
 	"  -h, --help             this text\n";
+
+/* What a writer needs; the supervisor keeps it to start the next one. */
+struct logger_job {
+	int dev;
+	unsigned int id;
+	const char *out;
+	struct etw_etl_writer_opts opts;
+	int ready_fd;
+	int known;			/* the session below was found */
+	unsigned char guid[16];		/* the session, as first found */
+	unsigned long long start_ticks;
+};
+
+/* Restarts allowed within RESTART_WINDOW seconds before giving up. */
+#define RESTART_MAX	5
+#define RESTART_WINDOW	10
 
 static void ready(int fd, int err)
 {
@@ -57,31 +81,42 @@ static void write_ready(struct etw_session_reader *r, struct etw_etl_writer *w,
 	etw_session_reader_set_log_buffers_lost(r, etw_etl_writer_lost(w) + *failed);
 }
 
-static int run(int dev, unsigned int id, const char *out,
-	       struct etw_etl_writer_opts *opts, int ready_fd)
+/* Not the session the first writer attached to: its id was reused. */
+static int other_session(const struct logger_job *j,
+			 const struct etw_session_info *info)
 {
+	return j->known && (info->start_ticks != j->start_ticks ||
+			    memcmp(info->guid, j->guid, sizeof(j->guid)));
+}
+
+/* The writer: attach, write until the session stops, finish the file. */
+static int run(struct logger_job *j)
+{
+	struct etw_etl_writer_opts *opts = &j->opts;
 	struct etw_session_reader *r;
 	struct etw_session_info info;
 	struct etw_etl_writer *w;
 	unsigned int failed = 0;
 	int ret, stopped;
 
-	ret = etw_session_reader_attach(&r, dev, id, ETW_CONSUMER_F_LOGGER);
+	ret = etw_session_reader_attach(&r, j->dev, j->id, ETW_CONSUMER_F_LOGGER);
 	if (ret) {
-		ready(ready_fd, ret);
+		ready(j->ready_fd, ret);
 		return ctl_fail("logger", "attach", ret);
 	}
 	ret = etw_session_reader_query(r, &info, NULL);
+	if (!ret && other_session(j, &info))
+		ret = -ENOENT;
 	if (!ret) {
 		if (!opts->mode)
 			opts->mode = info.log_file_mode;
 		opts->buffers_lost = info.log_buffers_lost;
-		ret = etw_etl_writer_open_ex(&w, out, &info, opts);
+		ret = etw_etl_writer_open_ex(&w, j->out, &info, opts);
 	}
-	ready(ready_fd, ret);
+	ready(j->ready_fd, ret);
 	if (ret) {
 		etw_session_reader_close(r);
-		return etw_error("logger: %s: %s", out, strerror(-ret));
+		return etw_error("logger: %s: %s", j->out, strerror(-ret));
 	}
 	for (;;) {
 		ret = etw_session_reader_wait(r, -1);
@@ -98,10 +133,69 @@ static int run(int dev, unsigned int id, const char *out,
 	etw_session_reader_set_log_buffers_lost(r, etw_etl_writer_lost(w) + failed);
 	ret = etw_etl_writer_close(w, &info);
 	if (ret)
-		etw_error("logger: %s: %s", out, strerror(-ret));
+		etw_error("logger: %s: %s", j->out, strerror(-ret));
 	/* Detaching lets STOP return: the file is complete. */
 	etw_session_reader_close(r);
 	return ret ? 1 : 0;
+}
+
+/* The session the writers are for, to know it again after a restart. */
+static void identify(struct logger_job *j)
+{
+	struct etw_session_control c;
+
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.code = ETW_CONTROL_QUERY;
+	c.logger_id = j->id;
+	if (ioctl(j->dev, ETW_IOC_SESSION_CONTROL, &c))
+		return;
+	memcpy(j->guid, c.info.guid, sizeof(j->guid));
+	j->start_ticks = c.info.start_ticks;
+	j->known = 1;
+}
+
+/*
+ * Run writers one after the other: a writer that exits ends the logger
+ * with its status; one killed by a signal is replaced by a writer that
+ * resumes the file, so the buffers the kernel holds meanwhile reach it.
+ * The one that dies right after the session stopped finds it gone (or
+ * another session under its id) and ends the logger.
+ */
+static int supervise(struct logger_job *j)
+{
+	struct timespec now;
+	time_t window = 0;
+	unsigned int deaths = 0;
+	int status;
+	pid_t pid;
+
+	identify(j);
+	for (;;) {
+		pid = fork();
+		if (pid < 0)
+			return run(j);	/* no supervisor, but a logger */
+		if (!pid)
+			_exit(run(j));
+		/* Only the first writer reports; its end must reach StartTrace. */
+		if (j->ready_fd >= 0)
+			close(j->ready_fd);
+		j->ready_fd = -1;
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR)
+				return 1;
+		if (!WIFSIGNALED(status))
+			return WEXITSTATUS(status);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - window > RESTART_WINDOW) {
+			window = now.tv_sec;
+			deaths = 0;
+		}
+		if (++deaths > RESTART_MAX)
+			return etw_error("logger: writer killed %u times in %d s, giving up",
+					 deaths, RESTART_WINDOW);
+		j->opts.resume = 1;
+	}
 }
 
 int cmd_logger(int argc, char **argv)
@@ -112,14 +206,14 @@ int cmd_logger(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'm' },
 		{ "max-size", required_argument, NULL, 's' },
 		{ "resume", no_argument, NULL, 'r' },
+		{ "no-restart", no_argument, NULL, 'n' },
 		{ "ready-fd", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct etw_etl_writer_opts wo = { 0 };
-	unsigned long long v, id = 0;
-	const char *out = NULL;
-	int c, dev, ready_fd = -1, ret;
+	struct logger_job j = { .ready_fd = -1 };
+	unsigned long long v;
+	int c, ret, restart = 1;
 
 	while ((c = getopt_long(argc, argv, "i:o:m:s:rh", opts, NULL)) != -1) {
 		switch (c) {
@@ -127,10 +221,13 @@ int cmd_logger(int argc, char **argv)
 			fputs(logger_usage, stdout);
 			return 0;
 		case 'o':
-			out = optarg;
+			j.out = optarg;
 			continue;
 		case 'r':
-			wo.resume = 1;
+			j.opts.resume = 1;
+			continue;
+		case 'n':
+			restart = 0;
 			continue;
 		case '?':
 			return 2;
@@ -138,29 +235,29 @@ int cmd_logger(int argc, char **argv)
 		if (ctl_number(optarg, 0x7fffffff, &v))
 			return etw_error("logger: bad number '%s'", optarg);
 		if (c == 'i')
-			id = v;
+			j.id = v;
 		else if (c == 'm')
-			wo.mode = v;
+			j.opts.mode = v;
 		else if (c == 's')
-			wo.max_file_size = v;
+			j.opts.max_file_size = v;
 		else
-			ready_fd = v;
+			j.ready_fd = v;
 	}
-	if (!id || !out || optind != argc) {
+	if (!j.id || !j.out || optind != argc) {
 		fputs(logger_usage, stderr);
-		ready(ready_fd, -EINVAL);
+		ready(j.ready_fd, -EINVAL);
 		return 2;
 	}
 	/* A daemon: the terminal that started it may go away. */
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
-	dev = ctl_open("logger");
-	if (dev < 0) {
-		ready(ready_fd, -ENODEV);
+	j.dev = ctl_open("logger");
+	if (j.dev < 0) {
+		ready(j.ready_fd, -ENODEV);
 		return 1;
 	}
-	ret = run(dev, id, out, &wo, ready_fd);
-	close(dev);
+	ret = restart ? supervise(&j) : run(&j);
+	close(j.dev);
 	return ret;
 }

@@ -271,7 +271,7 @@ static int open_file(struct etw_etl_writer *w)
 {
 	int flags = O_RDWR | O_CREAT | O_CLOEXEC, ret;
 	bool keep = w->opts.resume || (w->opts.mode & ETW_MODE_FILE_APPEND);
-	struct stat st;
+	struct stat st = { 0 };
 
 	if (!keep)
 		flags |= O_TRUNC;
@@ -281,13 +281,31 @@ static int open_file(struct etw_etl_writer *w)
 	w->count = 1;
 	w->next = 1;
 	w->last = 0;
-	if (keep && !fstat(w->fd, &st) && st.st_size) {
+	if (keep && fstat(w->fd, &st)) {
+		ret = -errno;
+		goto out_close;
+	}
+	/*
+	 * A writer killed inside a write leaves part of a buffer at the end:
+	 * it was not given back, so it comes again; a torn header buffer is
+	 * written anew.
+	 */
+	if (keep && w->opts.resume && st.st_size % w->buffer_size) {
+		st.st_size -= st.st_size % w->buffer_size;
+		if (ftruncate(w->fd, st.st_size)) {
+			ret = -errno;
+			goto out_close;
+		}
+	}
+	if (keep && st.st_size) {
 		ret = adopt_file(w, st.st_size);
 		if (ret)
 			goto out_close;
 		w->count = st.st_size / w->buffer_size;
 		w->next = w->last ? w->last + 1 : w->count;
-		if (w->capacity && w->next >= w->capacity)
+		/* Only a circular file goes round; a full one stays full. */
+		if ((w->opts.mode & ETW_MODE_FILE_CIRCULAR) &&
+		    w->capacity && w->next >= w->capacity)
 			w->next = 1;
 		if (!w->last && w->count > 1)
 			w->last = w->count - 1;

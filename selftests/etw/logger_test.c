@@ -7,6 +7,7 @@
  * MaximumFileSize), CIRCULAR, NEWFILE, APPEND; a logger killed and
  * restarted; bad paths; a real-time consumer through the session reader.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -56,6 +57,7 @@ struct file_counts {
 	unsigned int markers;	/* buffers with FLUSH_MARKER */
 	unsigned int marker_is_last;	/* ... and it is the last in the file */
 	long long max_seq;
+	unsigned int dup_seqs;	/* buffers whose SequenceNumber came before */
 	struct etw_etl_header h;	/* its strings point to the two below */
 	char logger_name[128];
 	char log_file_name[256];
@@ -63,6 +65,7 @@ struct file_counts {
 
 static int read_file(const char *path, const __u8 guid[16], struct file_counts *c)
 {
+	static unsigned char seen[1 << 16];
 	struct etw_etl_buffer b;
 	struct etw_etl_event ev;
 	struct etw_etl *etl;
@@ -70,6 +73,7 @@ static int read_file(const char *path, const __u8 guid[16], struct file_counts *
 	int ret;
 
 	memset(c, 0, sizeof(*c));
+	memset(seen, 0, sizeof(seen));
 	ret = etw_etl_open(path, &etl, NULL);
 	if (ret)
 		return ret;
@@ -86,6 +90,8 @@ static int read_file(const char *path, const __u8 guid[16], struct file_counts *
 		}
 		if (b.sequence > c->max_seq)
 			c->max_seq = b.sequence;
+		if (b.sequence < sizeof(seen) && seen[b.sequence]++)
+			c->dup_seqs++;
 	}
 	etw_etl_rewind(etl, ETW_ETL_ORDER_TIME);
 	while ((ret = etw_etl_next(etl, &ev)) == 1) {
@@ -380,9 +386,48 @@ TEST_F(logger, bad_paths)
 				EVENT_TRACE_CONTROL_QUERY));
 }
 
+/* The parent of @pid, from /proc (0 if it is gone). */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	int ppid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
+		sscanf(p + 2, "%*c %d", &ppid);
+	fclose(f);
+	return ppid;
+}
+
+/* The writer the logger's supervisor runs now, other than @old (10 s). */
+static pid_t next_writer(pid_t supervisor, pid_t old)
+{
+	struct dirent *d;
+	pid_t pid = 0;
+	DIR *dir;
+	int n;
+
+	for (n = 0; n < 500 && !pid; n++) {
+		dir = opendir("/proc");
+		while (dir && (d = readdir(dir)))
+			if (atoi(d->d_name) > 0 && atoi(d->d_name) != old &&
+			    parent_of(atoi(d->d_name)) == supervisor)
+				pid = atoi(d->d_name);
+		if (dir)
+			closedir(dir);
+		if (!pid)
+			usleep(20000);
+	}
+	return pid;
+}
+
 /*
- * A logger killed with buffers the kernel still holds, restarted with
- * `etw start --attach`: the file ends with every event exactly once.  The
+ * A logger killed with its supervisor, so nothing restarts it, while the
+ * kernel holds buffers; restarted with `etw start --attach`: the file ends with every event exactly once.  The
  * duplicate case is made on purpose: a consumer writes buffers to the file
  * and dies before giving them back, so the restarted logger is shown them
  * again and must skip them.
@@ -408,6 +453,8 @@ TEST_F(logger, killed_and_restarted)
 	written = write_many(self->fd, self->reg, 500, &lost);
 	ASSERT_EQ(0, etw_session_ctl(self->fd, LOGGER_ID(self->h), ETW_CONTROL_FLUSH, NULL));
 	usleep(200000);
+	/* Its supervisor first, which would start another writer. */
+	ASSERT_EQ(0, kill(parent_of(pid), SIGKILL));
 	ASSERT_EQ(0, kill(pid, SIGKILL));
 	/* Not our child: wait until it is gone and has detached. */
 	while (!kill(pid, 0) && n++ < 100)
@@ -439,6 +486,66 @@ TEST_F(logger, killed_and_restarted)
 	EXPECT_EQ(c.buffers + 1, c.h.buffers_written);
 	EXPECT_EQ(fin->BuffersWritten, c.max_seq);
 	(void)status;
+	free(fin);
+}
+
+/*
+ * The logger's writer killed twice while two threads write: its
+ * supervisor starts another each time, which resumes the file.  Every
+ * event written is in the file once or counted lost; every buffer the
+ * session handed over is in the file once.
+ */
+TEST_F(logger, killed_mid_run_restarts_itself)
+{
+	EVENT_TRACE_PROPERTIES *fin;
+	struct file_counts c;
+	struct etw_writer w[2];
+	pthread_t t[2];
+	volatile int halt = 0;
+	long written = 0, lost = 0;
+	pid_t pid, supervisor;
+	int i, kills;
+
+	start(_metadata, self, "etwtest-log-rekill", EVENT_TRACE_FILE_MODE_SEQUENTIAL,
+	      4, "/tmp/etwtest-rekill.etl", 0);
+	pid = (pid_t)(uintptr_t)self->b.p.LoggerThreadId;
+	supervisor = parent_of(pid);
+	ASSERT_LT(1, supervisor);
+	for (i = 0; i < 2; i++) {
+		w[i] = (struct etw_writer){ .fd = self->fd, .reg = self->reg, .cpu = i,
+					    .stop = &halt };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, etw_writer_fn, &w[i]));
+	}
+	for (kills = 0; kills < 2; kills++) {
+		usleep(300000);
+		ASSERT_EQ(0, kill(pid, SIGKILL));
+		pid = next_writer(supervisor, pid);
+		ASSERT_LT(0, pid);
+	}
+	usleep(300000);
+	stop(_metadata, self, &fin);
+	halt = 1;
+	for (i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		written += w[i].written;
+		lost += w[i].lost;
+	}
+	/* The supervisor ends with its last writer. */
+	for (i = 0; i < 500 && !kill(supervisor, 0); i++)
+		usleep(20000);
+	EXPECT_NE(0, kill(supervisor, 0));
+	ASSERT_EQ(0, read_file("/tmp/etwtest-rekill.etl", self->guid, &c));
+	EXPECT_LT(0, written);
+	EXPECT_EQ(written, c.events);
+	EXPECT_EQ(lost, fin->EventsLost);
+	EXPECT_EQ(lost, c.h.events_lost);
+	EXPECT_EQ(0, c.dup_seqs);
+	EXPECT_EQ(fin->BuffersWritten, c.buffers);
+	EXPECT_EQ(fin->BuffersWritten, c.max_seq);
+	EXPECT_EQ(c.buffers + 1, c.h.buffers_written);
+	EXPECT_EQ(0, c.h.buffers_lost);
+	EXPECT_EQ(1, c.markers);
+	EXPECT_EQ(1, c.marker_is_last);
 	free(fin);
 }
 
