@@ -76,8 +76,9 @@ $(BUILD)/tests/tracelogging_meta $(BUILD)/tests/tld_encoding: libetw/tests/tl_re
 $(BUILD)/tests/tracelogging_cxx: libetw/tests/tracelogging_cxx.cc $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -Iuapi -Ilibetw/include -o $@ $<
-$(BUILD)/tests/tl_samples: $(BUILD)/bin/etw
-$(BUILD)/tests/tl_samples: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
+$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats: $(BUILD)/bin/etw
+$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
+$(BUILD)/tests/dump_formats: libetw/tests/etl_test.h
 
 # The ETL reader's tests share a header.  Its fuzz test runs again under
 # ASan and UBSan, the reader's sources built into it, where the compiler

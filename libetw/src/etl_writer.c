@@ -104,7 +104,12 @@ static size_t put_utf16(unsigned char *p, const char *s, size_t room)
 	return n + 2;
 }
 
-/* Lay out buffer 0: the header event and the buffer header. */
+/*
+ * Lay out buffer 0: the header event and the buffer header.  Until the
+ * file is finished (@end_time 0) EventsLost holds only the events of the
+ * buffers the file could not take, so that a writer that resumes the
+ * file after one that died can go on counting them.
+ */
 static void build_header(struct etw_etl_writer *w, unsigned long long end_time)
 {
 	const struct etw_session_info *in = &w->info;
@@ -144,7 +149,7 @@ static void build_header(struct etw_etl_writer *w, unsigned long long end_time)
 	put32(lf + 0x28, 1);
 	put32(lf + 0x2c, 8);
 	/* Also the events of buffers the file could not take: see below. */
-	put32(lf + 0x30, in->events_lost + w->events_dropped);
+	put32(lf + 0x30, (end_time ? in->events_lost : 0) + w->events_dropped);
 	put32(lf + 0x34, cpu_mhz());
 	put64(lf + 0xf8, boot_filetime());
 	put64(lf + 0x100, in->frequency);
@@ -248,6 +253,9 @@ static int adopt_file(struct etw_etl_writer *w, off_t size)
 	w->info.start_time = get64(lf + 0x108);
 	if (!w->opts.resume)
 		return 0;
+	/* Not finished: EventsLost counts the buffers dropped so far. */
+	if (!get64(lf + 0x10))
+		w->events_dropped = get32(lf + 0x30);
 	/* A restarted logger may not know the size the file was made for. */
 	if (!w->opts.max_file_size) {
 		w->opts.max_file_size = get32(lf + 0x1c);
@@ -488,9 +496,12 @@ ETW_EXPORT int etw_etl_writer_buffer(struct etw_etl_writer *w, const void *buffe
 			if (ret)
 				return ret;
 		} else {
-			/* SEQUENTIAL: the file is full. */
+			/* SEQUENTIAL: the file is full; the header keeps count. */
 			w->lost++;
 			w->events_dropped += count_records(buffer, w->buffer_size);
+			build_header(w, 0);
+			/* Rewritten at close anyway: a failure loses nothing. */
+			write_at(w->fd, w->header, w->buffer_size, 0);
 			return 0;
 		}
 	}

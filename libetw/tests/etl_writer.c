@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <etw_etl_writer.h>
@@ -20,17 +21,26 @@
 
 static char path[64];
 
-/* A session buffer with no records and SequenceNumber @seq. */
-static const void *buffer(unsigned long long seq)
+/* A session buffer of @records records of 0x50 bytes, SequenceNumber @seq. */
+static const void *buffer_of(unsigned long long seq, unsigned int records)
 {
 	static unsigned char b[BUF];
+	unsigned int end = 0x48 + records * 0x50, i;
 
 	memset(b, 0xff, sizeof(b));
-	memset(b, 0, 0x48);
+	memset(b, 0, end);
 	b[1] = BUF >> 8;		/* BufferSize */
-	b[4] = 0x48;			/* SavedOffset: no records */
+	b[4] = end & 0xff;		/* SavedOffset: after the records */
+	b[5] = end >> 8;
 	memcpy(b + 0x18, &seq, 8);	/* SequenceNumber (little-endian host) */
+	for (i = 0; i < records; i++)
+		b[0x48 + i * 0x50] = 0x50;	/* the record's Size */
 	return b;
+}
+
+static const void *buffer(unsigned long long seq)
+{
+	return buffer_of(seq, 0);
 }
 
 static int open_writer(struct etw_etl_writer **w, unsigned int mode,
@@ -78,18 +88,23 @@ static long long file_size(void)
 	return stat(path, &st) ? -1 : st.st_size;
 }
 
-/* BuffersWritten in the header buffer. */
-static unsigned int buffers_written(void)
+/* A 32-bit field of TRACE_LOGFILE_HEADER in the header buffer. */
+static unsigned int header_field(unsigned int off)
 {
 	unsigned int v = 0;
 	int fd = open(path, O_RDONLY);
 
 	if (fd >= 0) {
-		if (pread(fd, &v, 4, 0x48 + 0x20 + 0x24) != 4)
+		if (pread(fd, &v, 4, 0x48 + 0x20 + off) != 4)
 			v = 0;
 		close(fd);
 	}
 	return v;
+}
+
+static unsigned int buffers_written(void)
+{
+	return header_field(0x24);
 }
 
 FIXTURE(writer) {
@@ -175,6 +190,41 @@ TEST_F(writer, resume_full_sequential)
 	EXPECT_EQ(1, s[0]);
 	EXPECT_EQ(2, s[1]);
 	EXPECT_EQ(3, s[2]);
+}
+
+/*
+ * A writer of a full SEQUENTIAL file killed: its successor goes on
+ * counting the events of the buffers dropped, its predecessor's included.
+ */
+TEST_F(writer, resume_full_sequential_counts_dropped_events)
+{
+	static const unsigned long long first[] = { 1, 2, 3 };
+	struct etw_session_info final = { .events_lost = 7 };
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* Full after three buffers; two more with 2 and 3 events. */
+		if (open_writer(&self->w, ETW_MODE_FILE_SEQUENTIAL, 16, 0))
+			_exit(1);
+		put(_metadata, self->w, first, 3);
+		if (etw_etl_writer_buffer(self->w, buffer_of(4, 2)) ||
+		    etw_etl_writer_buffer(self->w, buffer_of(5, 3)))
+			_exit(1);
+		_exit(0);	/* killed: no close, no final header */
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status);
+	EXPECT_EQ(5, header_field(0x30));	/* EventsLost so far */
+
+	ASSERT_EQ(0, open_writer(&self->w, ETW_MODE_FILE_SEQUENTIAL, 16, 1));
+	ASSERT_EQ(0, etw_etl_writer_buffer(self->w, buffer_of(6, 4)));
+	ASSERT_EQ(0, etw_etl_writer_close(self->w, &final));
+	/* The session's 7, then 2 + 3 + 4 in buffers the file could not take. */
+	EXPECT_EQ(16, header_field(0x30));
+	EXPECT_EQ(4 * BUF, file_size());
 }
 
 /* A CIRCULAR file goes on after its newest buffer, buffer 0 kept. */

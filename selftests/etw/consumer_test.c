@@ -689,4 +689,41 @@ TEST_F(consumer, buffering_ring_on_flush)
 	consumer_close(&c);
 }
 
+/*
+ * Real-time mode: the FlushTimer hands partial buffers to the consumer,
+ * with no FLUSH and no STOP; every event arrives once.
+ */
+TEST_F(consumer, flush_timer_hands_over)
+{
+	struct etw_session_control u = { .size = sizeof(u) };
+	struct seen s = { 0 };
+	struct consumer c;
+	struct pollfd p;
+	long written = 0, lost = 0;
+	int i;
+
+	memcpy(s.guid, self->guid, 16);
+	start(_metadata, self, "etwtest-cons-timer", ETW_MODE_REAL_TIME, 4, 4, 8);
+	u.code = ETW_CONTROL_UPDATE;
+	u.logger_id = self->id;
+	u.info.flush_timer = 1;
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &u));
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	for (i = 0; i < 10; i++)
+		written += etw_write_counted(self->fd, self->reg, i, &lost);
+	EXPECT_EQ(10, written);
+	p.fd = c.fd;
+	p.events = POLLIN;
+	/* One timer tick is 1 s; a loaded machine may take longer. */
+	for (i = 0; i < 300 && s.events < written; i++) {
+		poll(&p, 1, 100);
+		consume(&c, &s);
+	}
+	EXPECT_EQ(written, s.events);
+	EXPECT_EQ(0, lost);
+	EXPECT_EQ(0, s.bad);
+	EXPECT_EQ(0, s.markers);	/* not the session's last buffer */
+	consumer_close(&c);
+}
+
 TEST_HARNESS_MAIN

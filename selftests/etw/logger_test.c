@@ -9,12 +9,14 @@
  */
 #include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <windows.h>
 #include <evntrace.h>
+#include <evntcons.h>
 #include <etw_etl.h>
 #include <etw_etl_writer.h>
 #include <etw_logger.h>
@@ -63,6 +65,9 @@ struct file_counts {
 	char log_file_name[256];
 };
 
+/* How many times each event id is in the file read last. */
+static unsigned short id_count[1 << 16];
+
 static int read_file(const char *path, const __u8 guid[16], struct file_counts *c)
 {
 	static unsigned char seen[1 << 16];
@@ -74,6 +79,7 @@ static int read_file(const char *path, const __u8 guid[16], struct file_counts *
 
 	memset(c, 0, sizeof(*c));
 	memset(seen, 0, sizeof(seen));
+	memset(id_count, 0, sizeof(id_count));
 	ret = etw_etl_open(path, &etl, NULL);
 	if (ret)
 		return ret;
@@ -99,6 +105,7 @@ static int read_file(const char *path, const __u8 guid[16], struct file_counts *
 			continue;
 		c->events++;
 		c->last_id = ev.id;
+		id_count[ev.id & 0xffff]++;
 	}
 	etw_etl_close(etl);
 	return ret;
@@ -112,6 +119,42 @@ static long write_many(int fd, __u32 reg, int n, long *lost)
 	for (i = 0; i < n; i++)
 		written += etw_write_counted(fd, reg, i & 0xffff, lost);
 	return written;
+}
+
+/*
+ * Write ids 0..n-1 from one processor, so that buffers hold them in order;
+ * ok[i] is 1 if id i was written, 0 if it was lost.
+ */
+static long write_pinned(int fd, __u32 reg, int n, unsigned char *ok, long *lost)
+{
+	long written = 0;
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (i = 0; i < n; i++) {
+		ok[i] = etw_write_counted(fd, reg, i, lost);
+		written += ok[i];
+	}
+	return written;
+}
+
+/*
+ * A file that keeps the newest events (CIRCULAR, buffering mode): from the
+ * oldest id in it on, every id written is there exactly once and every id
+ * lost is not; ids before it were overwritten.  Returns the mismatches.
+ */
+static int newest_mismatches(const unsigned char *ok, int n)
+{
+	int first = 0, bad = 0, i;
+
+	while (first < n && !id_count[first])
+		first++;
+	for (i = first; i < n; i++)
+		bad += id_count[i] != ok[i];
+	return bad;
 }
 
 FIXTURE(logger)
@@ -225,6 +268,7 @@ TEST_F(logger, sequential_max_size)
 TEST_F(logger, circular)
 {
 	EVENT_TRACE_PROPERTIES *fin;
+	static unsigned char ok[3000];
 	struct file_counts c;
 	struct stat st;
 	long lost = 0, written;
@@ -233,7 +277,7 @@ TEST_F(logger, circular)
 	start(_metadata, self, "etwtest-log-circ",
 	      EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_USE_KBYTES_FOR_SIZE,
 	      4, "/tmp/etwtest-circ.etl", 64);
-	written = write_many(self->fd, self->reg, 3000, &lost);
+	written = write_pinned(self->fd, self->reg, 3000, ok, &lost);
 	/* The newest event: retried until the logger has made room. */
 	for (n = 0; n < 100 && !etw_write_counted(self->fd, self->reg, 0xbeef, &lost); n++)
 		usleep(20000);
@@ -249,9 +293,17 @@ TEST_F(logger, circular)
 	EXPECT_LT(0, c.events);
 	EXPECT_GT(written, c.events);		/* the oldest were overwritten */
 	EXPECT_EQ(0xbeef, c.last_id);		/* the newest is there */
+	EXPECT_EQ(1, id_count[0xbeef]);
+	/* Exactly the newest events: c.events of them, none twice. */
+	EXPECT_EQ(0, newest_mismatches(ok, 3000));
+	EXPECT_EQ(0, c.dup_seqs);
+	EXPECT_EQ(lost, fin->EventsLost);
 	EXPECT_EQ(fin->BuffersWritten, c.max_seq);
 	EXPECT_EQ(1, c.markers);
 	EXPECT_EQ(0, fin->LogBuffersLost);
+	/* Buffer 0 was kept through the wraps. */
+	EXPECT_STREQ("etwtest-log-circ", c.h.logger_name);
+	EXPECT_STREQ("/tmp/etwtest-circ.etl", c.h.log_file_name);
 	free(fin);
 }
 
@@ -327,6 +379,7 @@ TEST_F(logger, append)
 TEST_F(logger, buffering_written_on_flush)
 {
 	struct etw_session_control q = { .size = sizeof(q) };
+	static unsigned char ok[1000];
 	struct file_counts c;
 	struct stat st;
 	long lost = 0, written;
@@ -337,7 +390,7 @@ TEST_F(logger, buffering_written_on_flush)
 	snprintf(q.info.name, sizeof(q.info.name), "etwtest-log-ring");
 	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &q));
 	ASSERT_EQ(0, etw_enable_simple(self->fd, q.info.logger_id, self->guid, 1, 0, 0, 0, 0));
-	written = write_many(self->fd, self->reg, 1000, &lost);
+	written = write_pinned(self->fd, self->reg, 1000, ok, &lost);
 	EXPECT_EQ(1000, written);	/* a ring never runs out */
 	usleep(200000);
 	ASSERT_EQ(0, stat("/tmp/etwtest-ring.etl", &st));
@@ -353,6 +406,11 @@ TEST_F(logger, buffering_written_on_flush)
 	EXPECT_LT(0, c.events);
 	EXPECT_GT(written, c.events);	/* the oldest were overwritten */
 	EXPECT_EQ(0xbeef, c.last_id);
+	EXPECT_EQ(1, id_count[0xbeef]);
+	/* The ring's newest events at FLUSH, each once, then the rest. */
+	EXPECT_EQ(0, newest_mismatches(ok, 1000));
+	EXPECT_EQ(0, c.dup_seqs);
+	EXPECT_EQ(0, c.h.events_lost);
 	EXPECT_EQ(c.buffers + 1, c.h.buffers_written);
 	EXPECT_EQ(1, c.markers);
 }
@@ -384,6 +442,35 @@ TEST_F(logger, bad_paths)
 	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND,
 		  ControlTraceA(0, "etwtest-log-bad", props(&q, 0, 0, NULL, 0),
 				EVENT_TRACE_CONTROL_QUERY));
+}
+
+/* Two threads writing until *halt, on CPUs 0 and 1 if @pinned. */
+static int start_writers(int fd, __u32 reg, struct etw_writer w[2], pthread_t t[2],
+			 volatile int *halt, int pinned)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		w[i] = (struct etw_writer){ .fd = fd, .reg = reg, .cpu = pinned ? i : -1,
+					    .stop = halt };
+		if (pthread_create(&t[i], NULL, etw_writer_fn, &w[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* Stop them; what they wrote and what was counted lost. */
+static void join_writers(struct etw_writer w[2], pthread_t t[2], volatile int *halt,
+			 long *written, long *lost)
+{
+	int i;
+
+	*halt = 1;
+	for (i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		*written += w[i].written;
+		*lost += w[i].lost;
+	}
 }
 
 /* The parent of @pid, from /proc (0 if it is gone). */
@@ -511,11 +598,7 @@ TEST_F(logger, killed_mid_run_restarts_itself)
 	pid = (pid_t)(uintptr_t)self->b.p.LoggerThreadId;
 	supervisor = parent_of(pid);
 	ASSERT_LT(1, supervisor);
-	for (i = 0; i < 2; i++) {
-		w[i] = (struct etw_writer){ .fd = self->fd, .reg = self->reg, .cpu = i,
-					    .stop = &halt };
-		ASSERT_EQ(0, pthread_create(&t[i], NULL, etw_writer_fn, &w[i]));
-	}
+	ASSERT_EQ(0, start_writers(self->fd, self->reg, w, t, &halt, 1));
 	for (kills = 0; kills < 2; kills++) {
 		usleep(300000);
 		ASSERT_EQ(0, kill(pid, SIGKILL));
@@ -524,12 +607,7 @@ TEST_F(logger, killed_mid_run_restarts_itself)
 	}
 	usleep(300000);
 	stop(_metadata, self, &fin);
-	halt = 1;
-	for (i = 0; i < 2; i++) {
-		pthread_join(t[i], NULL);
-		written += w[i].written;
-		lost += w[i].lost;
-	}
+	join_writers(w, t, &halt, &written, &lost);
 	/* The supervisor ends with its last writer. */
 	for (i = 0; i < 500 && !kill(supervisor, 0); i++)
 		usleep(20000);
@@ -549,6 +627,46 @@ TEST_F(logger, killed_mid_run_restarts_itself)
 	free(fin);
 }
 
+static VOID WINAPI ignore_event(PEVENT_RECORD r)
+{
+	(void)r;
+}
+
+/*
+ * A file session in real-time mode too: its logger is its one consumer,
+ * so a real-time consumer gets ERROR_BUSY (Windows delivers to both; see
+ * Documentation/logger.rst), and the file has every event.
+ */
+TEST_F(logger, file_and_real_time)
+{
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE h;
+	EVENT_TRACE_PROPERTIES *fin;
+	struct file_counts c;
+	long lost = 0, written;
+
+	start(_metadata, self, "etwtest-log-rtfile",
+	      EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_REAL_TIME_MODE,
+	      4, "/tmp/etwtest-rtfile.etl", 0);
+	memset(&lf, 0, sizeof(lf));
+	lf.LoggerName = "etwtest-log-rtfile";
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME | PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = ignore_event;
+	h = OpenTraceA(&lf);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
+	EXPECT_EQ(ERROR_BUSY, ProcessTrace(&h, 1, NULL, NULL));
+	EXPECT_EQ(ERROR_SUCCESS, CloseTrace(h));
+	written = write_many(self->fd, self->reg, 500, &lost);
+	stop(_metadata, self, &fin);
+	ASSERT_EQ(0, read_file("/tmp/etwtest-rtfile.etl", self->guid, &c));
+	EXPECT_EQ(written, c.events);
+	EXPECT_EQ(500, written + lost);
+	EXPECT_EQ(lost, fin->EventsLost);
+	/* The file's header leaves REAL_TIME_MODE out (etl-format.rst). */
+	EXPECT_EQ(EVENT_TRACE_FILE_MODE_SEQUENTIAL, c.h.log_file_mode);
+	free(fin);
+}
+
 /* StopTrace while writers run: the file has everything the session took. */
 TEST_F(logger, stop_while_writers_run)
 {
@@ -558,23 +676,13 @@ TEST_F(logger, stop_while_writers_run)
 	pthread_t t[2];
 	volatile int halt = 0;
 	long written = 0, lost = 0;
-	int i;
 
 	start(_metadata, self, "etwtest-log-busy", EVENT_TRACE_FILE_MODE_SEQUENTIAL,
 	      4, "/tmp/etwtest-busy.etl", 0);
-	for (i = 0; i < 2; i++) {
-		w[i] = (struct etw_writer){ .fd = self->fd, .reg = self->reg, .cpu = -1,
-					    .stop = &halt };
-		ASSERT_EQ(0, pthread_create(&t[i], NULL, etw_writer_fn, &w[i]));
-	}
+	ASSERT_EQ(0, start_writers(self->fd, self->reg, w, t, &halt, 0));
 	usleep(300000);
 	stop(_metadata, self, &fin);
-	halt = 1;
-	for (i = 0; i < 2; i++) {
-		pthread_join(t[i], NULL);
-		written += w[i].written;
-		lost += w[i].lost;
-	}
+	join_writers(w, t, &halt, &written, &lost);
 	ASSERT_EQ(0, read_file("/tmp/etwtest-busy.etl", self->guid, &c));
 	EXPECT_LT(0, written);
 	EXPECT_EQ(written, c.events);

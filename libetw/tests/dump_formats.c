@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etw dump of Windows' own files (../shared/samples) in every format:
+ * text, CSV, XML and JSON each hold every record once (the README's
+ * count plus the header group of buffer 0), CSV rows have the header
+ * row's fields, XML elements and JSON objects are closed, and --summary
+ * gives the records, the events lost and counts per provider that add
+ * up.  Counts come from the README, never from the tool.  Needs the etw
+ * tool of this build.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etl_test.h"
+#include "kselftest_harness.h"
+
+#ifndef ETW_TOOL_PATH
+#define ETW_TOOL_PATH "build/bin/etw"
+#endif
+
+/* What one run of etw dump printed, counted line by line. */
+struct out {
+	long lines;
+	long records;		/* lines that start a record in this format */
+	long closes;		/* lines that end one */
+	long csv_rows;		/* CSV records (quoted newlines inside) */
+	long csv_bad_rows;	/* ... with another field count than the header */
+	char last[64];		/* the last line */
+	long summary_records, summary_header, summary_lost, provider_sum;
+	int status;
+};
+
+static int starts(const char *line, const char *with)
+{
+	line += strspn(line, " ");
+	return !strncmp(line, with, strlen(with));
+}
+
+/* Fields of one CSV line, carrying the quote state across lines. */
+static long csv_fields(const char *line, int *quoted)
+{
+	long n = 0;
+
+	for (; *line && *line != '\n'; line++) {
+		if (*line == '"')
+			*quoted = !*quoted;
+		else if (*line == ',' && !*quoted)
+			n++;
+	}
+	return n;
+}
+
+static void summary_line(struct out *o, const char *line)
+{
+	long a, b;
+	char guid[64];
+
+	if (sscanf(line, " Records %ld (%ld in buffer 0)", &a, &b) == 2) {
+		o->summary_records = a;
+		o->summary_header = b;
+	} else if (sscanf(line, " Events lost %ld", &a) == 1) {
+		o->summary_lost = a;
+	} else if (sscanf(line, " %ld %63[0-9a-f-]", &a, guid) == 2 && strlen(guid) == 36 &&
+		   !o->records) {
+		o->provider_sum += a;	/* the Providers table comes first */
+	} else if (starts(line, "Events:")) {
+		o->records = 1;		/* past the Providers table */
+	}
+}
+
+static void run(struct __test_metadata *_metadata, const char *opts,
+		const char *file, struct out *o)
+{
+	char cmd[4096 + 256], *line = NULL;
+	long fields = 0, row = 0;
+	int quoted = 0;
+	size_t cap = 0;
+	FILE *p;
+
+	memset(o, 0, sizeof(*o));
+	snprintf(cmd, sizeof(cmd), "%s dump %s '%s/%s'", ETW_TOOL_PATH, opts,
+		 samples_dir(), file);
+	p = popen(cmd, "r");
+	ASSERT_NE(NULL, p);
+	while (getline(&line, &cap, p) > 0) {
+		o->lines++;
+		snprintf(o->last, sizeof(o->last), "%s", line);
+		if (!strcmp(opts, "-s")) {
+			summary_line(o, line);
+			continue;
+		}
+		if (!strcmp(opts, "-f csv")) {
+			row += csv_fields(line, &quoted);
+			if (quoted)
+				continue;	/* the record goes on */
+			if (o->lines == 1)
+				fields = row;
+			else if (row != fields)
+				o->csv_bad_rows++;
+			o->csv_rows++;
+			row = 0;
+			continue;
+		}
+		if (!strcmp(opts, "-f text"))
+			o->records += line[0] == '#' && line[1] >= '0' && line[1] <= '9';
+		else if (!strcmp(opts, "-f xml")) {
+			o->records += starts(line, "<Event>");
+			o->closes += starts(line, "</Event>");
+		} else {
+			o->records += starts(line, "{\"index\": ");
+		}
+	}
+	free(line);
+	o->status = pclose(p);
+}
+
+FIXTURE(dump) {
+	char path[4096];
+	long total;		/* records: the README's events + buffer 0's */
+	struct out o;
+};
+
+FIXTURE_VARIANT(dump) {
+	const struct sample_facts *f;
+};
+
+FIXTURE_VARIANT_ADD(dump, amsitrace) { .f = &sample_amsitrace };
+FIXTURE_VARIANT_ADD(dump, lxcore) { .f = &sample_lxcore };
+FIXTURE_VARIANT_ADD(dump, powershell) { .f = &sample_powershell };
+FIXTURE_VARIANT_ADD(dump, perfdiag) { .f = &sample_perfdiag };
+
+FIXTURE_SETUP(dump)
+{
+	SAMPLE_PATH_OR_SKIP(self->path, variant->f->file);
+	self->total = variant->f->events + variant->f->header_group;
+}
+
+FIXTURE_TEARDOWN(dump)
+{
+}
+
+TEST_F(dump, text)
+{
+	run(_metadata, "-f text", variant->f->file, &self->o);
+	EXPECT_EQ(0, self->o.status);
+	EXPECT_EQ(self->total, self->o.records);
+}
+
+TEST_F(dump, csv)
+{
+	run(_metadata, "-f csv", variant->f->file, &self->o);
+	EXPECT_EQ(0, self->o.status);
+	EXPECT_EQ(self->total + 1, self->o.csv_rows);	/* and the header row */
+	EXPECT_EQ(0, self->o.csv_bad_rows);
+}
+
+TEST_F(dump, xml)
+{
+	run(_metadata, "-f xml", variant->f->file, &self->o);
+	EXPECT_EQ(0, self->o.status);
+	EXPECT_EQ(self->total, self->o.records);
+	EXPECT_EQ(self->total, self->o.closes);
+	EXPECT_STREQ("</EtwDump>\n", self->o.last);
+}
+
+TEST_F(dump, json)
+{
+	run(_metadata, "-f json", variant->f->file, &self->o);
+	EXPECT_EQ(0, self->o.status);
+	EXPECT_EQ(self->total, self->o.records);
+	EXPECT_STREQ("]}\n", self->o.last);
+}
+
+TEST_F(dump, summary)
+{
+	run(_metadata, "-s", variant->f->file, &self->o);
+	EXPECT_EQ(0, self->o.status);
+	EXPECT_EQ(self->total, self->o.summary_records);
+	EXPECT_EQ(variant->f->header_group, self->o.summary_header);
+	EXPECT_EQ(variant->f->events_lost, self->o.summary_lost);
+	EXPECT_EQ(self->total, self->o.provider_sum);
+}
+
+TEST_HARNESS_MAIN
