@@ -31,13 +31,27 @@ MODULE_PARM_DESC(max_buffer_memory_mb, "Total buffer memory of all sessions, MiB
 /* Bytes of buffer memory of all sessions, against max_buffer_memory_mb. */
 static atomic64_t etw_buffer_bytes = ATOMIC64_INIT(0);
 
+/* Count @bytes against max_buffer_memory_mb; false if over it. */
+bool etw_buffer_memory_charge(u64 bytes)
+{
+	if (atomic64_add_return(bytes, &etw_buffer_bytes) <=
+	    (s64)READ_ONCE(max_buffer_memory_mb) << 20)
+		return true;
+	atomic64_sub(bytes, &etw_buffer_bytes);
+	return false;
+}
+
+void etw_buffer_memory_uncharge(u64 bytes)
+{
+	atomic64_sub(bytes, &etw_buffer_bytes);
+}
+
 static struct etw_buffer *etw_buffer_alloc(struct etw_session *s)
 {
 	struct etw_buffer *b;
 
-	if (atomic64_add_return(s->stride, &etw_buffer_bytes) >
-	    (s64)READ_ONCE(max_buffer_memory_mb) << 20)
-		goto out_unaccount;
+	if (!etw_buffer_memory_charge(s->stride))
+		return NULL;
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		goto out_unaccount;
@@ -46,7 +60,7 @@ static struct etw_buffer *etw_buffer_alloc(struct etw_session *s)
 		return b;
 	kfree(b);
 out_unaccount:
-	atomic64_sub(s->stride, &etw_buffer_bytes);
+	etw_buffer_memory_uncharge(s->stride);
 	return NULL;
 }
 
@@ -178,9 +192,14 @@ static struct etw_buffer *etw_pool_get(struct etw_session *s)
 	return b;
 }
 
-/* Output: to the attached consumer, or the ready list.  pool_lock held. */
+/*
+ * Output: to the attached consumer, or the ready list; a copy to a second
+ * consumer.  pool_lock held.
+ */
 static void etw_buffer_output_locked(struct etw_session *s, struct etw_buffer *b)
 {
+	if (s->second)
+		etw_consumer_copy_locked(s, b);
 	if (s->consumer)
 		etw_consumer_publish_locked(s->consumer, b);
 	else

@@ -8,6 +8,12 @@
  * come back to the free list when the consumer's tail passes them (read by
  * the writer that runs out of buffers, by poll(), by detach): releasing a
  * buffer needs no system call.
+ *
+ * A session in real-time mode takes a second consumer, as Windows delivers
+ * a file session's buffers to a real-time consumer too: it gets copies in
+ * slots of its own, so that it never holds up the first (the logger); a
+ * copy that finds no free slot is lost to it, counted in
+ * RealTimeBuffersLost.
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
@@ -25,11 +31,42 @@
 /* STOP waits this long for a logger to write the session's last buffers. */
 #define ETW_STOP_LOGGER_TIMEOUT	(60 * HZ)
 
+/* A second consumer's copies: at most this many, and this many bytes. */
+#define ETW_SECOND_MAX_COPIES	64
+#define ETW_SECOND_MAX_BYTES	(16 << 20)
+
 void etw_consumer_publish_locked(struct etw_consumer *c, struct etw_buffer *b)
 {
 	c->ring->slot[c->head & c->mask] = b->slot;
 	c->head++;
 	/* Buffer and entry complete before the consumer sees the new head. */
+	smp_store_release(&c->ring->head, c->head);
+}
+
+/*
+ * A copy of @b for the second consumer, in the slot of its ring entry
+ * (entry i, slot i mod nr_copies: free once its tail passed entry i -
+ * nr_copies).  pool_lock held.
+ */
+void etw_consumer_copy_locked(struct etw_session *s, struct etw_buffer *b)
+{
+	struct etw_consumer *c = s->second;
+	u32 slot;
+	u64 tail;
+
+	/* Its reads of the copies are done before we overwrite them. */
+	tail = smp_load_acquire(&c->ctrl->tail);
+	if (tail - c->reclaimed <= c->head - c->reclaimed)
+		c->reclaimed = tail;	/* backwards or past head: ignored */
+	if (c->head - c->reclaimed >= c->nr_copies) {
+		s->rt_buffers_lost++;
+		return;
+	}
+	slot = (u32)c->head & (c->nr_copies - 1);
+	memcpy(c->copies + (size_t)slot * s->stride, b->data, s->buffer_size);
+	c->ring->slot[c->head & c->mask] = slot;
+	c->head++;
+	/* The copy and the entry complete before the consumer sees the head. */
 	smp_store_release(&c->ring->head, c->head);
 }
 
@@ -55,12 +92,18 @@ void etw_consumer_reclaim_locked(struct etw_session *s)
 	}
 }
 
+static void etw_ring_set_stopped(struct etw_consumer *c)
+{
+	/* After the last head: a consumer that sees it has seen them all. */
+	smp_store_release(&c->ring->flags, ETW_RING_STOPPED);
+}
+
 void etw_consumer_stopped_locked(struct etw_session *s)
 {
-	if (!s->consumer)
-		return;
-	/* After the last head: a consumer that sees it has seen them all. */
-	smp_store_release(&s->consumer->ring->flags, ETW_RING_STOPPED);
+	if (s->consumer)
+		etw_ring_set_stopped(s->consumer);
+	if (s->second)
+		etw_ring_set_stopped(s->second);
 }
 
 /* What STOP waits for: a logger still attached. */
@@ -90,6 +133,13 @@ static void etw_consumer_detach(struct etw_consumer *c)
 	struct etw_buffer *b;
 
 	spin_lock(&s->pool_lock);
+	if (c->copies) {
+		/* The second consumer holds copies only. */
+		if (s->second == c)
+			s->second = NULL;
+		spin_unlock(&s->pool_lock);
+		return;
+	}
 	etw_consumer_reclaim_locked(s);
 	s->log_buffers_lost = READ_ONCE(c->ctrl->log_buffers_lost);
 	while (c->head != c->reclaimed) {
@@ -102,8 +152,44 @@ static void etw_consumer_detach(struct etw_consumer *c)
 	wake_up_all(&s->wait);
 }
 
+/*
+ * The copies of a second consumer: a power of two, at most the session's
+ * MaximumBuffers (and so the ring's entries), ETW_SECOND_MAX_COPIES and
+ * ETW_SECOND_MAX_BYTES.
+ */
+static int etw_consumer_alloc_copies(struct etw_consumer *c)
+{
+	struct etw_session *s = c->s;
+	u32 n = rounddown_pow_of_two(max_t(u32, READ_ONCE(s->max_buffers), 2));
+
+	n = min_t(u32, n, ETW_SECOND_MAX_COPIES);
+	while (n > 2 && (u64)n * s->stride > ETW_SECOND_MAX_BYTES)
+		n >>= 1;
+	/* Buffer memory like the session's, under the same cap. */
+	if (!etw_buffer_memory_charge((u64)n * s->stride))
+		return -ENOMEM;
+	c->copies = vmalloc_user((size_t)n * s->stride);
+	if (!c->copies) {
+		etw_buffer_memory_uncharge((u64)n * s->stride);
+		return -ENOMEM;
+	}
+	c->nr_copies = n;
+	return 0;
+}
+
+static void etw_consumer_free_copies(struct etw_consumer *c)
+{
+	if (!c->copies)
+		return;
+	vfree(c->copies);
+	etw_buffer_memory_uncharge((u64)c->nr_copies * c->s->stride);
+	c->copies = NULL;
+	c->nr_copies = 0;
+}
+
 static void etw_consumer_free(struct etw_consumer *c)
 {
+	etw_consumer_free_copies(c);
 	etw_session_put(c->s);
 	vfree(c->ring);
 	vfree(c->ctrl);
@@ -148,6 +234,14 @@ static vm_fault_t etw_consumer_fault(struct vm_fault *vmf)
 	u32 slot, in;
 
 	slot = div_u64_rem(off, s->stride, &in);
+	if (c->copies) {
+		if (slot >= c->nr_copies)
+			return VM_FAULT_SIGBUS;
+		page = vmalloc_to_page(c->copies + off);
+		get_page(page);
+		vmf->page = page;
+		return 0;
+	}
 	if (slot >= s->nr_slots)
 		return VM_FAULT_SIGBUS;
 	/* Pairs with the release in etw_buffer_add_locked(): b is complete. */
@@ -163,6 +257,12 @@ static vm_fault_t etw_consumer_fault(struct vm_fault *vmf)
 static const struct vm_operations_struct etw_consumer_vm_ops = {
 	.fault = etw_consumer_fault,
 };
+
+/* Slots of the buffer mapping: the session's, or the copies. */
+static u32 etw_consumer_slots(const struct etw_consumer *c)
+{
+	return c->copies ? c->nr_copies : c->s->nr_slots;
+}
 
 /* Read-only mappings stay read-only: no PROT_WRITE, no mprotect to it. */
 static int etw_consumer_mmap_ro(struct vm_area_struct *vma)
@@ -192,7 +292,7 @@ static int etw_consumer_mmap(struct file *filp, struct vm_area_struct *vma)
 		ret = etw_consumer_mmap_ro(vma);
 		return ret ? ret : remap_vmalloc_range(vma, c->ring, 0);
 	case ETW_CONSUMER_MMAP_BUFFERS:
-		if (size > (u64)s->nr_slots * s->stride)
+		if (size > (u64)etw_consumer_slots(c) * s->stride)
 			return -EINVAL;
 		ret = etw_consumer_mmap_ro(vma);
 		if (ret)
@@ -277,6 +377,27 @@ static struct etw_consumer *etw_consumer_alloc(struct etw_session *s, u32 flags)
 	return c;
 }
 
+/* Become the second consumer of a real-time session: copies from now on. */
+static int etw_consumer_bind_second(struct etw_consumer *c)
+{
+	struct etw_session *s = c->s;
+	int ret = etw_consumer_alloc_copies(c);
+
+	if (ret)
+		return ret;
+	spin_lock(&s->pool_lock);
+	if (s->second || !s->consumer) {
+		/* Taken, or the first went meanwhile: try again as the first. */
+		spin_unlock(&s->pool_lock);
+		return -EAGAIN;
+	}
+	s->second = c;
+	if (s->stopped)
+		etw_ring_set_stopped(c);
+	spin_unlock(&s->pool_lock);
+	return 0;
+}
+
 /* Become the consumer: every ready buffer is published to it at once. */
 static int etw_consumer_bind(struct etw_consumer *c)
 {
@@ -286,6 +407,10 @@ static int etw_consumer_bind(struct etw_consumer *c)
 	spin_lock(&s->pool_lock);
 	if (s->consumer) {
 		spin_unlock(&s->pool_lock);
+		/* A logger is never the second: it must have every buffer. */
+		if ((s->info.log_file_mode & ETW_MODE_REAL_TIME) &&
+		    !(c->flags & ETW_CONSUMER_F_LOGGER))
+			return etw_consumer_bind_second(c);
 		return -EBUSY;
 	}
 	s->consumer = c;
@@ -318,6 +443,13 @@ int etw_consumer_attach(struct etw_consumer_attach *arg)
 		return -ENOMEM;
 	}
 	ret = etw_consumer_bind(c);
+	if (ret == -EAGAIN) {
+		/* Once: a race with another consumer attaching or going. */
+		etw_consumer_free_copies(c);
+		ret = etw_consumer_bind(c);
+		if (ret == -EAGAIN)
+			ret = -EBUSY;
+	}
 	if (ret)
 		goto out_free;
 
@@ -338,14 +470,14 @@ int etw_consumer_attach(struct etw_consumer_attach *arg)
 	arg->fd = fd;
 	arg->buffer_size = s->buffer_size;
 	arg->buffer_stride = s->stride;
-	arg->nr_slots = s->nr_slots;
+	arg->nr_slots = etw_consumer_slots(c);
 	arg->ring_size = c->mask + 1;
 	arg->ctrl_offset = ETW_CONSUMER_MMAP_CTRL;
 	arg->ctrl_bytes = PAGE_SIZE;
 	arg->ring_offset = ETW_CONSUMER_MMAP_RING;
 	arg->ring_bytes = c->ring_bytes;
 	arg->buffers_offset = ETW_CONSUMER_MMAP_BUFFERS;
-	arg->buffers_bytes = (u64)s->nr_slots * s->stride;
+	arg->buffers_bytes = (u64)etw_consumer_slots(c) * s->stride;
 	return 0;
 
 out_detach:

@@ -143,6 +143,8 @@ struct etw_consumer {
 	u32 flags;			/* ETW_CONSUMER_F_* */
 	u64 head;			/* entries published */
 	u64 reclaimed;			/* entries taken back */
+	u8 *copies;			/* a second consumer: its own copies */
+	u32 nr_copies;			/* slots in @copies, a power of two */
 };
 
 /*
@@ -166,6 +168,7 @@ struct etw_session {
 	struct list_head held;
 	struct list_head ready;
 	struct etw_consumer *consumer;
+	struct etw_consumer *second;	/* real-time mode: gets copies */
 	u32 nr_buffers;
 	u32 nr_free;
 	u32 max_buffers;		/* info.max_buffers, raised by UPDATE */
@@ -240,6 +243,8 @@ void etw_buffer_free_locked(struct etw_session *s, struct etw_buffer *b);
 void etw_buffers_raise_max(struct etw_session *s, u32 max_buffers);
 int etw_buffers_init(struct etw_session *s);
 void etw_buffers_free(struct etw_session *s);
+bool etw_buffer_memory_charge(u64 bytes);
+void etw_buffer_memory_uncharge(u64 bytes);
 
 /* ext.c: extended data items of a record */
 #define ETW_EXT_MAX	12
@@ -310,6 +315,7 @@ void etw_traits_release(struct etw_reg *r);
 /* consumer.c: the mmap consumer of a session */
 int etw_consumer_attach(struct etw_consumer_attach *arg);
 void etw_consumer_publish_locked(struct etw_consumer *c, struct etw_buffer *b);
+void etw_consumer_copy_locked(struct etw_session *s, struct etw_buffer *b);
 void etw_consumer_reclaim_locked(struct etw_session *s);
 void etw_consumer_stopped_locked(struct etw_session *s);
 bool etw_consumer_is_logger(struct etw_session *s);

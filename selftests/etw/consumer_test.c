@@ -726,4 +726,64 @@ TEST_F(consumer, flush_timer_hands_over)
 	consumer_close(&c);
 }
 
+/*
+ * Real-time mode: a second consumer beside the first gets copies of the
+ * buffers output after it attached, in slots of its own.  Holding them
+ * never holds up the first; a buffer it has no free slot for is counted in
+ * RealTimeBuffersLost.  A logger is never the second, and a third is
+ * refused.
+ */
+TEST_F(consumer, second_consumer_gets_copies)
+{
+	struct seen s1 = { 0 }, s2 = { 0 };
+	struct etw_session_info info;
+	struct consumer c1, c2, c3;
+	long written = 0, lost = 0;
+	int i;
+
+	memcpy(s1.guid, self->guid, 16);
+	memcpy(s2.guid, self->guid, 16);
+	start(_metadata, self, "etwtest-cons-second", ETW_MODE_REAL_TIME, 4, 4, 8);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c1));
+	EXPECT_EQ(-EBUSY, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &c3));
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c2));
+	EXPECT_EQ(8, c2.a.nr_slots);
+	EXPECT_EQ(8 * c2.a.buffer_stride, c2.a.buffers_bytes);
+	EXPECT_EQ(-EBUSY, consumer_attach(self->fd, self->id, 0, &c3));
+	pin_cpu(0);
+	/* The first keeps up; the second gives nothing back: 8 copies. */
+	for (i = 0; i < 2000; i++) {
+		written += etw_write_counted(self->fd, self->reg, i, &lost);
+		if (i % 20 == 0)
+			consume(&c1, &s1);
+	}
+	EXPECT_EQ(8, consume(&c2, &s2));
+	EXPECT_EQ(8, s2.last_seq);	/* the first eight buffers */
+	/* Given back: copies again, both keeping up. */
+	for (i = 0; i < 500; i++) {
+		written += etw_write_counted(self->fd, self->reg, i, &lost);
+		if (i % 20 == 0) {
+			consume(&c1, &s1);
+			consume(&c2, &s2);
+		}
+	}
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, &info));
+	consume(&c1, &s1);
+	consume(&c2, &s2);
+	EXPECT_EQ(0, lost);		/* the first never ran out */
+	EXPECT_EQ(written, s1.events);
+	/* Every buffer of the first copied to the second or counted. */
+	EXPECT_EQ(s1.buffers, s2.buffers + info.real_time_buffers_lost);
+	EXPECT_LT(0, info.real_time_buffers_lost);
+	EXPECT_EQ(s1.last_seq, s2.last_seq);	/* the last was copied */
+	EXPECT_EQ(1, s2.markers);
+	EXPECT_EQ(0, s1.bad);
+	EXPECT_EQ(0, s2.bad);
+	/* Both see the end. */
+	EXPECT_EQ(ETW_RING_STOPPED, c1.ring->flags);
+	EXPECT_EQ(ETW_RING_STOPPED, c2.ring->flags);
+	consumer_close(&c2);
+	consumer_close(&c1);
+}
+
 TEST_HARNESS_MAIN

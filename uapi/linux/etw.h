@@ -754,8 +754,9 @@ struct etw_provider_set_info {
  * A consumer (the logger process that writes a session's file, or a
  * real-time consumer) attaches to a session with ETW_IOC_CONSUMER_ATTACH on
  * /dev/etw and gets a new file descriptor, the *consumer fd*.  One consumer
- * may be attached to a session at a time (``EBUSY``); closing the consumer
- * fd (or the process dying) detaches it.  Attaching needs the rights that
+ * may be attached to a session at a time (``EBUSY``), except that a
+ * session in real-time mode takes a *second consumer* (see below); closing
+ * the consumer fd (or the process dying) detaches it.  Attaching needs the rights that
  * controlling sessions needs (CAP_SYS_ADMIN, CAP_PERFMON or the module's
  * control group, else ``EACCES``): the fd is the capability to read the
  * session's buffers, like a perf event fd.
@@ -814,6 +815,15 @@ struct etw_provider_set_info {
  * 60 seconds) until it has detached, so that a StopTrace returns after the
  * file is complete.
  *
+ * The second consumer of a real-time session (a real-time consumer of a
+ * file session beside its logger, as on Windows; never one attached with
+ * %ETW_CONSUMER_F_LOGGER) gets copies of the buffers output from then on,
+ * in slots of its own: its buffer mapping has @nr_slots copy slots (a
+ * power of two, at most MaximumBuffers, 64 and 16 MiB), and the same
+ * rules apply.  It never holds up the first consumer: a buffer output
+ * while all its slots are taken is not copied and counts in
+ * RealTimeBuffersLost.  A third is ``EBUSY``.
+ *
  * Without a consumer, ETW_IOC_BUFFER_READ copies ready buffers out one by
  * one (``EBUSY`` while a consumer is attached).
  */
@@ -840,7 +850,8 @@ struct etw_provider_set_info {
  * @fd: out: the consumer fd
  * @buffer_size: out: bytes of one ETL buffer
  * @buffer_stride: out: distance between slots in the buffer mapping
- * @nr_slots: out: slots in the buffer mapping (the session's buffer bound)
+ * @nr_slots: out: slots in the buffer mapping (the session's buffer bound;
+ *	a second consumer's copy slots)
  * @ring_size: out: entries of the ring, a power of two >= @nr_slots
  * @ctrl_offset: out: %ETW_CONSUMER_MMAP_CTRL
  * @ctrl_bytes: out: length of the control page mapping
@@ -850,9 +861,11 @@ struct etw_provider_set_info {
  * @buffers_bytes: out: length of the buffer mapping, @nr_slots * @buffer_stride
  * @reserved: must be 0
  *
- * ``ENOENT``: no such session; ``EBUSY``: a consumer is attached;
+ * ``ENOENT``: no such session; ``EBUSY``: a consumer is attached (two, in
+ *	real-time mode, or one if the caller asks to be a logger);
  * ``EACCES``: not privileged.  Ready buffers the session holds are
- * published to the new consumer at once.
+ * published to the new consumer at once (a second one gets copies of what
+ * is output after it attached).
  */
 struct etw_consumer_attach {
 	__u32 size;
