@@ -5,6 +5,7 @@
  * without system calls, EventWrite* and their error codes, activity ids.
  * The controller side is driven with the raw ioctls here.
  */
+#include <dirent.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
@@ -628,6 +629,62 @@ TEST_F(api, at_most_1024_registrations)
 	EXPECT_EQ(ERROR_SUCCESS, EventUnregister(more));
 	for (i = 0; i < ETW_MAX_REGS_PER_FILE - 1; i++)
 		EXPECT_EQ(ERROR_SUCCESS, EventUnregister(h[i]));
+}
+
+/* This process's descriptors of /dev/etw. */
+static int device_fds(void)
+{
+	char path[300], target[64];
+	struct dirent *d;
+	DIR *dir = opendir("/proc/self/fd");
+	int n = 0;
+	ssize_t len;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)) != NULL) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", d->d_name);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = 0;
+		n += !strcmp(target, ETW_DEV);
+	}
+	closedir(dir);
+	return n;
+}
+
+/*
+ * libetw opens /dev/etw once per process, when first needed: the
+ * registrations and the controller calls share it, and the notification
+ * thread reads a duplicate of it.  Calls that need no module open nothing.
+ */
+TEST_F(api, one_device_file_opened_lazily)
+{
+	PEVENT_TRACE_PROPERTIES arr[1];
+	struct {
+		EVENT_TRACE_PROPERTIES p;
+		char name[256];
+	} q;
+	REGHANDLE a, b;
+	ULONG n;
+	GUID id;
+
+	ASSERT_EQ(1, device_fds());	/* the fixture's own */
+	EXPECT_EQ(ERROR_SUCCESS, EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_ID, &id));
+	EXPECT_EQ(1, device_fds());
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &a));
+	EXPECT_EQ(3, device_fds());	/* the file and the thread's duplicate */
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, callback, &cblog, &b));
+	memset(&q, 0, sizeof(q));
+	q.p.Wnode.BufferSize = sizeof(q);
+	q.p.LoggerNameOffset = sizeof(q.p);
+	arr[0] = &q.p;
+	EXPECT_EQ(ERROR_MORE_DATA, QueryAllTracesA(arr, 1, &n));	/* two sessions */
+	EXPECT_EQ(3, device_fds());
+	EXPECT_EQ(ERROR_SUCCESS, EventUnregister(a));
+	EXPECT_EQ(ERROR_SUCCESS, EventUnregister(b));
+	EXPECT_EQ(3, device_fds());
 }
 
 TEST_HARNESS_MAIN
