@@ -2,8 +2,8 @@
 /*
  * ETW_IOC_WRITE: the NtTraceEvent-style entry point for events.
  *
- * 1. Copy the data descriptors and the payload into the kernel, faults
- *    allowed (no lock held).
+ * 1. Copy the data descriptors and the metadata blobs into the kernel,
+ *    faults allowed (no lock held).
  * 2. Under RCU, follow the provider's route: the sessions that enabled it,
  *    each with its filters.
  * 3. With preemption disabled, reserve room in this CPU's buffer of every
@@ -11,7 +11,14 @@
  *    the sessions that are not independent (each counts it lost), as
  *    Windows does; an EVENT_TRACE_INDEPENDENT_SESSION_MODE session stands
  *    alone.
- * 4. Write the EVENT_HEADER record, its extended items and the payload.
+ * 4. Copy the payload from user memory straight into the first record,
+ *    page faults disabled.  If a page is not resident nothing has been
+ *    committed yet: the reservations are dropped (the next event reuses
+ *    the space), the payload is copied into a bounce buffer with faults
+ *    allowed and the write starts again from 2.  One copy per event, and
+ *    the write path never sleeps with preemption off.
+ * 5. Write the EVENT_HEADER record, its extended items and the payload
+ *    (copied from the first record into the others).
  */
 #include <linux/compat.h>
 #include <linux/sched.h>
@@ -34,8 +41,11 @@ struct etw_blob {
 
 struct etw_event {
 	struct etw_event_write *arg;
-	const u8 *payload;
+	const struct etw_data_desc *descs;	/* the user's blocks */
+	bool typed;		/* descriptor types honoured (metadata blobs) */
+	const u8 *payload;	/* a kernel copy; NULL: copy from user directly */
 	u32 payload_len;
+	u32 meta_len;		/* bytes of the typed (non-payload) blocks */
 	struct etw_blob traits;	/* PROV_TRAITS */
 	struct etw_blob schema;	/* EVENT_SCHEMA_TL */
 	u64 timestamp;		/* TIMESTAMP_OVERRIDE */
@@ -97,7 +107,8 @@ static u32 etw_record_len(const struct etw_event *ev, u32 property)
 }
 
 static void etw_record_fill(void *rec, u32 len, const struct etw_event *ev,
-			    const struct etw_provider *p, u32 property, u64 now)
+			    const u8 *payload, const struct etw_provider *p,
+			    u32 property, u64 now)
 {
 	const struct etw_event_write *arg = ev->arg;
 	struct etl_event_header *h = rec;
@@ -127,8 +138,90 @@ static void etw_record_fill(void *rec, u32 len, const struct etw_event *ev,
 	memcpy(h->activity_id, arg->activity_id, sizeof(h->activity_id));
 
 	etw_ext_write(h + 1, &ev->ext, property);
-	memcpy((u8 *)rec + ETW_EVENT_HEADER_SIZE + ext_len, ev->payload,
-	       ev->payload_len);
+	/* The first record already holds the payload copied from user memory. */
+	if (payload != (u8 *)rec + ETW_EVENT_HEADER_SIZE + ext_len)
+		memcpy((u8 *)rec + ETW_EVENT_HEADER_SIZE + ext_len, payload,
+		       ev->payload_len);
+}
+
+/*
+ * Copy @len bytes from user memory, 8 at a time: user_access_begin() and
+ * unsafe_get_user() cost a few instructions where copy_from_user() costs
+ * calls and object checks, and a fault (page faults are disabled by the
+ * caller) is -EFAULT.
+ */
+/* Stores to a record at any alignment (plain moves on x86). */
+struct etw_unaligned {
+	union {
+		u64 v8;
+		u32 v4;
+		u16 v2;
+	};
+} __packed;
+
+static __always_inline int etw_copy_user_inatomic(u8 *dst, const u8 __user *src,
+						  u32 len)
+{
+	struct etw_unaligned *out;
+	u64 v8;
+	u32 v4;
+	u16 v2;
+	u8 v1;
+
+	if (!user_access_begin(src, len))
+		return -EFAULT;
+	for (; len >= 8; len -= 8, src += 8, dst += 8) {
+		unsafe_get_user(v8, (const u64 __user *)src, efault);
+		out = (struct etw_unaligned *)dst;
+		out->v8 = v8;
+	}
+	if (len & 4) {
+		unsafe_get_user(v4, (const u32 __user *)src, efault);
+		out = (struct etw_unaligned *)dst;
+		out->v4 = v4;
+		src += 4;
+		dst += 4;
+	}
+	if (len & 2) {
+		unsafe_get_user(v2, (const u16 __user *)src, efault);
+		out = (struct etw_unaligned *)dst;
+		out->v2 = v2;
+		src += 2;
+		dst += 2;
+	}
+	if (len & 1) {
+		unsafe_get_user(v1, src, efault);
+		*dst = v1;
+	}
+	user_access_end();
+	return 0;
+efault:
+	user_access_end();
+	return -EFAULT;
+}
+
+/*
+ * Copy the payload blocks from user memory to @dst with page faults
+ * disabled (the caller has preemption off): -EFAULT if a page is not
+ * resident or the address is bad, and the caller falls back to a copy
+ * with faults allowed, which tells the two apart.
+ */
+static int etw_copy_payload_nofault(u8 *dst, const struct etw_event *ev)
+{
+	const struct etw_data_desc *d = ev->descs;
+	u32 i;
+	int ret = 0;
+
+	pagefault_disable();
+	for (i = 0; i < ev->arg->count && !ret; i++) {
+		if (ev->typed && d[i].type != ETW_DATA_DESC_NONE)
+			continue;
+		ret = etw_copy_user_inatomic(dst, u64_to_user_ptr(d[i].ptr),
+					     d[i].size);
+		dst += d[i].size;
+	}
+	pagefault_enable();
+	return ret;
 }
 
 /* The EnableProperty bits of every session on @r's route; RCU read lock held. */
@@ -147,6 +240,9 @@ static u32 etw_route_properties(const struct etw_reg *r)
  * Returns 0, -ENOSPC if a session counted it lost, -EMSGSIZE if it cannot
  * fit a buffer of a session that wanted it, or -EOVERFLOW if the items a
  * session asked for push its record over 64 KiB (that session loses it).
+ * Without a kernel copy of the payload it may also return -EAGAIN: the
+ * payload could not be copied with faults disabled, or no record kept it;
+ * nothing was written or counted, and the caller copies it and retries.
  */
 static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 {
@@ -156,6 +252,7 @@ static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 	bool want[ETW_MAX_SESSIONS_PER_PROVIDER] __uninitialized;
 	struct etw_event_write *arg = ev->arg;
 	const struct etw_route *route;
+	const u8 *payload = ev->payload;
 	bool drop_dependent = false;
 	int ret = 0;
 	unsigned int i;
@@ -164,7 +261,7 @@ static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 
 	route = rcu_dereference(r->prov->route);
 	if (!route)
-		return 0;
+		return payload ? 0 : -EAGAIN;
 	for (i = 0; i < route->count; i++) {
 		want[i] = etw_route_accepts(&route->entry[i], ev);
 		if (want[i])
@@ -192,6 +289,33 @@ static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 		if (!slot[i] && !(s->info.log_file_mode & ETW_MODE_INDEPENDENT))
 			drop_dependent = true;
 	}
+	/* A session whose event is dropped keeps no slot. */
+	for (i = 0; i < route->count && drop_dependent; i++)
+		if (!(route->entry[i].session->info.log_file_mode &
+		      ETW_MODE_INDEPENDENT))
+			slot[i] = NULL;
+
+	/*
+	 * The payload goes from user memory into the first record that is
+	 * kept, before anything is committed or counted, so a failed copy
+	 * leaves the buffers as they were.  When no record keeps it (a
+	 * filtered or lost event) the copy with faults allowed is made all
+	 * the same, so that a bad payload is -EFAULT whatever the sessions.
+	 */
+	for (i = 0; !payload && i < route->count; i++) {
+		u8 *dst;
+
+		if (!want[i] || !slot[i])
+			continue;
+		dst = (u8 *)slot[i] + len[i] - ev->payload_len;
+		if (etw_copy_payload_nofault(dst, ev))
+			break;
+		payload = dst;
+	}
+	if (!payload) {
+		preempt_enable();
+		return -EAGAIN;
+	}
 
 	now = etw_clock();
 	for (i = 0; i < route->count; i++) {
@@ -201,15 +325,14 @@ static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 
 		if (!want[i])
 			continue;
-		if (!slot[i] || (drop_dependent &&
-				 !(s->info.log_file_mode & ETW_MODE_INDEPENDENT))) {
+		if (!slot[i]) {
 			c->events_lost++;
 			if (c->cur)
 				c->cur->events_lost = true;
 			arg->lost++;
 			continue;
 		}
-		etw_record_fill(slot[i], len[i], ev, r->prov,
+		etw_record_fill(slot[i], len[i], ev, payload, r->prov,
 				e->enable_property, now);
 		etw_buffer_commit(c, len[i]);
 		arg->written++;
@@ -222,24 +345,29 @@ static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 
 /*
  * Copy the user data into @buf: the typed blobs first (traits, schema,
- * timestamp), then the payload in descriptor order.  With @typed false
- * every descriptor is payload, whatever its type byte says.
+ * timestamp), then, if @with_payload, the payload in descriptor order.
+ * Without typed descriptors every descriptor is payload, whatever its type
+ * byte says.
  */
-static int etw_copy_data(struct etw_event *ev, u8 *buf,
-			 const struct etw_data_desc *d, u32 count, bool typed)
+static __always_inline int etw_copy_data(struct etw_event *ev, u8 *buf,
+					 bool with_payload)
 {
+	const struct etw_data_desc *d = ev->descs;
 	u32 sizes[4] = { 0 }, offs[4], i, t;
 
-	for (i = 0; i < count; i++)
-		sizes[typed ? d[i].type : 0] += d[i].size;
+	for (i = 0; i < ev->arg->count; i++)
+		sizes[ev->typed ? d[i].type : 0] += d[i].size;
 	offs[ETW_DATA_DESC_PROVIDER_METADATA] = 0;
 	offs[ETW_DATA_DESC_EVENT_METADATA] = sizes[ETW_DATA_DESC_PROVIDER_METADATA];
 	offs[ETW_DATA_DESC_TIMESTAMP_OVERRIDE] =
 		offs[ETW_DATA_DESC_EVENT_METADATA] + sizes[ETW_DATA_DESC_EVENT_METADATA];
 	offs[ETW_DATA_DESC_NONE] = offs[ETW_DATA_DESC_TIMESTAMP_OVERRIDE] +
 				   sizes[ETW_DATA_DESC_TIMESTAMP_OVERRIDE];
-	for (i = 0; i < count; i++) {
-		t = typed ? d[i].type : 0;
+	ev->payload = with_payload ? buf + offs[ETW_DATA_DESC_NONE] : NULL;
+	for (i = 0; i < ev->arg->count; i++) {
+		t = ev->typed ? d[i].type : 0;
+		if (t == ETW_DATA_DESC_NONE && !with_payload)
+			continue;
 		if (copy_from_user(buf + offs[t], u64_to_user_ptr(d[i].ptr), d[i].size))
 			return -EFAULT;
 		offs[t] += d[i].size;
@@ -250,21 +378,20 @@ static int etw_copy_data(struct etw_event *ev, u8 *buf,
 	ev->schema.len = sizes[ETW_DATA_DESC_EVENT_METADATA];
 	if (ev->has_timestamp)
 		memcpy(&ev->timestamp, ev->schema.data + ev->schema.len, 8);
-	ev->payload = buf + offs[ETW_DATA_DESC_TIMESTAMP_OVERRIDE];
-	ev->payload_len = sizes[ETW_DATA_DESC_NONE];
 	return 0;
 }
 
 /*
  * Which typed descriptors the write has: at most one of each known type,
- * an 8-byte timestamp; anything else is -EINVAL.
+ * an 8-byte timestamp; anything else is -EINVAL.  Their bytes leave the
+ * payload.
  */
-static int etw_check_types(struct etw_event *ev, const struct etw_data_desc *d,
-			   u32 count)
+static int etw_check_types(struct etw_event *ev)
 {
+	const struct etw_data_desc *d = ev->descs;
 	u32 seen = 0, i;
 
-	for (i = 0; i < count; i++) {
+	for (i = 0; i < ev->arg->count; i++) {
 		u8 t = d[i].type;
 
 		if (t == ETW_DATA_DESC_NONE)
@@ -274,6 +401,7 @@ static int etw_check_types(struct etw_event *ev, const struct etw_data_desc *d,
 		if (t == ETW_DATA_DESC_TIMESTAMP_OVERRIDE && d[i].size != 8)
 			return -EINVAL;
 		seen |= BIT(t);
+		ev->meta_len += d[i].size;
 	}
 	ev->schema.present = seen & BIT(ETW_DATA_DESC_EVENT_METADATA);
 	ev->traits.present = seen & BIT(ETW_DATA_DESC_PROVIDER_METADATA);
@@ -313,23 +441,79 @@ static void etw_add_metadata(struct etw_event *ev, const struct etw_reg *r)
 			    ev->schema.len, 0);
 }
 
+/*
+ * The items every session gets whatever its properties: the related
+ * activity id.  Run again before a write starts over.
+ */
+static void etw_event_items_init(struct etw_event *ev)
+{
+	etw_ext_init(&ev->ext);
+	if (ev->arg->flags & ETW_WRITE_F_RELATED)
+		etw_ext_add(&ev->ext, ETL_EXT_RELATED_ACTIVITYID,
+			    ev->arg->related_id, sizeof(ev->arg->related_id), 0);
+}
+
+/* Find the registration, add the items its sessions want, route the event. */
+static __always_inline int etw_write_route(struct etw_file *ef,
+					   struct etw_event *ev)
+{
+	struct etw_reg *r;
+	u32 props;
+	int ret;
+
+	rcu_read_lock();
+	r = xa_load(&ef->regs, ev->arg->reg_id);
+	if (!r) {
+		rcu_read_unlock();
+		/* A bad payload is reported first, as when it was copied first. */
+		return ev->payload ? -EBADF : -EAGAIN;
+	}
+	/*
+	 * The EnableProperty items, then TraceLogging's, then the stack.  Only
+	 * the items some session on the route asked for are added; a session
+	 * enabled after this look sees records without its items until the
+	 * next event, which is the race an enable always has with writers.
+	 */
+	props = etw_route_properties(r);
+	etw_props_add(&ev->ext, &ev->props, false, props);
+	etw_add_metadata(ev, r);
+	etw_props_add(&ev->ext, &ev->props, true, props);
+	ret = etw_route_event(r, ev);
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * Room for @len bytes of user data: @stack if it is large enough, else
+ * @cur if it was allocated before (and is large enough), else a new
+ * allocation; @cur is freed when replaced.
+ */
+static inline u8 *etw_bounce(u8 *stack, u8 *cur, u32 *cur_size, u32 len)
+{
+	if (len <= *cur_size)
+		return cur;
+	if (cur != stack)
+		kfree(cur);
+	*cur_size = len;
+	return kmalloc(len, GFP_KERNEL);
+}
+
 int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 {
 	/* Bounce buffers, filled before they are read: not zeroed per event. */
 	struct etw_data_desc stack_descs[ETW_STACK_DESCS] __uninitialized;
-	u8 stack_payload[ETW_STACK_PAYLOAD] __uninitialized;
+	u8 stack_buf[ETW_STACK_PAYLOAD] __uninitialized;
 	struct etw_data_desc *descs = stack_descs;
-	u8 *payload = stack_payload;
+	u32 buf_size = sizeof(stack_buf);
+	u8 *buf = stack_buf;
 	struct etw_event ev __uninitialized;
-	bool typed = false;
-	struct etw_reg *r;
+	bool with_payload;
 	u64 total = 0;
-	u32 i, props;
+	u32 i;
 	int ret;
 
 	memset(&ev, 0, offsetof(struct etw_event, ext));
 	ev.arg = arg;
-	etw_ext_init(&ev.ext);
 	if (arg->kind != ETW_WRITE_EVENT || (arg->flags & ~ETW_WRITE_F_MASK) ||
 	    arg->reserved0 || arg->reserved[0] || arg->reserved[1] ||
 	    arg->reserved[2])
@@ -345,6 +529,7 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 		if (!descs)
 			return -ENOMEM;
 	}
+	ev.descs = descs;
 	ret = -EFAULT;
 	if (copy_from_user(descs, u64_to_user_ptr(arg->data),
 			   arg->count * sizeof(*descs)))
@@ -352,58 +537,48 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 	for (i = 0; i < arg->count; i++) {
 		total += descs[i].size;
 		/* Type bytes matter only to registrations that opted in. */
-		if (descs[i].type && !typed)
-			typed = etw_reg_typed(ef, arg->reg_id);
+		if (descs[i].type && !ev.typed)
+			ev.typed = etw_reg_typed(ef, arg->reg_id);
 	}
-	if (typed) {
-		ret = etw_check_types(&ev, descs, arg->count);
+	if (ev.typed) {
+		ret = etw_check_types(&ev);
 		if (ret)
 			goto out_free;
 	}
 
-	if (arg->flags & ETW_WRITE_F_RELATED)
-		etw_ext_add(&ev.ext, ETL_EXT_RELATED_ACTIVITYID, arg->related_id,
-			    sizeof(arg->related_id), 0);
+	etw_event_items_init(&ev);
 	/* Too large for any session, whatever it adds: fail before copying. */
 	ret = -EOVERFLOW;
-	if (total + ETW_EVENT_HEADER_SIZE + etw_ext_len(&ev.ext, 0) >
-	    ETW_MAX_EVENT_SIZE)
+	if (total + ETW_EVENT_HEADER_SIZE + ev.ext.common_len > ETW_MAX_EVENT_SIZE)
 		goto out_free;
 	ev.tgid = task_tgid_nr(current);
+	ev.payload_len = total - ev.meta_len;
 
-	if (total > sizeof(stack_payload)) {
-		payload = kmalloc(total, GFP_KERNEL);
-		ret = -ENOMEM;
-		if (!payload)
-			goto out_free;
-	}
-	ret = etw_copy_data(&ev, payload, descs, arg->count, typed);
-	if (ret)
-		goto out_free;
-
-	rcu_read_lock();
-	r = xa_load(&ef->regs, arg->reg_id);
-	if (!r) {
-		rcu_read_unlock();
-		ret = -EBADF;
-		goto out_free;
-	}
 	/*
-	 * The EnableProperty items, then TraceLogging's, then the stack.  Only
-	 * the items some session on the route asked for are added; a session
-	 * enabled after this look sees records without its items until the
-	 * next event, which is the race an enable always has with writers.
+	 * The metadata now, the payload straight into the records; if a page
+	 * of the payload was not resident (-EAGAIN), once more with the
+	 * payload copied first, faults allowed.  One call site of each step:
+	 * they are inlined.
 	 */
-	props = etw_route_properties(r);
-	etw_props_add(&ev.ext, &ev.props, false, props);
-	etw_add_metadata(&ev, r);
-	etw_props_add(&ev.ext, &ev.props, true, props);
-	ret = etw_route_event(r, &ev);
-	rcu_read_unlock();
+	with_payload = !ev.payload_len;
+	for (;;) {
+		buf = etw_bounce(stack_buf, buf, &buf_size,
+				 with_payload ? total : ev.meta_len);
+		ret = -ENOMEM;
+		if (!buf)
+			break;
+		ret = etw_copy_data(&ev, buf, with_payload);
+		if (!ret)
+			ret = etw_write_route(ef, &ev);
+		if (ret != -EAGAIN || with_payload)
+			break;
+		with_payload = true;
+		etw_event_items_init(&ev);
+	}
 
 out_free:
-	if (payload != stack_payload)
-		kfree(payload);
+	if (buf != stack_buf)
+		kfree(buf);
 	if (descs != stack_descs)
 		kfree(descs);
 	return ret;

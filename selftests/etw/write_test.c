@@ -6,8 +6,10 @@
  * not independent, and counted.
  */
 #include <sched.h>
-#include <time.h>
+#include <stdio.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
@@ -552,6 +554,56 @@ TEST_F(wr, too_big_for_one_session)
 	EXPECT_EQ(1, fi.events_lost);
 	EXPECT_EQ(1, di.events_lost);
 	EXPECT_EQ(0, ii.events_lost);
+}
+
+/*
+ * The payload is copied from user memory straight into the record with
+ * page faults disabled; a page that is not mapped yet (here a shared
+ * mapping of a memfd, never touched by this process) makes that copy fail
+ * and the write start over with a copy that may fault.  Each session must
+ * still hold exactly one record with the whole payload, the resident block
+ * and the one that was not, and nothing left of the abandoned attempt.
+ */
+TEST_F(wr, payload_not_resident)
+{
+	static const char head[] = "resident:";
+	struct etw_data_desc d[2];
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+	struct seen s = { 0 }, s2 = { 0 };
+	char text[64];
+	__u32 other;
+	char *map;
+	int mfd;
+
+	memset(text, 0, sizeof(text));
+	snprintf(text, sizeof(text), "from a page that was not mapped");
+	mfd = memfd_create("etwtest-payload", 0);
+	ASSERT_LE(0, mfd);
+	ASSERT_EQ((ssize_t)sizeof(text), write(mfd, text, sizeof(text)));
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, mfd, 0);
+	ASSERT_TRUE(map != MAP_FAILED);
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-wr-2", 0, 8, 0, &other));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, other, self->guid, 1, 0, 0, 0, 0));
+
+	d[0] = (struct etw_data_desc){ .ptr = (uintptr_t)head, .size = 9 };
+	d[1] = (struct etw_data_desc){ .ptr = (uintptr_t)map, .size = sizeof(text) };
+	w.reg_id = self->reg;
+	w.desc.id = 5;
+	w.count = 2;
+	w.data = (uintptr_t)d;
+	EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	EXPECT_EQ(2, w.written);
+	EXPECT_EQ(0, w.lost);
+	munmap(map, 4096);
+	close(mfd);
+
+	ASSERT_EQ(1, etw_drain(self->fd, self->s, keep_last, &s));
+	ASSERT_EQ(1, etw_drain(self->fd, other, keep_last, &s2));
+	EXPECT_EQ(0x50 + 9 + sizeof(text), s.h.size);
+	EXPECT_EQ(0, memcmp("resident:", s.data, 9));
+	EXPECT_EQ(0, memcmp(text, s.data + 9, sizeof(text)));
+	EXPECT_EQ(s.h.size, s2.h.size);
+	EXPECT_EQ(0, memcmp(s.data, s2.data, 9 + sizeof(text)));
 }
 
 TEST_HARNESS_MAIN
