@@ -43,13 +43,13 @@ static inline uint64_t bench_thread_cpu(void)
 }
 
 /*
- * Run BODY in batches of BATCH until BENCH_REP_NS passed, BENCH_REPS
- * times; store the smallest nanoseconds per iteration in *NS.  A macro,
- * not a callback, so the loop around BODY is a counter and a branch: the
- * disabled-path cases are a few instructions each and a call through a
+ * Run the body (the last arguments) in batches of BATCH until
+ * BENCH_REP_NS passed, BENCH_REPS times; store the smallest nanoseconds
+ * per iteration in *NS.  A macro, not a callback, so the loop around the
+ * body is a counter and a branch: the disabled-path cases are a few instructions each and a call through a
  * pointer would be most of what is measured.
  */
-#define BENCH_LOOP(ns, batch, body)					\
+#define BENCH_LOOP(ns, batch, ...)					\
 	do {								\
 		double _best = 0;					\
 		for (int _rep = 0; _rep < BENCH_REPS; _rep++) {		\
@@ -57,19 +57,42 @@ static inline uint64_t bench_thread_cpu(void)
 			uint64_t _t0 = bench_now(), _t1, _n = 0;	\
 			do {						\
 				for (unsigned int _i = 0; _i < (batch); _i++) { \
-					body;				\
+					__VA_ARGS__;			\
 				}					\
 				_n += (batch);				\
 				_t1 = bench_now();			\
 			} while (_t1 - _t0 < BENCH_REP_NS);		\
 			double _v = (double)(_t1 - _t0) / (double)_n;	\
 			if (bench_verbose)				\
-				bench_rep(#body, _v, _t1 - _t0,		\
+				bench_rep(#__VA_ARGS__, _v, _t1 - _t0,	\
 					  bench_thread_cpu() - _c0);	\
 			if (!_rep || _v < _best)			\
 				_best = _v;				\
 		}							\
 		*(ns) = _best;						\
+	} while (0)
+
+/*
+ * BENCH_LOOP for the cases that stay in user space and cost a few
+ * instructions: the body eight times per turn of the loop, so the
+ * loop's own counter and branch add under half an instruction per call.  The compiler
+ * barrier between the copies makes each one load what it reads afresh, as
+ * one call in the caller's code would.
+ */
+#define BENCH_BARRIER()	__asm__ __volatile__("" ::: "memory")
+#define BENCH_LOOP8(ns, batch, ...)					\
+	do {								\
+		BENCH_LOOP(ns, batch, {					\
+			__VA_ARGS__; BENCH_BARRIER();			\
+			__VA_ARGS__; BENCH_BARRIER();			\
+			__VA_ARGS__; BENCH_BARRIER();			\
+			__VA_ARGS__; BENCH_BARRIER();			\
+			__VA_ARGS__; BENCH_BARRIER();			\
+			__VA_ARGS__; BENCH_BARRIER();			\
+			__VA_ARGS__; BENCH_BARRIER();			\
+			__VA_ARGS__; BENCH_BARRIER();			\
+		});							\
+		*(ns) /= 8;						\
 	} while (0)
 
 /* ETW_BENCH_VERBOSE=1: every repetition's result on standard error. */

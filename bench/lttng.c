@@ -44,7 +44,7 @@ int main(void)
 		BENCH_LOOP(&ns, 256, lttng_ust_tracepoint(etw_bench, payload, payload, p));
 		bench_printf(ns, "lttng.%u", p);
 	}
-	BENCH_LOOP(&ns, 4096, lttng_ust_tracepoint(etw_bench, off, payload, 64));
+	BENCH_LOOP8(&ns, 512, lttng_ust_tracepoint(etw_bench, off, payload, 64));
 	bench_print("lttng.off", ns);
 	return 0;
 }

@@ -54,7 +54,7 @@ int main(void)
 	bench_print("tl.write", ns);
 	BENCH_LOOP(&ns, 64, EventWrite(h, &ev, 2, d));
 	bench_print("tl.eventwrite", ns);
-	BENCH_LOOP(&ns, 4096, TraceLoggingWrite(tl_provider, "Verbose",
+	BENCH_LOOP8(&ns, 512, TraceLoggingWrite(tl_provider, "Verbose",
 						TraceLoggingLevel(5),
 						TraceLoggingKeyword(0x1),
 						TraceLoggingInt32(count, "Count"),

@@ -353,4 +353,7 @@ LIBETW_STATIC_ASSERT(offsetof(EVENT_DESCRIPTOR, Opcode) == 5 &&
 		     offsetof(EVENT_DESCRIPTOR, Task) == 6,
 		     "EVENT_DESCRIPTOR stores Opcode before Task");
 
+/* The disabled case of EventEnabled and EventWrite, inline in the caller. */
+#include "etw_evntprov_inline.h"
+
 #endif /* LIBETW_EVNTPROV_H */

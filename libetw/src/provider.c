@@ -23,6 +23,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+/* Built with LIBETW_NO_INLINE_ENABLED: these are the exported functions. */
 #include <windows.h>
 #include <evntprov.h>
 
@@ -56,6 +57,44 @@ struct etw_prov {
  * register or unregister).
  */
 static _Atomic(struct etw_prov *) provs[ETW_MAX_REGS_PER_FILE + 1];
+
+/*
+ * What <evntprov.h>'s inline enable test reads: slot reg_id % 1024 holds
+ * the handle (published last, with release) and the state slot.  A freed
+ * slot keeps its State (the page stays mapped) and holds FREE_HANDLE: its
+ * low bits name another slot, so no handle that indexes this one equals
+ * it, 0 and forged handles included.  A slot never used points to a
+ * disabled state.
+ */
+#define FREE_HANDLE(slot)	((ULONGLONG)((slot) == 0))
+
+static const struct _etwRegState never_enabled;
+
+/*
+ * What the slot of a registration that a private logger enables points
+ * to: a state that passes every inline test, so that EventEnabled and
+ * EventWrite ask the library, which knows the private loggers.
+ */
+static const struct _etwRegState ask_library = {
+	.Enabled = 1, .Level = 255, .MatchAny = ~0ULL, .MatchAll = 0,
+};
+
+ETW_EXPORT const struct _etwRegState *_etwRegState[_ETW_MAX_REGS] = {
+	[0 ... _ETW_MAX_REGS - 1] = &never_enabled
+};
+ETW_EXPORT ULONGLONG _etwRegHandle[_ETW_MAX_REGS] = { [0] = FREE_HANDLE(0) };
+
+_Static_assert(_ETW_MAX_REGS == ETW_MAX_REGS_PER_FILE, "one slot per reg_id");
+_Static_assert(sizeof(struct _etwRegState) == sizeof(struct etw_reg_state) &&
+	       offsetof(struct _etwRegState, Enabled) ==
+	       offsetof(struct etw_reg_state, enabled) &&
+	       offsetof(struct _etwRegState, Level) ==
+	       offsetof(struct etw_reg_state, level) &&
+	       offsetof(struct _etwRegState, MatchAny) ==
+	       offsetof(struct etw_reg_state, match_any) &&
+	       offsetof(struct _etwRegState, MatchAll) ==
+	       offsetof(struct etw_reg_state, match_all),
+	       "the inline test reads struct etw_reg_state");
 static pthread_mutex_t dispatch = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static const struct etw_reg_state *state_page;
 static pthread_once_t thread_once = PTHREAD_ONCE_INIT;
@@ -133,6 +172,11 @@ static void private_set(struct etw_prov *p, const struct etw_private_view *v)
 		__atomic_store_n(&p->priv[i].all, v->f[i].all, __ATOMIC_RELAXED);
 	}
 	atomic_store_explicit(&p->priv_mask, v->mask, memory_order_release);
+	/* <evntprov.h>'s inline test knows the module's state only. */
+	__atomic_store_n(&_etwRegState[_ETW_SLOT(p->reg_id)],
+			 v->mask ? &ask_library :
+				   (const struct _etwRegState *)p->state,
+			 __ATOMIC_RELEASE);
 }
 
 /*
@@ -380,6 +424,12 @@ static ULONG register_prov(struct etw_prov *p, LPCGUID guid, __u32 flags,
 	p->handle = ((ULONGLONG)(atomic_fetch_add(&handle_gen, 1) + 1) << 32) |
 		    r.reg_id;
 	atomic_store_explicit(&provs[r.reg_id], p, memory_order_release);
+	__atomic_store_n(&_etwRegState[_ETW_SLOT(r.reg_id)],
+			 (const struct _etwRegState *)p->state, __ATOMIC_RELAXED);
+	/* The inline EventWrite takes EventRegister's handles only. */
+	if (!p->notify)
+		__atomic_store_n(&_etwRegHandle[_ETW_SLOT(r.reg_id)], p->handle,
+				 __ATOMIC_RELEASE);
 	*out = p->handle;
 	/* A pre-enabled provider is called back before registering returns. */
 	if (notify_fd >= 0)
@@ -450,6 +500,8 @@ static ULONG unregister_prov(REGHANDLE RegHandle, etw_notify_fn notify)
 		return ERROR_INVALID_HANDLE;
 	}
 	atomic_store_explicit(&provs[p->reg_id], NULL, memory_order_release);
+	__atomic_store_n(&_etwRegHandle[_ETW_SLOT(p->reg_id)],
+			 FREE_HANDLE(_ETW_SLOT(p->reg_id)), __ATOMIC_RELEASE);
 	u.reg_id = p->reg_id;
 	etw_ioctl(etw_device_fd(), ETW_IOC_PROVIDER_UNREGISTER, &u);
 	pthread_mutex_unlock(&dispatch);
@@ -490,40 +542,26 @@ ETW_EXPORT BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle,
 	return prov_allows(p, EventDescriptor->Level, EventDescriptor->Keyword);
 }
 
-/* The thread's activity id (EventActivityIdControl). */
-static _Thread_local GUID thread_activity;
+/*
+ * The thread's activity id (EventActivityIdControl).  Initial-exec: one
+ * load per event instead of a __tls_get_addr() call (16 bytes of the
+ * static TLS surplus when libetw is dlopen()ed).
+ */
+static _Thread_local GUID thread_activity __attribute__((tls_model("initial-exec")));
 
-static ULONG write_event(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR desc,
-			 ULONG64 filter, LPCGUID activity, LPCGUID related,
-			 ULONG count, PEVENT_DATA_DESCRIPTOR data, __u16 flags)
+/* The ioctl of one event that passed the module's enable test. */
+static ULONG send_event(__u32 reg_id, PCEVENT_DESCRIPTOR desc, ULONG64 filter,
+			LPCGUID activity, LPCGUID related, ULONG count,
+			PEVENT_DATA_DESCRIPTOR data, __u16 flags)
 {
 	struct etw_event_write w;
-	struct etw_prov *p = prov_of(RegHandle);
-	unsigned int mask;
-	ULONG perr = ERROR_SUCCESS;
 	int ret;
-
-	if (!p)
-		return ERROR_INVALID_HANDLE;
-	if (!desc || (count && !data) || count > ETW_MAX_DATA_DESCRIPTORS)
-		return ERROR_INVALID_PARAMETER;
-	/* This process's private loggers first: no system call. */
-	mask = atomic_load_explicit(&p->priv_mask, memory_order_acquire);
-	if (mask)
-		mask = etw_private_want(mask, p->priv, desc->Level, desc->Keyword);
-	if (mask)
-		perr = etw_private_event_write(mask, &p->guid, desc,
-					       activity ? activity : &thread_activity,
-					       related, count, data,
-					       flags & ETW_WRITE_F_STRING, &p->meta);
-	if (!state_allows(p->state, desc->Level, desc->Keyword))
-		return perr;
 
 	memset(&w, 0, sizeof(w));
 	w.size = sizeof(w);
 	w.kind = ETW_WRITE_EVENT;
 	w.flags = flags | ETW_WRITE_F_ACTIVITY;
-	w.reg_id = p->reg_id;
+	w.reg_id = reg_id;
 	memcpy(&w.desc, desc, sizeof(w.desc));
 	memcpy(w.activity_id, activity ? activity : &thread_activity,
 	       sizeof(w.activity_id));
@@ -535,7 +573,73 @@ static ULONG write_event(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR desc,
 	w.count = count;
 	w.data = (uintptr_t)data;
 	ret = etw_ioctl(etw_device_fd(), ETW_IOC_WRITE, &w);
-	return ret ? etw_win32_error(ret, ETW_ERR_WRITE) : perr;
+	return ret ? etw_win32_error(ret, ETW_ERR_WRITE) : ERROR_SUCCESS;
+}
+
+/*
+ * One event of @p: this process's private loggers first (no system call),
+ * then the module's sessions if their aggregate wants it.
+ */
+static ULONG prov_write(struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
+			ULONG64 filter, LPCGUID activity, LPCGUID related,
+			ULONG count, PEVENT_DATA_DESCRIPTOR data, __u16 flags)
+{
+	unsigned int mask;
+	ULONG perr = ERROR_SUCCESS, err;
+
+	mask = atomic_load_explicit(&p->priv_mask, memory_order_acquire);
+	if (mask)
+		mask = etw_private_want(mask, p->priv, desc->Level, desc->Keyword);
+	if (mask)
+		perr = etw_private_event_write(mask, &p->guid, desc,
+					       activity ? activity : &thread_activity,
+					       related, count, data,
+					       flags & ETW_WRITE_F_STRING, &p->meta);
+	if (!state_allows(p->state, desc->Level, desc->Keyword))
+		return perr;
+	err = send_event(p->reg_id, desc, filter, activity, related, count,
+			 data, flags);
+	return err ? err : perr;
+}
+
+static ULONG write_event(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR desc,
+			 ULONG64 filter, LPCGUID activity, LPCGUID related,
+			 ULONG count, PEVENT_DATA_DESCRIPTOR data, __u16 flags)
+{
+	struct etw_prov *p = prov_of(RegHandle);
+
+	if (!p)
+		return ERROR_INVALID_HANDLE;
+	if (!desc || (count && !data) || count > ETW_MAX_DATA_DESCRIPTORS)
+		return ERROR_INVALID_PARAMETER;
+	return prov_write(p, desc, filter, activity, related, count, data,
+			  flags);
+}
+
+/*
+ * <evntprov.h>'s inline EventWrite and EventWriteTransfer, once their own
+ * test found the handle in _etwRegHandle and the event maybe enabled.
+ * Without private loggers that test read the module's state: the ioctl
+ * follows, the test is not made twice.  With them it read a state that
+ * always asks (see private_set()), and the library decides.
+ */
+ETW_EXPORT ULONG EVNTAPI _etwEventWriteEnabled(REGHANDLE RegHandle,
+					       PCEVENT_DESCRIPTOR EventDescriptor,
+					       LPCGUID ActivityId,
+					       LPCGUID RelatedActivityId,
+					       ULONG UserDataCount,
+					       PEVENT_DATA_DESCRIPTOR UserData)
+{
+	struct etw_prov *p = prov_of(RegHandle);
+
+	/* Unregistered since the caller's test. */
+	if (!p)
+		return ERROR_INVALID_HANDLE;
+	if (atomic_load_explicit(&p->priv_mask, memory_order_relaxed))
+		return prov_write(p, EventDescriptor, 0, ActivityId,
+				  RelatedActivityId, UserDataCount, UserData, 0);
+	return send_event(p->reg_id, EventDescriptor, 0, ActivityId,
+			  RelatedActivityId, UserDataCount, UserData, 0);
 }
 
 _Static_assert(sizeof(EVENT_DATA_DESCRIPTOR) == sizeof(struct etw_data_desc),

@@ -9,6 +9,11 @@
 #ifndef TL_RECORDER_H
 #define TL_RECORDER_H
 
+/* The inline enable test would bypass the recorders and need libetw. */
+#ifndef LIBETW_NO_INLINE_ENABLED
+#error "define LIBETW_NO_INLINE_ENABLED before including any libetw header"
+#endif
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

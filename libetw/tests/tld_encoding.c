@@ -5,6 +5,8 @@
  * descriptors it hands to EventWriteTransfer, and its errors.  The libetw
  * provider calls it makes are replaced by recorders here.
  */
+/* The recorders replace libetw's functions: no inline enable test. */
+#define LIBETW_NO_INLINE_ENABLED
 #include <string.h>
 
 #include <etw_tld.h>

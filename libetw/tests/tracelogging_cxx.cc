@@ -8,6 +8,8 @@
  * in one place and defined in another, as Windows code does.
  * Prints KTAP; libetw's four provider calls are recorders here.
  */
+/* The recorders replace libetw's functions: no inline enable test. */
+#define LIBETW_NO_INLINE_ENABLED
 #include <cstdint>
 #include <cstdio>
 #include <cstring>

@@ -7,6 +7,8 @@
  * its arguments.  The four libetw calls the header makes are replaced by
  * recorders here.
  */
+/* The recorders replace libetw's functions: no inline enable test. */
+#define LIBETW_NO_INLINE_ENABLED
 #include <TraceLoggingProvider.h>
 
 #include "kselftest_harness.h"

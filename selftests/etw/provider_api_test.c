@@ -203,10 +203,22 @@ TEST_F(api, pre_enabled_callback_runs_in_register)
  */
 TEST_F(api, disabled_path_makes_no_syscall)
 {
-	REGHANDLE h;
+	GUID g3 = self->guid;
+	REGHANDLE h, was;
 	pid_t pid;
 	int status;
 
+	/*
+	 * A provider enabled, then disabled: its state is all zeros again, so
+	 * the inline test (which reads only the level or MatchAny of an event
+	 * that has them) still answers without a system call.
+	 */
+	((__u8 *)&g3)[14] ^= 0xff;
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&g3, NULL, NULL, &was));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], (__u8 *)&g3,
+				       1, 5, 0x3, 0, 0));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], (__u8 *)&g3,
+				       0, 0, 0, 0, 0));
 	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &h));
 	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], (__u8 *)&self->guid,
 				       1, 3, 0x1, 0, 0));
@@ -241,10 +253,102 @@ TEST_F(api, disabled_path_makes_no_syscall)
 		bad |= (!EventEnabled(h, &loud)) << 5;
 		/* This one must reach the kernel, and fails there. */
 		bad |= (EventWrite(h, &loud, 0, NULL) == ERROR_SUCCESS) << 6;
+		bad |= (EventWrite(was, &loud, 0, NULL) != ERROR_SUCCESS ||
+			EventEnabled(was, &loud) ||
+			EventProviderEnabled(was, 2, 0x1)) << 7;
 		_exit(bad);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+	EventUnregister(h);
+	EventUnregister(was);
+}
+
+/*
+ * <evntprov.h> inlines the enable test of EventEnabled, EventProviderEnabled,
+ * EventWrite and EventWriteTransfer.  The exported functions (reached
+ * through pointers, as code that takes their address does) must give the
+ * same answers in every enable state, and a stale or forged handle, or a
+ * bad argument, must still get the library's error when nothing is
+ * enabled, which is when the inline test answers by itself.
+ */
+TEST_F(api, inline_enable_test_agrees_with_library)
+{
+	BOOLEAN (EVNTAPI *enabled)(REGHANDLE, PCEVENT_DESCRIPTOR) = EventEnabled;
+	BOOLEAN (EVNTAPI *prov_enabled)(REGHANDLE, UCHAR, ULONGLONG) =
+		EventProviderEnabled;
+	static const EVENT_DESCRIPTOR descs[] = {
+		{ .Level = 0, .Keyword = 0 },
+		{ .Level = 5, .Keyword = 0 },
+		{ .Level = 3, .Keyword = 0x1 },
+		{ .Level = 4, .Keyword = 0x1 },
+		{ .Level = 2, .Keyword = 0x2 },
+		{ .Level = 2, .Keyword = 0x3 },
+		{ .Level = 1, .Keyword = 0x4 },
+		{ .Level = 0, .Keyword = 0x8000000000000000ULL },
+	};
+	/* Per round: level, MatchAny, MatchAll of session 0 (0: disabled). */
+	static const struct { __u8 level; __u64 any, all; } rounds[] = {
+		{ 0, 0, 0 }, { 3, 0x1, 0 }, { 4, 0x3, 0x2 }, { 0, 0, 0 }, { 255, 0x4, 0 },
+	};
+	const EVENT_DESCRIPTOR *d0 = &descs[2];
+	EVENT_DATA_DESCRIPTOR data;
+	REGHANDLE h, stale;
+	unsigned int r, i;
+
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &stale));
+	ASSERT_EQ(ERROR_SUCCESS, EventUnregister(stale));
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &h));
+	/* The slot is reused: the same reg_id, another generation. */
+	EXPECT_EQ((ULONG)stale, (ULONG)h);
+	EXPECT_NE(stale, h);
+
+	/* Nothing enabled: the inline test answers, errors stay the library's. */
+	EventDataDescCreate(&data, "x", 1);
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, EventWrite(h, NULL, 0, NULL));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, EventWrite(h, d0, 1, NULL));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, EventWrite(h, d0, 129, &data));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EventWriteTransfer(h, d0, NULL, NULL, 1, NULL));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(0, d0, 1, &data));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(~0ULL, d0, 1, &data));
+	EXPECT_EQ(ERROR_INVALID_HANDLE,
+		  EventWriteTransfer(stale, d0, NULL, NULL, 1, &data));
+	EXPECT_FALSE(EventEnabled(h, NULL));
+	EXPECT_FALSE(EventProviderEnabled(0, 0, 0));
+
+	for (r = 0; r < sizeof(rounds) / sizeof(rounds[0]); r++) {
+		if (r)
+			ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0],
+						       (__u8 *)&self->guid,
+						       rounds[r].level ? 1 : 0,
+						       rounds[r].level, rounds[r].any,
+						       rounds[r].all, 0));
+		for (i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {
+			const EVENT_DESCRIPTOR *d = &descs[i];
+			BOOLEAN want = enabled(h, d);
+
+			EXPECT_EQ(want, EventEnabled(h, d))
+				TH_LOG("round %u event %u", r, i);
+			EXPECT_EQ(prov_enabled(h, d->Level, d->Keyword),
+				  EventProviderEnabled(h, d->Level, d->Keyword))
+				TH_LOG("round %u event %u", r, i);
+			EXPECT_FALSE(EventEnabled(stale, d));
+			EXPECT_FALSE(EventEnabled(h ^ (1ULL << 32), d));
+			EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(stale, d, 1, &data));
+			EXPECT_EQ(ERROR_INVALID_HANDLE,
+				  EventWrite(h ^ (1ULL << 32), d, 1, &data));
+			if (!want) {
+				EXPECT_EQ(ERROR_SUCCESS, EventWrite(h, d, 1, &data));
+				EXPECT_EQ(ERROR_SUCCESS,
+					  EventWriteTransfer(h, d, NULL, NULL, 1, &data));
+			}
+		}
+	}
+	/* Seed 000's test, spelt out for round 4 (level 255, MatchAny 0x4). */
+	EXPECT_TRUE(EventEnabled(h, &descs[6]));
+	EXPECT_TRUE(EventEnabled(h, &descs[1]));
+	EXPECT_FALSE(EventEnabled(h, &descs[2]));
 	EventUnregister(h);
 }
 

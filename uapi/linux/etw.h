@@ -161,7 +161,10 @@ struct etw_provider_unregister {
  * An event can be written only if @enabled && (level == 0 || level <=
  * @level) && (keyword == 0 || ((keyword & @match_any) && (keyword &
  * @match_all) == @match_all)): that test is EventEnabled.  The kernel still
- * filters per session.
+ * filters per session.  While @enabled is 0 every other field but @seq is
+ * 0 too, so a reader may decide "disabled" from the one field its event
+ * tests (@level for an event with a level, @match_any for one with
+ * keywords) without the sequence count.
  */
 struct etw_reg_state {
 	__u32 seq;
