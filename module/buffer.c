@@ -271,16 +271,13 @@ void etw_buffers_output_held(struct etw_session *s, bool stop)
 }
 
 /*
- * Room for @len bytes (8-aligned, at most buffer_size - header) in this
- * CPU's buffer, switching buffers if needed.  NULL: no buffer free, the
- * caller counts the event lost.  Preemption disabled.
+ * etw_buffer_reserve() found no room in this CPU's buffer (or none): hand
+ * it over and take a free one.  NULL: no buffer free.  Preemption disabled.
  */
-void *etw_buffer_reserve(struct etw_session *s, struct etw_cpu *c, u32 len)
+void *etw_buffer_switch(struct etw_session *s, struct etw_cpu *c)
 {
 	struct etw_buffer *b = c->cur;
 
-	if (b && b->offset + len <= s->buffer_size)
-		return b->data + b->offset;
 	if (b) {
 		c->cur = NULL;
 		etw_buffer_hand_over(s, b, false);
@@ -298,11 +295,6 @@ void *etw_buffer_reserve(struct etw_session *s, struct etw_cpu *c, u32 len)
 	b->events_lost = false;
 	c->cur = b;
 	return b->data + b->offset;
-}
-
-void etw_buffer_commit(struct etw_cpu *c, u32 len)
-{
-	c->cur->offset += ALIGN(len, 8);
 }
 
 /*

@@ -249,6 +249,54 @@ static const struct etw_ioctl_op etw_ioctl_ops[] = {
 		     ETW_CONSUMER_ATTACH_SIZE_VER0, etw_ioctl_consumer_attach),
 };
 
+/*
+ * ETW_IOC_WRITE, the hot path, for a request of today's size at an 8-byte
+ * aligned address: its 13 words are read in one user access window (no
+ * hardened-usercopy check of the stack copy, no byte-counted copy), the
+ * handler is called directly rather than through the table, and only the
+ * two counts go back.  What the generic path would reject or treat
+ * differently (another size, an unaligned or unreadable request) goes to
+ * it unchanged: -ENOIOCTLCMD.
+ */
+static long etw_ioctl_write_fast(struct etw_file *ef, void __user *uarg)
+{
+	union {
+		struct etw_event_write w;
+		u64 word[sizeof(struct etw_event_write) / 8];
+	} buf __uninitialized;
+	struct etw_event_write __user *u = uarg;
+	const u64 __user *src = uarg;
+	unsigned int i;
+	int ret;
+
+	BUILD_BUG_ON(sizeof(buf) != sizeof(struct etw_event_write));
+	if (!IS_ALIGNED((unsigned long)uarg, 8) ||
+	    !user_access_begin(uarg, sizeof(buf)))
+		return -ENOIOCTLCMD;
+	for (i = 0; i < ARRAY_SIZE(buf.word); i++)
+		unsafe_get_user(buf.word[i], &src[i], fault);
+	user_access_end();
+	if (buf.w.size != sizeof(buf))
+		return -ENOIOCTLCMD;
+
+	ret = etw_ioctl_write(ef, &buf.w);
+	if (ret)
+		return ret;
+	if (!user_write_access_begin(&u->written, 2 * sizeof(u32)))
+		return -EFAULT;
+	unsafe_put_user(buf.w.written, &u->written, fault_out);
+	unsafe_put_user(buf.w.lost, &u->lost, fault_out);
+	user_write_access_end();
+	return 0;
+
+fault:
+	user_access_end();
+	return -ENOIOCTLCMD;
+fault_out:
+	user_write_access_end();
+	return -EFAULT;
+}
+
 static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	struct etw_file *ef = filp->private_data;
@@ -261,6 +309,11 @@ static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	u32 usize;
 	int ret;
 
+	if (cmd == ETW_IOC_WRITE) {
+		ret = etw_ioctl_write_fast(ef, uarg);
+		if (ret != -ENOIOCTLCMD)
+			return ret;
+	}
 	if (cmd != _IO(ETW_IOC_MAGIC, nr) || nr >= ARRAY_SIZE(etw_ioctl_ops))
 		return -ENOTTY;
 	/* The index comes from userspace: no speculative call through it. */
@@ -327,6 +380,7 @@ static int etw_release(struct inode *inode, struct file *filp)
 	/* Writers may still hold a registration under RCU. */
 	synchronize_rcu();
 	xa_destroy(&ef->regs);
+	kvfree(ef->reg_by_id);
 	etw_notify_flush(ef);
 	vfree(ef->state);
 	mutex_destroy(&ef->lock);

@@ -16,9 +16,11 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/nospec.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
+#include <linux/ktime.h>
 #include <linux/types.h>
 #include <linux/uuid.h>
 #include <linux/wait.h>
@@ -37,6 +39,13 @@ extern struct mutex etw_lock;
 struct etw_file {
 	struct mutex lock;		/* state area allocation, notification reads */
 	struct xarray regs;		/* reg_id -> struct etw_reg */
+	/*
+	 * The same map as an array, reg_id - 1 -> struct etw_reg, for the
+	 * write path: an index and a load (an xarray walk is a few calls).
+	 * Allocated with the state area, published with release; entries
+	 * change under etw_lock beside @regs, read under RCU.
+	 */
+	struct etw_reg __rcu **reg_by_id;
 	struct etw_reg_state *state;	/* vmalloc_user, ETW_MMAP_STATE_SIZE */
 	spinlock_t notify_lock;		/* protects the six below */
 	struct list_head notify;	/* queued struct etw_notify */
@@ -211,6 +220,21 @@ struct etw_cb_filter *etw_cb_filter_combine(const struct etw_provider *p,
 					    const struct etw_cb_filter *cause);
 
 /* registry.c */
+int etw_reg_table_alloc(struct etw_file *ef);
+
+/* The registration @reg_id of @ef, or NULL; RCU read lock held. */
+static inline struct etw_reg *etw_reg_lookup_rcu(struct etw_file *ef,
+						 u32 reg_id)
+{
+	/* Pairs with etw_reg_table_alloc(): the array is zeroed before seen. */
+	struct etw_reg __rcu **t = smp_load_acquire(&ef->reg_by_id);
+	u32 i = reg_id - 1;
+
+	if (!t || i >= ETW_MAX_REGS_PER_FILE)
+		return NULL;
+	return rcu_dereference(t[array_index_nospec(i, ETW_MAX_REGS_PER_FILE)]);
+}
+
 int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg);
 int etw_registry_unregister(struct etw_file *ef, u32 reg_id);
 void etw_registry_release_file(struct etw_file *ef);
@@ -229,11 +253,38 @@ struct etw_session *etw_session_find(u32 logger_id);
 void etw_session_put(struct etw_session *s);
 void etw_session_stats(struct etw_session *s, struct etw_session_info *out);
 void etw_session_exit(void);
-u64 etw_clock(void);
+
+/* The session clock: CLOCK_MONOTONIC in ns, the "QPC" of our ETL files. */
+static inline u64 etw_clock(void)
+{
+	return ktime_get_ns();
+}
 
 /* buffer.c: the buffer pool and the per-CPU write side */
-void *etw_buffer_reserve(struct etw_session *s, struct etw_cpu *c, u32 len);
-void etw_buffer_commit(struct etw_cpu *c, u32 len);
+void *etw_buffer_switch(struct etw_session *s, struct etw_cpu *c);
+
+/*
+ * Room for @len bytes (8-aligned, at most buffer_size - header) in this
+ * CPU's buffer: inline while the current buffer has room (every event but
+ * about one per buffer), else etw_buffer_switch().  NULL: no buffer free,
+ * the caller counts the event lost.  Preemption disabled.
+ */
+static inline void *etw_buffer_reserve(struct etw_session *s,
+				       struct etw_cpu *c, u32 len)
+{
+	struct etw_buffer *b = c->cur;
+
+	if (likely(b && b->offset + len <= s->buffer_size))
+		return b->data + b->offset;
+	return etw_buffer_switch(s, c);
+}
+
+/* Commit the record etw_buffer_reserve() gave room for. */
+static inline void etw_buffer_commit(struct etw_cpu *c, u32 len)
+{
+	c->cur->offset += ALIGN(len, 8);
+}
+
 void etw_buffer_flush_cpu(struct etw_session *s, unsigned int cpu, bool final);
 void etw_buffers_output_held(struct etw_session *s, bool stop);
 struct etw_buffer *etw_buffer_take(struct etw_session *s);

@@ -225,6 +225,22 @@ static unsigned int etw_enable_newest(const struct etw_provider *p)
 	return newest;
 }
 
+/* The write path's array of @ef's registrations, once; ef->lock held. */
+int etw_reg_table_alloc(struct etw_file *ef)
+{
+	struct etw_reg __rcu **t;
+
+	lockdep_assert_held(&ef->lock);
+	if (ef->reg_by_id)
+		return 0;
+	t = kvcalloc(ETW_MAX_REGS_PER_FILE, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	/* Zeroed before a lockless reader (etw_reg_lookup_rcu()) sees it. */
+	smp_store_release(&ef->reg_by_id, t);
+	return 0;
+}
+
 int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg)
 {
 	struct etw_aggregate a;
@@ -240,6 +256,8 @@ int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg
 
 	mutex_lock(&ef->lock);
 	ret = etw_state_alloc(ef);
+	if (!ret)
+		ret = etw_reg_table_alloc(ef);
 	mutex_unlock(&ef->lock);
 	if (ret)
 		return ret;
@@ -263,6 +281,7 @@ int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg
 		goto out_unlock;
 	}
 	r->id = id;
+	rcu_assign_pointer(ef->reg_by_id[id - 1], r);
 	list_add_tail(&r->prov_node, &r->prov->regs);
 	r->classic = arg->flags & ETW_REGISTER_F_CLASSIC;
 	if (r->classic && !r->prov->nr_classic++ && r->prov->nr_enables > 1) {
@@ -310,6 +329,7 @@ static void etw_reg_remove(struct etw_reg *r)
 
 	lockdep_assert_held(&etw_lock);
 	xa_erase(&ef->regs, r->id);
+	RCU_INIT_POINTER(ef->reg_by_id[r->id - 1], NULL);
 	list_del(&r->prov_node);
 	if (r->classic)
 		r->prov->nr_classic--;

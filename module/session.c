@@ -43,12 +43,6 @@ static struct etw_session *etw_session_slot(unsigned int i)
 /* Seconds between FILETIME's epoch (1601) and the Unix epoch. */
 #define ETW_FILETIME_UNIX_OFFSET	11644473600ULL
 
-/* The session clock: CLOCK_MONOTONIC in ns, the "QPC" of our ETL files. */
-u64 etw_clock(void)
-{
-	return ktime_get_ns();
-}
-
 static u64 etw_filetime_now(void)
 {
 	return div_u64(ktime_get_real_ns(), 100) +

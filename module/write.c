@@ -99,11 +99,18 @@ static bool etw_route_accepts(const struct etw_route_entry *e,
 	return true;
 }
 
-/* The unpadded record a session with @property stores for @ev. */
+/*
+ * The unpadded record a session with @property stores for @ev.  Most
+ * sessions want no optional item: then the items' length is known without
+ * a call (Debian's kernels make each call and return cost tens of
+ * instructions with their mitigations).
+ */
 static u32 etw_record_len(const struct etw_event *ev, u32 property)
 {
-	return ETW_EVENT_HEADER_SIZE + etw_ext_len(&ev->ext, property) +
-	       ev->payload_len;
+	u32 ext_len = property & ev->ext.properties ?
+		      etw_ext_len(&ev->ext, property) : ev->ext.common_len;
+
+	return ETW_EVENT_HEADER_SIZE + ext_len + ev->payload_len;
 }
 
 static void etw_record_fill(void *rec, u32 len, const struct etw_event *ev,
@@ -137,7 +144,8 @@ static void etw_record_fill(void *rec, u32 len, const struct etw_event *ev,
 	h->user_time = div_u64(READ_ONCE(current->utime), NSEC_PER_MSEC);
 	memcpy(h->activity_id, arg->activity_id, sizeof(h->activity_id));
 
-	etw_ext_write(h + 1, &ev->ext, property);
+	if (ext_len)
+		etw_ext_write(h + 1, &ev->ext, property);
 	/* The first record already holds the payload copied from user memory. */
 	if (payload != (u8 *)rec + ETW_EVENT_HEADER_SIZE + ext_len)
 		memcpy((u8 *)rec + ETW_EVENT_HEADER_SIZE + ext_len, payload,
@@ -270,7 +278,8 @@ static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 
 	preempt_disable();
 	/* Only the items etw_write() added (the route may have changed since). */
-	etw_props_fill(&ev->props, props & ev->ext.properties);
+	if (props & ev->ext.properties)
+		etw_props_fill(&ev->props, props & ev->ext.properties);
 	for (i = 0; i < route->count; i++) {
 		const struct etw_route_entry *e = &route->entry[i];
 		struct etw_session *s = e->session;
@@ -416,7 +425,7 @@ static bool etw_reg_typed(struct etw_file *ef, u32 reg_id)
 	bool typed;
 
 	rcu_read_lock();
-	r = xa_load(&ef->regs, reg_id);
+	r = etw_reg_lookup_rcu(ef, reg_id);
 	typed = r && READ_ONCE(r->use_desc_type);
 	rcu_read_unlock();
 	return typed;
@@ -462,7 +471,7 @@ static __always_inline int etw_write_route(struct etw_file *ef,
 	int ret;
 
 	rcu_read_lock();
-	r = xa_load(&ef->regs, ev->arg->reg_id);
+	r = etw_reg_lookup_rcu(ef, ev->arg->reg_id);
 	if (!r) {
 		rcu_read_unlock();
 		/* A bad payload is reported first, as when it was copied first. */
@@ -475,12 +484,43 @@ static __always_inline int etw_write_route(struct etw_file *ef,
 	 * next event, which is the race an enable always has with writers.
 	 */
 	props = etw_route_properties(r);
-	etw_props_add(&ev->ext, &ev->props, false, props);
+	if (props)
+		etw_props_add(&ev->ext, &ev->props, false, props);
 	etw_add_metadata(ev, r);
-	etw_props_add(&ev->ext, &ev->props, true, props);
+	if (props)
+		etw_props_add(&ev->ext, &ev->props, true, props);
 	ret = etw_route_event(r, ev);
 	rcu_read_unlock();
 	return ret;
+}
+
+/*
+ * The caller's data descriptors.  Up to ETW_STACK_DESCS of them at an
+ * aligned address (every EVENT_DATA_DESCRIPTOR array) are read word by
+ * word in one user access window: copy_from_user() would add a call, a
+ * hardened-usercopy check of the stack array and a byte-counted copy.
+ */
+static int etw_copy_descs(struct etw_data_desc *descs, u64 uptr, u32 count)
+{
+	const u64 __user *src = u64_to_user_ptr(uptr);
+	u64 *dst = (u64 *)descs;
+	u32 i, n = count * sizeof(*descs) / 8;
+
+	BUILD_BUG_ON(sizeof(*descs) % 8);
+	if (count > ETW_STACK_DESCS || !IS_ALIGNED(uptr, 8))
+		return copy_from_user(descs, src, count * sizeof(*descs)) ?
+		       -EFAULT : 0;
+	if (!n)
+		return 0;
+	if (!user_access_begin(src, n * 8))
+		return -EFAULT;
+	for (i = 0; i < n; i++)
+		unsafe_get_user(dst[i], &src[i], fault);
+	user_access_end();
+	return 0;
+fault:
+	user_access_end();
+	return -EFAULT;
 }
 
 /*
@@ -530,9 +570,8 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 			return -ENOMEM;
 	}
 	ev.descs = descs;
-	ret = -EFAULT;
-	if (copy_from_user(descs, u64_to_user_ptr(arg->data),
-			   arg->count * sizeof(*descs)))
+	ret = etw_copy_descs(descs, arg->data, arg->count);
+	if (ret)
 		goto out_free;
 	for (i = 0; i < arg->count; i++) {
 		total += descs[i].size;

@@ -235,6 +235,83 @@ TEST_F(wr, size_errors)
 	EXPECT_EQ(-EOVERFLOW, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
 }
 
+/*
+ * Every layout of the request gives the same result, whichever way the
+ * module reads it (word by word for today's size at an aligned address,
+ * copy_struct_from_user() otherwise): the event, the counts written back,
+ * a larger struct with a zero or non-zero tail, descriptors at an odd
+ * address, a request that cannot be read whole or whose counts cannot go
+ * back.
+ */
+TEST_F(wr, request_layouts)
+{
+	static const char msg[] = "layout";
+	long page = sysconf(_SC_PAGESIZE);
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+	struct etw_data_desc d = { .ptr = (uintptr_t)msg, .size = sizeof(msg) };
+	static const unsigned int offs[] = { 0, 4, 1 };
+	unsigned char raw[sizeof(w) + 24], *dbuf;
+	struct seen s = { 0 };
+	unsigned int i;
+	__u8 *map;
+	void *at;
+
+	w.reg_id = self->reg;
+	w.desc.id = 5;
+	w.count = 1;
+	w.data = (uintptr_t)&d;
+	/* Aligned, and 4 and 1 bytes past: written, the counts back. */
+	for (i = 0; i < 3; i++) {
+		struct etw_event_write back;
+
+		at = (void *)(((uintptr_t)raw + 7) / 8 * 8 + offs[i]);
+		memcpy(at, &w, sizeof(w));
+		ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_WRITE, at));
+		memcpy(&back, at, sizeof(back));
+		EXPECT_EQ(1, back.written);
+		EXPECT_EQ(0, back.lost);
+	}
+
+	/* A larger struct: a zero tail is accepted, anything else E2BIG. */
+	memset(raw, 0, sizeof(raw));
+	w.size = sizeof(w) + 8;
+	memcpy(raw, &w, sizeof(w));
+	EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_WRITE, raw));
+	raw[sizeof(w) + 3] = 1;
+	EXPECT_EQ(-E2BIG, etw_ioctl_err(self->fd, ETW_IOC_WRITE, raw));
+	w.size = sizeof(w);
+
+	/* Descriptors at an odd address: the same record. */
+	dbuf = raw + 1;
+	memcpy(dbuf, &d, sizeof(d));
+	w.data = (uintptr_t)dbuf;
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	w.data = (uintptr_t)&d;
+
+	ASSERT_EQ(5, etw_drain(self->fd, self->s, keep_last, &s));
+	EXPECT_EQ(0x50 + sizeof(msg), s.h.size);
+	EXPECT_EQ(0, memcmp(msg, s.data, sizeof(msg)));
+
+	/*
+	 * The last 8 bytes of a page before an unmapped one: the size is
+	 * readable, the rest is not (EFAULT, nothing written).  Then the
+	 * request in a read-only page: the event is written, the counts cannot
+	 * go back (EFAULT).
+	 */
+	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(map != MAP_FAILED);
+	ASSERT_EQ(0, munmap(map + page, page));
+	memcpy(map + page - 8, &w, 8);
+	EXPECT_EQ(-EFAULT, etw_ioctl_err(self->fd, ETW_IOC_WRITE, map + page - 8));
+	memcpy(map, &w, sizeof(w));
+	ASSERT_EQ(0, mprotect(map, page, PROT_READ));
+	EXPECT_EQ(-EFAULT, etw_ioctl_err(self->fd, ETW_IOC_WRITE, map));
+	munmap(map, page);
+	s.n = 0;
+	EXPECT_EQ(1, etw_drain(self->fd, self->s, keep_last, &s));
+}
+
 TEST_F(wr, argument_errors)
 {
 	struct etw_data_desc d = { .ptr = 1, .size = 8 };
