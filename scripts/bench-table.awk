@@ -82,7 +82,7 @@ END {
 
 	section("2. Disabled provider, filtered events (getpid / cost: how many fit in one getpid)")
 	split("disabled level keyword", kinds, " ")
-	split("no session enables the provider|event level above the session's|event keyword not enabled", why, "|")
+	split("provider not enabled|level above the session's|keyword not enabled", why, "|")
 	for (n = 1; n <= 3; n++) {
 		k = kinds[n]
 		for (m = 1; m <= 2; m++) {
