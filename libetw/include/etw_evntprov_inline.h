@@ -142,8 +142,6 @@ BOOLEAN EVNTAPI _etwEventEnabled(REGHANDLE, PCEVENT_DESCRIPTOR)
 	__asm__("EventEnabled");
 BOOLEAN EVNTAPI _etwEventProviderEnabled(REGHANDLE, UCHAR, ULONGLONG)
 	__asm__("EventProviderEnabled");
-ULONG EVNTAPI _etwEventWrite(REGHANDLE, PCEVENT_DESCRIPTOR, ULONG,
-			     PEVENT_DATA_DESCRIPTOR) __asm__("EventWrite");
 ULONG EVNTAPI _etwEventWriteTransfer(REGHANDLE, PCEVENT_DESCRIPTOR, LPCGUID,
 				     LPCGUID, ULONG, PEVENT_DATA_DESCRIPTOR)
 	__asm__("EventWriteTransfer");
@@ -202,24 +200,14 @@ _ETW_INLINE ULONG EVNTAPI EventWriteTransfer(REGHANDLE RegHandle,
 				      UserData);
 }
 
+/* The library's EventWrite is EventWriteTransfer without activity ids. */
 _ETW_INLINE ULONG EVNTAPI EventWrite(REGHANDLE RegHandle,
 				     PCEVENT_DESCRIPTOR EventDescriptor,
 				     ULONG UserDataCount,
 				     PEVENT_DATA_DESCRIPTOR UserData)
 {
-	if (_ETW_WRITE_ARGS_OK(EventDescriptor, UserDataCount, UserData)) {
-		switch (_etwEventState(RegHandle, EventDescriptor->Level,
-				       EventDescriptor->Keyword)) {
-		case _ETW_DISABLED:
-			return ERROR_SUCCESS;
-		case _ETW_ENABLED:
-			return _etwEventWriteEnabled(RegHandle, EventDescriptor,
-						     NULL, NULL, UserDataCount,
-						     UserData);
-		}
-	}
-	return _etwEventWrite(RegHandle, EventDescriptor, UserDataCount,
-			      UserData);
+	return EventWriteTransfer(RegHandle, EventDescriptor, NULL, NULL,
+				  UserDataCount, UserData);
 }
 
 #undef _ETW_INLINE
