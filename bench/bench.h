@@ -122,6 +122,10 @@ struct bench_session {
 
 void bench_session_start(struct bench_session *s, const char *name,
 			 const GUID *provider, UCHAR level, ULONGLONG any);
+/* The same with another LogFileMode (a private logger: item 5). */
+void bench_session_start_mode(struct bench_session *s, const char *name,
+			      const GUID *provider, UCHAR level,
+			      ULONGLONG any, ULONG mode);
 void bench_session_stop(struct bench_session *s);
 
 /*

@@ -6,7 +6,7 @@
 
 BENCH_COMMON	:= bench/common.c bench/syscount.c
 BENCH_HDRS	:= bench/bench.h bench/lttng_tp.h $(LIB_HDRS) uapi/linux/etw.h
-BENCH_PROGS	:= $(addprefix $(BUILD)/bench/etw-bench-,write threads producer cpu lttng tracelogging)
+BENCH_PROGS	:= $(addprefix $(BUILD)/bench/etw-bench-,write threads producer cpu lttng tracelogging private)
 BENCH_LINK	:= -L$(BUILD)/lib -letw -Wl,-rpath,'$$ORIGIN/../lib' -pthread
 
 bench-progs: $(BENCH_PROGS)

@@ -82,6 +82,14 @@ struct props {
 void bench_session_start(struct bench_session *s, const char *name,
 			 const GUID *provider, UCHAR level, ULONGLONG any)
 {
+	bench_session_start_mode(s, name, provider, level, any,
+				 EVENT_TRACE_BUFFERING_MODE);
+}
+
+void bench_session_start_mode(struct bench_session *s, const char *name,
+			      const GUID *provider, UCHAR level,
+			      ULONGLONG any, ULONG mode)
+{
 	struct props b;
 	ULONG err;
 
@@ -89,7 +97,10 @@ void bench_session_start(struct bench_session *s, const char *name,
 	b.p.Wnode.BufferSize = sizeof(b);
 	b.p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
 	b.p.Wnode.ClientContext = 1;
-	b.p.LogFileMode = EVENT_TRACE_BUFFERING_MODE;
+	/* A private logger is named by its provider's GUID. */
+	if (mode & EVENT_TRACE_PRIVATE_LOGGER_MODE)
+		b.p.Wnode.Guid = *provider;
+	b.p.LogFileMode = mode;
 	b.p.LoggerNameOffset = sizeof(b.p);
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	err = StartTraceA(&s->id, s->name, &b.p);

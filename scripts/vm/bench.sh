@@ -62,6 +62,8 @@ lttng_run() {
 	lttng destroy etwbench
 }
 if want lttng; then
+	say "5: private logger"
+	etw-bench-private
 	say "5: lttng-ust"
 	mkdir -p /dev/shm /var/run /run /root
 	mount -t tmpfs tmpfs /dev/shm
