@@ -27,9 +27,16 @@ static void exec_logger(const char *env_tool, char **argv, int ready)
 	int nul = open("/dev/null", O_RDWR);
 
 	setsid();
+	/*
+	 * A daemon holds none of the caller's standard streams either: a
+	 * caller reading our stderr (out=$(etw start -o f 2>&1)) would wait
+	 * for the session to end.  Its errors before it is ready go back on
+	 * the ready pipe; after that they are LogBuffersLost.
+	 */
 	if (nul >= 0) {
 		dup2(nul, 0);
 		dup2(nul, 1);
+		dup2(nul, 2);
 		if (nul > 2)
 			close(nul);
 	}

@@ -77,10 +77,10 @@ static int spawn(struct child *c, const char *cmd)
 	return 0;
 }
 
-/* Read what the child wrote until @what appears @n times (30 s at most). */
-static int read_until(struct child *c, const char *what, int n)
+/* Read what the child wrote until @what appears @n times (@ms at most). */
+static int read_until_ms(struct child *c, const char *what, int n, int ms)
 {
-	for (int i = 0; i < 300 && count_lines(c->out, what) < n; i++) {
+	for (int i = 0; i < ms / 100 && count_lines(c->out, what) < n; i++) {
 		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 		ssize_t r;
 
@@ -93,6 +93,11 @@ static int read_until(struct child *c, const char *what, int n)
 		c->out[c->len] = 0;
 	}
 	return count_lines(c->out, what);
+}
+
+static int read_until(struct child *c, const char *what, int n)
+{
+	return read_until_ms(c, what, n, 30000);
 }
 
 /* Signal the child, read the rest, and return its exit status. */
@@ -191,6 +196,49 @@ TEST(live_attached)
 	EXPECT_EQ(0, sh("etw stop etwtest-live", NULL, 0));
 	EXPECT_EQ(0, finish(&c, 0)) TH_LOG("%s", c.out);
 	EXPECT_TRUE(strstr(c.out, "etw: live: 3 events\n") != NULL) TH_LOG("%s", c.out);
+}
+
+/*
+ * A file session in real-time mode: etw live beside its logger shows the
+ * events written once it is attached, and the file has them all.
+ */
+TEST(live_beside_logger)
+{
+	char out[8192], *line;
+	struct child c;
+	int tries, shown, in_file = 0;
+
+	NEED_TOOLS();
+	sh("etw stop etwtest-livef", NULL, 0);
+	ASSERT_EQ(0, sh("etw start etwtest-livef --real-time -b 8 -o /tmp/etwtest-livef.etl",
+			out, sizeof(out))) TH_LOG("%s", out);
+	ASSERT_EQ(0, sh("etw enable etwtest-livef " GUID_TEXT " -l 5", out, sizeof(out)));
+	ASSERT_EQ(0, spawn(&c, "exec etw live -f csv etwtest-livef"));
+	/* It attaches in its own time: an event at a time until it shows one. */
+	for (tries = 1; tries <= 15; tries++) {
+		EXPECT_EQ(0, sh("etw-example-provider 1", NULL, 0));
+		EXPECT_EQ(0, sh("etw flush etwtest-livef", NULL, 0));
+		if (read_until_ms(&c, GUID_TEXT, 1, 500))
+			break;
+	}
+	ASSERT_GE(15, tries);
+	/* A flush before that one may still be on its way. */
+	read_until_ms(&c, GUID_TEXT, 2, 3000);
+	shown = count_lines(c.out, GUID_TEXT);
+	EXPECT_EQ(0, sh("etw-example-provider 7", NULL, 0));
+	EXPECT_EQ(0, sh("etw flush etwtest-livef", NULL, 0));
+	EXPECT_EQ(shown + 7, read_until(&c, GUID_TEXT, shown + 7)) TH_LOG("%s", c.out);
+	EXPECT_EQ(0, sh("etw stop etwtest-livef", NULL, 0));
+	EXPECT_EQ(0, finish(&c, 0)) TH_LOG("%s", c.out);
+	EXPECT_EQ(shown + 7, count_lines(c.out, GUID_TEXT));
+	/* The file: those written before live attached too. */
+	ASSERT_EQ(0, sh("etw dump -s /tmp/etwtest-livef.etl", out, sizeof(out)));
+	line = strstr(out, GUID_TEXT);
+	ASSERT_NE(NULL, line);
+	while (line > out && line[-1] != '\n')
+		line--;
+	EXPECT_EQ(1, sscanf(line, "%d", &in_file)) TH_LOG("%s", out);
+	EXPECT_EQ(tries + 7, in_file) TH_LOG("%s", out);
 }
 
 /* With -p: a session of its own, flushed every second, stopped at the end. */
