@@ -786,4 +786,22 @@ TEST_F(consumer, second_consumer_gets_copies)
 	consumer_close(&c1);
 }
 
+/* A second consumer's copies are buffer memory: max_buffer_memory_mb. */
+TEST_F(consumer, second_consumer_memory_cap)
+{
+	struct consumer c1, c2;
+	char cap[16] = "1";
+
+	ASSERT_EQ(0, swap_memory_cap(cap));
+	/* 256 KiB of buffers; the copies would be 16 x 64 KiB more. */
+	start(_metadata, self, "etwtest-cons-2cap", ETW_MODE_REAL_TIME, 64, 4, 16);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c1));
+	EXPECT_EQ(-ENOMEM, consumer_attach(self->fd, self->id, 0, &c2));
+	ASSERT_EQ(0, swap_memory_cap(cap));
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c2));
+	EXPECT_EQ(16, c2.a.nr_slots);
+	consumer_close(&c2);
+	consumer_close(&c1);
+}
+
 TEST_HARNESS_MAIN
