@@ -196,6 +196,23 @@ static void fuzz_cfd_remember(struct fuzz_thread *t, const struct etw_consumer_a
 	t->cinfo[which] = *a;
 }
 
+/* Call the table's ioctl @opi, counted in its statistics; errno in *@err. */
+static long fuzz_call(struct fuzz_thread *t, unsigned int opi, int fd, void *arg, int *err)
+{
+	struct fuzz_op_stats *st = &t->sh->ops[opi];
+	double t0 = fuzz_now();
+	long ret;
+
+	ret = ioctl(fd, fuzz_ioctls[opi].cmd, arg);
+	*err = ret ? errno : 0;
+	atomic_fetch_add(&st->usec[t->role], (unsigned long)((fuzz_now() - t0) * 1e6));
+	atomic_fetch_add(&st->calls[t->role], 1);
+	fuzz_errno(t, fuzz_ioctls[opi].name, ret, *err);
+	if (!ret)
+		atomic_fetch_add(&st->ok[t->role], 1);
+	return ret;
+}
+
 static void fuzz_one_ioctl(struct fuzz_thread *t)
 {
 	static __thread uint8_t scratch[FUZZ_MAX_ARG + 64];
@@ -207,7 +224,6 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 	int fd = fuzz_fd(t, &f), cfd;
 	unsigned int cf;
 	long ret;
-	double t0;
 	int err;
 
 	if (fuzz_chance(t, 4)) {
@@ -287,14 +303,7 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 		memcpy(arg, scratch, mem);
 	}
 
-	t0 = fuzz_now();
-	ret = ioctl(fd, op->cmd, arg);
-	err = ret ? errno : 0;
-	atomic_fetch_add(&t->sh->ops[opi].usec[t->role], (unsigned long)((fuzz_now() - t0) * 1e6));
-	atomic_fetch_add(&t->sh->ops[opi].calls[t->role], 1);
-	fuzz_errno(t, op->name, ret, err);
-	if (!ret)
-		atomic_fetch_add(&t->sh->ops[opi].ok[t->role], 1);
+	ret = fuzz_call(t, opi, fd, arg, &err);
 
 	if (canary && !fuzz_points_at(scratch, op->size, t->argmem, FUZZ_ARGMEM + t->page)) {
 		for (k = 0; k < FUZZ_CANARY; k++)
@@ -497,12 +506,28 @@ static void fuzz_one_mmap(struct fuzz_thread *t, struct fuzz_map *maps)
 	slot->len = len;
 }
 
-/* Whole notifications only; remember the cookies for ETW_IOC_NOTIFY_ACK. */
-static void fuzz_notifications(struct fuzz_thread *t, unsigned int f,
+/* The table's index of the /dev/etw ioctl @cmd. */
+static unsigned int fuzz_op(unsigned long cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < NELEM(fuzz_ioctls); i++)
+		if (fuzz_ioctls[i].cmd == cmd)
+			break;
+	assert(i < NELEM(fuzz_ioctls));
+	return i;
+}
+
+/*
+ * Whole notifications only; remember the cookies for ETW_IOC_NOTIFY_ACK,
+ * or acknowledge them at once on @ack_fd (>= 0) as a provider's callback.
+ */
+static void fuzz_notifications(struct fuzz_thread *t, int ack_fd,
 			       const uint8_t *buf, size_t len)
 {
 	struct etw_notification n;
 	size_t off = 0;
+	int err;
 
 	while (off < len) {
 		if (len - off < sizeof(n)) {
@@ -517,11 +542,85 @@ static void fuzz_notifications(struct fuzz_thread *t, unsigned int f,
 				       n.size, n.filter_size, off, len);
 			return;
 		}
-		if (n.cookie)
+		if (n.cookie && ack_fd >= 0) {
+			struct etw_notify_ack a = { .size = sizeof(a), .cookie = n.cookie };
+
+			fuzz_call(t, fuzz_op(ETW_IOC_NOTIFY_ACK), ack_fd, &a, &err);
+		} else if (n.cookie) {
 			t->cookies[fuzz_below(t, FUZZ_COOKIES)] = n.cookie;
+		}
 		off += n.size;
 	}
-	(void)f;
+}
+
+/* The callback thread's own session and provider, for fuzz_flush_and_read. */
+struct fuzz_reader {
+	uint32_t logger_id;
+	uint32_t reg;
+};
+
+/*
+ * A consumer without mmap: one event into a session of the thread's own,
+ * FLUSH and ETW_IOC_BUFFER_READ, which random calls rarely get to (a
+ * session needs a ready buffer and no attached consumer).  The session and
+ * the registration are made again when a fuzzer stopped or dropped them.
+ */
+static void fuzz_flush_and_read(struct fuzz_thread *t, int fd, struct fuzz_reader *rd)
+{
+	struct etw_provider_register reg = { .size = sizeof(reg) };
+	struct etw_session_start st = { .size = sizeof(st) };
+	struct etw_enable en = { .size = sizeof(en), .control_code = 1, .level = 5 };
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+	struct etw_session_control c = { .size = sizeof(c), .code = ETW_CONTROL_FLUSH };
+	struct etw_buffer_read r = { .size = sizeof(r), .length = FUZZ_BIG - 4096,
+				     .buf = (uintptr_t)t->big };
+	int err;
+
+	memcpy(reg.guid, t->guids[0], 16);
+	if (!rd->reg && !fuzz_call(t, fuzz_op(ETW_IOC_PROVIDER_REGISTER), fd, &reg, &err))
+		rd->reg = reg.reg_id;
+	snprintf(st.info.name, sizeof(st.info.name), "etwfuzz-reader");
+	st.info.buffer_size_kb = 4;
+	if (!fuzz_call(t, fuzz_op(ETW_IOC_SESSION_START), fd, &st, &err))
+		rd->logger_id = st.info.logger_id;
+	w.reg_id = rd->reg;
+	w.desc.level = 4;
+	if (fuzz_call(t, fuzz_op(ETW_IOC_WRITE), fd, &w, &err) && err == EBADF)
+		rd->reg = 0;
+	if (!w.written) {
+		en.logger_id = rd->logger_id;
+		memcpy(en.guid, t->guids[0], 16);
+		fuzz_call(t, fuzz_op(ETW_IOC_ENABLE), fd, &en, &err);
+	}
+	c.logger_id = r.logger_id = rd->logger_id;
+	fuzz_call(t, fuzz_op(ETW_IOC_SESSION_CONTROL), fd, &c, &err);
+	fuzz_call(t, fuzz_op(ETW_IOC_BUFFER_READ), fd, &r, &err);
+}
+
+/*
+ * A provider's callbacks: notifications on the process's shared file are
+ * read as soon as they come and acknowledged at once, so that waits of
+ * EnableTraceEx2 end early and acknowledgments succeed for both roles.
+ * When none comes for 10 ms, now and then, an event, a flush and a read.
+ */
+static void *fuzz_callbacks(void *arg)
+{
+	struct fuzz_thread *t = arg;
+	struct pollfd p = { .fd = t->fds[0], .events = POLLIN };
+	struct fuzz_reader rd = { 0 };
+	ssize_t ret;
+
+	while (!atomic_load(&t->sh->stop[t->role])) {
+		if (poll(&p, 1, 10) <= 0) {
+			if (fuzz_chance(t, 20))
+				fuzz_flush_and_read(t, p.fd, &rd);
+			continue;
+		}
+		ret = read(p.fd, t->big, FUZZ_BIG);
+		if (ret > 0)
+			fuzz_notifications(t, p.fd, t->big, ret);
+	}
+	return NULL;
 }
 
 static void fuzz_one_read(struct fuzz_thread *t)
@@ -554,7 +653,7 @@ static void fuzz_one_read(struct fuzz_thread *t)
 		if (ret > 0 && consumer)
 			fuzz_violation(t, "read() of a consumer fd returned %zd", ret);
 		else if (ret > 0 && buf == t->big)
-			fuzz_notifications(t, f, t->big, ret);
+			fuzz_notifications(t, -1, t->big, ret);
 		break;
 	}
 }
@@ -717,11 +816,12 @@ static int fuzz_drop_privileges(void)
 	return geteuid() == FUZZ_NOBODY && getegid() == FUZZ_NOBODY ? 0 : -1;
 }
 
-/* One fuzzing process: FUZZ_THREADS threads and a racer. */
+/* One fuzzing process: FUZZ_THREADS threads, a racer and the callbacks. */
 static int fuzz_process(struct fuzz_shared *sh, int role, uint64_t seed)
 {
-	struct fuzz_thread t[FUZZ_THREADS + 1];
-	pthread_t tid[FUZZ_THREADS + 1];
+	struct fuzz_thread t[FUZZ_THREADS + 2];
+	pthread_t tid[FUZZ_THREADS + 2];
+	void *(*fn)(void *);
 	struct timespec until;
 	unsigned int i;
 	uint8_t *racy;
@@ -735,14 +835,16 @@ static int fuzz_process(struct fuzz_shared *sh, int role, uint64_t seed)
 		return 11;
 	signal(SIGSEGV, fuzz_on_fault);
 	signal(SIGBUS, fuzz_on_fault);
-	for (i = 0; i <= FUZZ_THREADS; i++) {
+	for (i = 0; i <= FUZZ_THREADS + 1; i++) {
 		if (fuzz_thread_init(&t[i], sh, role, seed * 1000003 + i * 7919 + role, fd))
 			return 12;
 		t[i].racy = racy;
 	}
-	for (i = 0; i <= FUZZ_THREADS; i++)
-		if (pthread_create(&tid[i], NULL, i ? fuzz_thread_main : fuzz_racer, &t[i]))
+	for (i = 0; i <= FUZZ_THREADS + 1; i++) {
+		fn = !i ? fuzz_racer : i <= FUZZ_THREADS ? fuzz_thread_main : fuzz_callbacks;
+		if (pthread_create(&tid[i], NULL, fn, &t[i]))
 			return 13;
+	}
 	/*
 	 * The threads end at the quota or the deadline.  One may then still
 	 * wait in the kernel (an EnableTraceEx2 timeout, a STOP waiting for
@@ -759,6 +861,7 @@ static int fuzz_process(struct fuzz_shared *sh, int role, uint64_t seed)
 		if (pthread_timedjoin_np(tid[i], NULL, &until))
 			atomic_fetch_add(&sh->waiting[role], 1);
 	pthread_join(tid[0], NULL);
+	pthread_join(tid[FUZZ_THREADS + 1], NULL);
 	return 0;
 }
 
