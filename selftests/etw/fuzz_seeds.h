@@ -19,6 +19,9 @@ static inline void seed_register(struct fuzz_thread *t, void *arg)
 	struct etw_provider_register *r = arg;
 
 	memcpy(r->guid, fuzz_guid(t), 16);
+	/* Classic providers: one session at a time, the newest enable wins. */
+	r->flags = fuzz_chance(t, 80) ? 0 : fuzz_chance(t, 95) ? ETW_REGISTER_F_CLASSIC :
+		   fuzz_u32(t);
 }
 
 static inline void seed_unregister(struct fuzz_thread *t, void *arg)
