@@ -225,7 +225,7 @@ static inline void seed_enable(struct fuzz_thread *t, void *arg)
 	 * still wait forever for a registration that never acknowledges: the
 	 * wait ends when that registration goes, at the latest at exit.)
 	 */
-	e->timeout_ms = fuzz_chance(t, 90) ? ETW_TIMEOUT_ASYNC : fuzz_below(t, 20);
+	e->timeout_ms = fuzz_chance(t, 80) ? ETW_TIMEOUT_ASYNC : 1 + fuzz_below(t, 20);
 	if (fuzz_chance(t, 20)) {
 		uint32_t size = fuzz_chance(t, 90) ? fuzz_below(t, 64) : fuzz_u32(t);
 		uint8_t *data = fuzz_alloc(t, 64);

@@ -610,7 +610,9 @@ static void *fuzz_callbacks(void *arg)
 	struct fuzz_reader rd = { 0 };
 	ssize_t ret;
 
-	while (!atomic_load(&t->sh->stop[t->role])) {
+	/* Until both roles are done (the other's enables still come), or the deadline. */
+	while ((!atomic_load(&t->sh->stop[0]) || !atomic_load(&t->sh->stop[1])) &&
+	       fuzz_now() < t->sh->deadline) {
 		if (poll(&p, 1, 10) <= 0) {
 			if (fuzz_chance(t, 20))
 				fuzz_flush_and_read(t, p.fd, &rd);
