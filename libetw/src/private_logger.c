@@ -145,10 +145,31 @@ static _Thread_local pid_t cached_tid;
 static pid_t cached_pid;
 static pthread_once_t ids_once = PTHREAD_ONCE_INIT;
 
+/*
+ * A child of fork() has none of its parent's private loggers: their
+ * logger threads are not in the child and their files are the parent's.
+ * Its writes to them go nowhere, its controls find nothing, its own
+ * StartTrace gets the slots afresh.  Nothing is freed (a parent's thread
+ * may have been inside at the fork): the locks are made anew and the old
+ * buffers left behind.
+ */
 static void ids_after_fork(void)
 {
+	unsigned int i, c;
+
 	cached_pid = 0;
 	cached_tid = 0;
+	pthread_mutex_init(&priv_lock, NULL);
+	for (i = 0; i < ETW_MAX_PRIVATE_LOGGERS; i++) {
+		struct priv_logger *l = &loggers[i];
+
+		atomic_store(&l->state, PRIV_FREE);
+		for (c = 0; l->cpus && c < l->ncpu; c++) {
+			pthread_mutex_init(&l->cpus[c].lock, NULL);
+			l->cpus[c].cur = NULL;
+		}
+	}
+	etw_provider_private_forget();
 }
 
 static void ids_init(void)
@@ -367,6 +388,9 @@ static ULONG priv_store(struct priv_logger *l, unsigned int cpu,
 		len += pc[i].len;
 	room = (len + 7) & ~7u;
 
+	/* Also keeps a forked child off locks its parent's threads held. */
+	if (atomic_load_explicit(&l->state, memory_order_relaxed) != PRIV_RUNNING)
+		return ERROR_INVALID_HANDLE;
 	pthread_mutex_lock(&c->lock);
 	/* Stopping takes this lock after it marks the logger: see the top. */
 	if (atomic_load_explicit(&l->state, memory_order_relaxed) != PRIV_RUNNING) {

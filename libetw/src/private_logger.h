@@ -127,4 +127,7 @@ ULONG etw_private_event_write(unsigned int mask, const GUID *provider,
 void etw_provider_private_changed(const GUID *guid, USHORT logger_id,
 				  ULONG code, LPCGUID source);
 
+/* provider.c: in a child after fork, no private logger enables anything. */
+void etw_provider_private_forget(void);
+
 #endif /* LIBETW_PRIVATE_LOGGER_H */

@@ -271,6 +271,19 @@ void etw_provider_private_changed(const GUID *guid, USHORT logger_id,
 	pthread_mutex_unlock(&dispatch);
 }
 
+void etw_provider_private_forget(void)
+{
+	static const struct etw_private_view none;
+	struct etw_prov *p;
+	unsigned int id;
+
+	for (id = 1; id <= ETW_MAX_REGS_PER_FILE; id++) {
+		p = atomic_load_explicit(&provs[id], memory_order_acquire);
+		if (p)
+			private_set(p, &none);
+	}
+}
+
 /*
  * A registration of a GUID private loggers already enable: as enabled
  * before it registered.  An EventRegister provider that the module also

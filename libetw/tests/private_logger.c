@@ -407,6 +407,50 @@ TEST(update_of_a_buffering_logger_has_no_file_to_switch)
 	EXPECT_NE(0, access("/tmp/etwtest-ring.etl", F_OK));
 }
 
+/*
+ * A child of fork() has none of its parent's private loggers (their
+ * thread and file are the parent's) and may start its own; the parent's
+ * logger goes on, its file without the child's events.
+ */
+TEST_F(priv, a_child_of_fork_has_none_of_the_loggers)
+{
+	struct etw_etl_event rec[4];
+	struct props b;
+	struct ev e;
+	int status;
+	pid_t child;
+
+	event_init(&e.h, 7);
+	memcpy(e.data, "parent", 7);
+	ASSERT_EQ(ERROR_SUCCESS, TraceEvent(self->h, &e.h));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		CONTROLTRACE_ID own;
+		int bad = 0;
+
+		memcpy(e.data, "child!", 7);
+		bad |= TraceEvent(self->h, &e.h) != ERROR_INVALID_HANDLE;
+		bad |= control(self->h, NULL, EVENT_TRACE_CONTROL_QUERY, &b) !=
+		       ERROR_WMI_INSTANCE_NOT_FOUND;
+		/* All four slots are the child's. */
+		bad |= start("etwtest-private", NULL, EVENT_TRACE_BUFFERING_MODE,
+			     4, 0, 0, &own) != ERROR_SUCCESS;
+		bad |= TraceEvent(own, &e.h) != ERROR_SUCCESS;
+		bad |= stop(own) != ERROR_SUCCESS;
+		_exit(bad ? 1 : 0);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	memcpy(e.data, "after", 6);
+	ASSERT_EQ(ERROR_SUCCESS, TraceEvent(self->h, &e.h));
+	ASSERT_EQ(ERROR_SUCCESS, stop(self->h));
+	ASSERT_EQ(2, read_file(path, rec, 4, &self->etl));
+	EXPECT_EQ(0, memcmp(rec[0].data, "parent", 7));
+	EXPECT_EQ(0, memcmp(rec[1].data, "after", 6));
+}
+
 TEST_F(priv, write_errors)
 {
 	struct {

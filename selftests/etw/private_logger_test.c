@@ -263,7 +263,11 @@ TEST_F(pl, enabled_before_registering)
 	EXPECT_EQ(ERROR_SUCCESS, EventUnregister(reg));
 }
 
-/* EventWrite into a private logger only: no ioctl (seccomp kills one). */
+/*
+ * EventWrite into a private logger only: no ioctl, no system call
+ * (seccomp kills one).  In a child, which has none of its parent's
+ * private loggers: it starts and enables its own.
+ */
 TEST_F(pl, eventwrite_makes_no_system_call)
 {
 	EVENT_DESCRIPTOR d = { .Id = 13, .Level = 1 };
@@ -278,10 +282,17 @@ TEST_F(pl, eventwrite_makes_no_system_call)
 	child = fork();
 	ASSERT_LE(0, child);
 	if (!child) {
-		/* A new process: its ids are cached by its first event. */
-		ULONG bad = EventWrite(reg, &d, 1, &data);
+		CONTROLTRACE_ID own;
+		ULONG bad;
 
-		if (etw_forbid_syscalls())
+		/* The parent's logger is not the child's. */
+		bad = EventEnabled(reg, &d);
+		bad |= start_private("etwtest-private-child",
+				     "/tmp/etwtest-private-child.etl", &own);
+		bad |= EnableTrace(TRUE, 0, 0, &provider, own);
+		/* Its ids are cached by its first event. */
+		bad |= EventWrite(reg, &d, 1, &data);
+		if (bad || etw_forbid_syscalls())
 			_exit(3);
 		for (i = 0; i < 50; i++)
 			bad |= EventWrite(reg, &d, 1, &data);
@@ -289,6 +300,7 @@ TEST_F(pl, eventwrite_makes_no_system_call)
 		syscall(__NR_exit_group, bad ? 4 : 0);
 	}
 	ASSERT_EQ(child, waitpid(child, &status, 0));
+	unlink("/tmp/etwtest-private-child.etl");
 	EXPECT_TRUE(WIFEXITED(status)) TH_LOG("killed by signal %d", WTERMSIG(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(ERROR_SUCCESS, EventUnregister(reg));
