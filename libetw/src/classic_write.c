@@ -15,11 +15,11 @@
  * no free buffer, bad pointers.  Every function makes its result the
  * thread's last error.
  *
- * The caller's header is read directly: a header pointer that is not
- * readable faults in the caller, where Windows' structured exception
- * handling would return ERROR_NOACCESS.  Pointers the kernel follows (the
+ * The caller's memory is read under a guard (guard.h): a header, GUID or
+ * argument that cannot be read gives ERROR_NOACCESS, as Windows'
+ * structured exception handling does.  Pointers the kernel follows (the
  * data after the header, MOF_FIELD data, a GUID pointer) give
- * ERROR_NOACCESS.
+ * ERROR_NOACCESS from the kernel.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,6 +32,7 @@
 
 #include "classic.h"
 #include "controller.h"
+#include "guard.h"
 #include "logger_handle.h"
 #include "private_logger.h"
 
@@ -82,10 +83,26 @@ static ULONG trace_event(TRACELOGGER_HANDLE h, PEVENT_TRACE_HEADER ev)
 	return classic_ioctl(&w);
 }
 
+/* The arguments of a classic write, for etw_guarded(). */
+struct classic_call {
+	TRACELOGGER_HANDLE h;
+	void *header;
+	PEVENT_INSTANCE_INFO inst, parent;
+};
+
+static ULONG trace_event_call(void *arg)
+{
+	struct classic_call *c = arg;
+
+	return trace_event(c->h, c->header);
+}
+
 ETW_EXPORT ULONG WMIAPI TraceEvent(TRACELOGGER_HANDLE TraceHandle,
 				   PEVENT_TRACE_HEADER EventTrace)
 {
-	return etw_ret(trace_event(TraceHandle, EventTrace));
+	struct classic_call c = { .h = TraceHandle, .header = EventTrace };
+
+	return etw_ret(etw_guarded(trace_event_call, &c));
 }
 
 /*
@@ -133,13 +150,22 @@ static ULONG trace_event_instance(TRACELOGGER_HANDLE h,
 	return classic_ioctl(&w);
 }
 
+static ULONG trace_event_instance_call(void *arg)
+{
+	struct classic_call *c = arg;
+
+	return trace_event_instance(c->h, c->header, c->inst, c->parent);
+}
+
 ETW_EXPORT ULONG WMIAPI TraceEventInstance(TRACELOGGER_HANDLE TraceHandle,
 					   PEVENT_INSTANCE_HEADER EventTrace,
 					   PEVENT_INSTANCE_INFO InstInfo,
 					   PEVENT_INSTANCE_INFO ParentInstInfo)
 {
-	return etw_ret(trace_event_instance(TraceHandle, EventTrace, InstInfo,
-					    ParentInstInfo));
+	struct classic_call c = { .h = TraceHandle, .header = EventTrace,
+				  .inst = InstInfo, .parent = ParentInstInfo };
+
+	return etw_ret(etw_guarded(trace_event_instance_call, &c));
 }
 
 /* Arguments passed to the kernel as descriptors; more are gathered first. */
@@ -192,7 +218,9 @@ static ULONG trace_message(TRACELOGGER_HANDLE h, ULONG flags, LPCGUID guid,
 		size_t len = va_arg(args, size_t);
 
 		if (block) {
-			memcpy(block + total, p, len);
+			err = etw_guarded_copy(block + total, p, len);
+			if (err)
+				goto out;
 		} else {
 			d[i].ptr = (uintptr_t)p;
 			d[i].size = (__u32)len;
@@ -213,12 +241,16 @@ static ULONG trace_message(TRACELOGGER_HANDLE h, ULONG flags, LPCGUID guid,
 		classic_init(&w, ETW_WRITE_MESSAGE, h);
 		w.message_flags = flags;
 		w.message_number = number;
-		if (guid)
-			memcpy(w.guid, guid, sizeof(w.guid));
+		if (guid) {
+			err = etw_guarded_copy(w.guid, guid, sizeof(w.guid));
+			if (err)
+				goto out;
+		}
 		w.data = (uintptr_t)d;
 		w.count = (__u32)n;
 		err = classic_ioctl(&w);
 	}
+out:
 	free(block);
 	if (d != stack_d)
 		free(d);

@@ -58,6 +58,7 @@
 #include "etw_etl_writer.h"
 #include "logger_handle.h"
 #include "private_logger.h"
+#include "guard.h"
 
 #define PRIV_DEFAULT_BUFFER_KB	64
 #define PRIV_MAX_BUFFER_KB	1024	/* as the module, and the ETL writer */
@@ -420,8 +421,12 @@ static ULONG priv_store(struct priv_logger *l, unsigned int cpu,
 		return err;
 	}
 	dst = b->data + b->offset;
+	/* A piece it cannot read: nothing stored, the lock given back. */
 	for (i = 0; i < n; i++) {
-		memcpy(dst, pc[i].p, pc[i].len);
+		if (etw_guarded_copy(dst, pc[i].p, pc[i].len)) {
+			pthread_mutex_unlock(&c->lock);
+			return ERROR_NOACCESS;
+		}
 		dst += pc[i].len;
 	}
 	if (ts_off >= 0) {
@@ -699,6 +704,7 @@ ULONG etw_private_start(CONTROLTRACE_ID *TraceId, const struct etw_name *name,
 		path = buf;
 	}
 	pthread_once(&ids_once, ids_init);
+	etw_guard_init();	/* its sigaction now, not on a write */
 	pthread_mutex_lock(&priv_lock);
 	err = ERROR_ALREADY_EXISTS;
 	if (priv_find_name(name->utf8))
@@ -1076,6 +1082,8 @@ ULONG etw_private_event_write(unsigned int mask, const GUID *provider,
 	struct stored_ext x[3], *last = NULL;
 	struct stored_event_header h;
 	struct tl_items tl = { 0 };
+	EVENT_DATA_DESCRIPTOR given[ETW_MAX_DATA_DESCRIPTORS];
+	GUID ids[2];
 	const unsigned char *traits;
 	ULONG err = ERROR_SUCCESS, e2;
 	uint64_t total = sizeof(h);
@@ -1084,6 +1092,19 @@ ULONG etw_private_event_write(unsigned int mask, const GUID *provider,
 	bool typed = meta && __atomic_load_n(&meta->typed, __ATOMIC_RELAXED);
 
 	_Static_assert(sizeof(h) == ETW_EVENT_HEADER_SIZE, "EVENT_HEADER");
+	/* The caller's descriptors and ids, copied: unreadable, ERROR_NOACCESS. */
+	if (count > ETW_MAX_DATA_DESCRIPTORS)
+		return ERROR_INVALID_PARAMETER;
+	err = etw_guarded_copy(given, data, count * sizeof(*data));
+	if (!err && activity)
+		err = etw_guarded_copy(&ids[0], activity, sizeof(ids[0]));
+	if (!err && related)
+		err = etw_guarded_copy(&ids[1], related, sizeof(ids[1]));
+	if (err)
+		return err;
+	data = given;
+	activity = activity ? &ids[0] : NULL;
+	related = related ? &ids[1] : NULL;
 	if (typed && !tl_split(data, count, &tl))
 		return ERROR_INVALID_PARAMETER;
 	if (count + 10 > sizeof(stack_pc) / sizeof(stack_pc[0])) {
@@ -1126,7 +1147,10 @@ ULONG etw_private_event_write(unsigned int mask, const GUID *provider,
 		h.flags |= EVENT_HEADER_FLAG_EXTENDED_INFO;
 	}
 	if (tl.timestamp) {
-		memcpy(&h.timestamp, (const void *)(uintptr_t)tl.timestamp->Ptr, 8);
+		err = etw_guarded_copy(&h.timestamp,
+				       (const void *)(uintptr_t)tl.timestamp->Ptr, 8);
+		if (err)
+			goto out;
 		ts_off = -1;
 	}
 	for (i = 0; i < count; i++) {
@@ -1312,6 +1336,7 @@ ULONG etw_private_trace_message(TRACELOGGER_HANDLE h, ULONG flags,
 	uint32_t seq, ids[2];
 	uint64_t total;
 	int ts_off = -1;
+	size_t len;
 	ULONG err;
 	size_t i;
 
@@ -1334,12 +1359,12 @@ ULONG etw_private_trace_message(TRACELOGGER_HANDLE h, ULONG flags,
 		memcpy(p, &seq, 4);
 		p += 4;
 	}
-	if (flags & TRACE_MESSAGE_COMPONENTID) {
-		memcpy(p, guid, 4);
-		p += 4;
-	} else if (flags & TRACE_MESSAGE_GUID) {
-		memcpy(p, guid, 16);
-		p += 16;
+	if (flags & (TRACE_MESSAGE_COMPONENTID | TRACE_MESSAGE_GUID)) {
+		len = flags & TRACE_MESSAGE_COMPONENTID ? 4 : 16;
+		err = etw_guarded_copy(p, guid, len);
+		if (err)
+			goto out;
+		p += len;
 	}
 	if (flags & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP)) {
 		ts_off = (int)(p - hdr);
@@ -1369,6 +1394,7 @@ ULONG etw_private_trace_message(TRACELOGGER_HANDLE h, ULONG flags,
 		memcpy(hdr + 6, &opt, 2);
 		err = priv_store(l, my_cpu(), pc, (unsigned int)count + 1, ts_off);
 	}
+out:
 	if (pc != stack_pc)
 		free(pc);
 	return err;

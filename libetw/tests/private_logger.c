@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -504,6 +505,94 @@ TEST_F(priv, write_errors)
 	ASSERT_EQ(3, rec[i].data_size);
 	EXPECT_EQ(0, memcmp(rec[i].data, "raw", 3));
 	EXPECT_EQ(32, rec[1 - i].data_size);		/* 16 x "ab" */
+}
+
+/* A page the process may not touch, for the pointers Windows answers with ERROR_NOACCESS. */
+static void *no_access_page(void)
+{
+	void *p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * A header, MOF_FIELD data or a message argument that cannot be read:
+ * ERROR_NOACCESS, also as the last error, as Windows' exception handling
+ * gives; nothing of the event is stored and the logger goes on.
+ */
+TEST_F(priv, unreadable_memory_is_error_noaccess)
+{
+	struct {
+		EVENT_TRACE_HEADER h;
+		MOF_FIELD f[2];
+	} m;
+	struct etw_etl_event rec[4];
+	char *bad = no_access_page();
+	struct props b;
+	struct ev e;
+
+	ASSERT_NE(NULL, bad);
+	/* The header itself: private logger, and a module session's id. */
+	EXPECT_EQ(ERROR_NOACCESS, TraceEvent(self->h, (PEVENT_TRACE_HEADER)bad));
+	EXPECT_EQ(ERROR_NOACCESS, GetLastError());
+	EXPECT_EQ(ERROR_NOACCESS, TraceEvent(5, (PEVENT_TRACE_HEADER)bad));
+	EXPECT_EQ(ERROR_NOACCESS, TraceEventInstance(self->h, (PEVENT_INSTANCE_HEADER)bad,
+						     (PEVENT_INSTANCE_INFO)bad, NULL));
+	/* MOF_FIELD data: the second field unreadable, under the CPU's lock. */
+	event_init(&m.h, 2 * sizeof(MOF_FIELD));
+	m.h.Flags |= WNODE_FLAG_USE_MOF_PTR;
+	m.f[0] = (MOF_FIELD){ (uintptr_t)"ok", 2, 0 };
+	m.f[1] = (MOF_FIELD){ (uintptr_t)bad, 8, 0 };
+	EXPECT_EQ(ERROR_NOACCESS, TraceEvent(self->h, &m.h));
+	EXPECT_EQ(ERROR_NOACCESS, TraceMessage(self->h, 0, NULL, 1, "ok", (size_t)2,
+					       bad, (size_t)4, NULL, (size_t)0));
+	/* The logger goes on: its lock was given back, nothing partial kept. */
+	event_init(&e.h, 4);
+	memcpy(e.data, "good", 4);
+	EXPECT_EQ(ERROR_SUCCESS, TraceEvent(self->h, &e.h));
+	ASSERT_EQ(ERROR_SUCCESS, control(self->h, NULL, EVENT_TRACE_CONTROL_FLUSH, &b));
+	ASSERT_EQ(1, read_file(path, rec, 4, &self->etl));
+	ASSERT_EQ(4, rec[0].data_size);
+	EXPECT_EQ(0, memcmp(rec[0].data, "good", 4));
+	munmap(bad, 4096);
+}
+
+static volatile sig_atomic_t own_handler_ran;
+
+static void own_segv(int sig)
+{
+	own_handler_ran = sig;
+	_exit(42);
+}
+
+/*
+ * A fault outside libetw's guard is the program's: the handler it had
+ * before StartTrace runs, and without one the process dies of SIGSEGV.
+ */
+TEST(faults_outside_libetw_stay_the_programs)
+{
+	CONTROLTRACE_ID h;
+	int status, own;
+	pid_t pid;
+
+	for (own = 0; own < 2; own++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			if (own)
+				signal(SIGSEGV, own_segv);
+			if (start("etwtest-priv-segv", NULL, EVENT_TRACE_BUFFERING_MODE, 4, 0, 0, &h))
+				_exit(3);
+			*(volatile int *)no_access_page() = 1;
+			_exit(4);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		if (own) {
+			EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 42);
+		} else {
+			EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+		}
+	}
 }
 
 /* The logger thread's id, by the name it gives itself. */

@@ -9,6 +9,7 @@
  * reader.  (Private loggers alone: the host unit test private_logger.)
  */
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -178,6 +179,39 @@ TEST_F(pl, eventwrite_reaches_the_private_logger)
 	d.Level = 4;
 	EXPECT_FALSE(EventEnabled(reg, &d));
 	EXPECT_EQ(ERROR_SUCCESS, EventUnregister(reg));
+}
+
+/*
+ * EventWrite into a private logger with memory it cannot read (the
+ * descriptors, a payload, the activity id): ERROR_NOACCESS, as Windows'
+ * exception handling gives, nothing stored, and the next event written.
+ */
+TEST_F(pl, eventwrite_unreadable_memory_is_error_noaccess)
+{
+	EVENT_DESCRIPTOR d = { .Id = 12, .Level = 4, .Keyword = 0x1 };
+	EVENT_DATA_DESCRIPTOR data[2];
+	char *bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	REGHANDLE reg;
+
+	ASSERT_NE(MAP_FAILED, bad);
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&provider, NULL, NULL, &reg));
+	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->h, &provider,
+						EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+						4, 0x1, 0, 0, NULL));
+	EventDataDescCreate(&data[0], "ok", 2);
+	EventDataDescCreate(&data[1], bad, 8);
+	EXPECT_EQ(ERROR_NOACCESS, EventWrite(reg, &d, 2, data));
+	EXPECT_EQ(ERROR_NOACCESS, EventWrite(reg, &d, 1, (PEVENT_DATA_DESCRIPTOR)bad));
+	EXPECT_EQ(ERROR_NOACCESS, EventWriteTransfer(reg, &d, (LPCGUID)bad, NULL, 1, data));
+	EXPECT_EQ(ERROR_SUCCESS, EventWrite(reg, &d, 1, data));
+
+	ASSERT_EQ(ERROR_SUCCESS, ctl(self->h, NULL, EVENT_TRACE_CONTROL_FLUSH));
+	ASSERT_EQ(0, read_etl(path, &self->e));
+	ASSERT_EQ(1, self->e.n);
+	ASSERT_EQ(2, self->e.ev[0].data_size);
+	EXPECT_EQ(0, memcmp(self->e.ev[0].data, "ok", 2));
+	EXPECT_EQ(ERROR_SUCCESS, EventUnregister(reg));
+	munmap(bad, 4096);
 }
 
 TEST_F(pl, private_and_module_sessions_together)
