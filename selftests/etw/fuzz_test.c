@@ -51,10 +51,26 @@ static_assert(NELEM(fuzz_ioctls) <= FUZZ_MAX_OPS, "raise FUZZ_MAX_OPS");
 
 static __thread sigjmp_buf *fuzz_touch_jmp;
 
-static void fuzz_on_fault(int sig)
+/* What the thread was doing, for the report of a fault outside fuzz_touch. */
+static __thread const char *fuzz_doing = "starting";
+
+static void fuzz_on_fault(int sig, siginfo_t *si, void *uc)
 {
+	char line[160];
+	int n;
+
 	if (fuzz_touch_jmp)
 		siglongjmp(*fuzz_touch_jmp, sig);
+	n = snprintf(line, sizeof(line), "# fuzz: signal %d (code %d) at %p in %s, ip %#llx\n",
+		     sig, si->si_code, si->si_addr, fuzz_doing,
+#ifdef __x86_64__
+		     (unsigned long long)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP]
+#else
+		     0ULL
+#endif
+		     );
+	if (n > 0 && write(2, line, n) < 0)
+		n = 0;
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -610,6 +626,7 @@ static void *fuzz_callbacks(void *arg)
 	struct fuzz_reader rd = { 0 };
 	ssize_t ret;
 
+	fuzz_doing = "callbacks";
 	/* Until both roles are done (the other's enables still come), or the deadline. */
 	while ((!atomic_load(&t->sh->stop[0]) || !atomic_load(&t->sh->stop[1])) &&
 	       fuzz_now() < t->sh->deadline) {
@@ -725,15 +742,15 @@ static void *fuzz_thread_main(void *arg)
 		 */
 		r = fuzz_below(t, 10000);
 		if (r < 9400)
-			fuzz_one_ioctl(t), kind = 0;
+			fuzz_doing = "ioctl", fuzz_one_ioctl(t), kind = 0;
 		else if (r < 9600)
-			fuzz_one_mmap(t, maps), kind = 1;
+			fuzz_doing = "mmap", fuzz_one_mmap(t, maps), kind = 1;
 		else if (r < 9965)
-			fuzz_one_read(t), kind = 2;
+			fuzz_doing = "read", fuzz_one_read(t), kind = 2;
 		else if (r < 9995)
-			fuzz_reopen(t), kind = 3;
+			fuzz_doing = "reopen", fuzz_reopen(t), kind = 3;
 		else
-			fuzz_one_child(t), kind = 4;
+			fuzz_doing = "child", fuzz_one_child(t), kind = 4;
 		atomic_fetch_add(&t->sh->kind_usec[kind], (unsigned long)((fuzz_now() - t0) * 1e6));
 	}
 	for (i = 0; i < FUZZ_MAPS; i++)
@@ -835,8 +852,12 @@ static int fuzz_process(struct fuzz_shared *sh, int role, uint64_t seed)
 	racy = fuzz_map_anon(2 * 4096, PROT_READ | PROT_WRITE);
 	if (!racy)
 		return 11;
-	signal(SIGSEGV, fuzz_on_fault);
-	signal(SIGBUS, fuzz_on_fault);
+	{
+		struct sigaction sa = { .sa_sigaction = fuzz_on_fault, .sa_flags = SA_SIGINFO };
+
+		sigaction(SIGSEGV, &sa, NULL);
+		sigaction(SIGBUS, &sa, NULL);
+	}
 	for (i = 0; i <= FUZZ_THREADS + 1; i++) {
 		if (fuzz_thread_init(&t[i], sh, role, seed * 1000003 + i * 7919 + role, fd))
 			return 12;
