@@ -174,10 +174,7 @@ TEST_F(limits, private_loggers_per_process)
 	char child_ret = 99;
 	pid_t pid;
 
-	/*
-	 * Two processes hold four each at the same time.  The child starts
-	 * first: a fork copies the parent's private loggers with its memory.
-	 */
+	/* Two processes hold four each at the same time. */
 	ASSERT_EQ(0, pipe(ready));
 	ASSERT_EQ(0, pipe(done));
 	pid = fork();
