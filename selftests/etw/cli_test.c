@@ -363,9 +363,14 @@ TEST(progress)
 	char out[65536];
 
 	NEED_TOOLS();
-	/* Over 1 MiB: enough for etw dump to show progress. */
+	/*
+	 * Over 1 MiB: enough for etw dump to show progress.  The command
+	 * outlives its writes by a second, so that record, which shows what
+	 * the logger has written while the command runs, has something to
+	 * show however fast the machine is.
+	 */
 	EXPECT_EQ(0, on_terminal("etw record -o /tmp/etwtest-progress.etl -b 64 -p "
-				 GUID_TEXT " -- etw-example-provider 20000",
+				 GUID_TEXT " -- sh -c 'etw-example-provider 20000 && sleep 1'",
 				 out, sizeof(out)));
 	EXPECT_TRUE(strstr(out, "\retw: record: ") != NULL) TH_LOG("%s", out);
 	EXPECT_TRUE(strstr(out, "KiB) written to /tmp/etwtest-progress.etl") != NULL)
