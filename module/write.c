@@ -152,12 +152,6 @@ static void etw_record_fill(void *rec, u32 len, const struct etw_event *ev,
 		       ev->payload_len);
 }
 
-/*
- * Copy @len bytes from user memory, 8 at a time: user_access_begin() and
- * unsafe_get_user() cost a few instructions where copy_from_user() costs
- * calls and object checks, and a fault (page faults are disabled by the
- * caller) is -EFAULT.
- */
 /* Stores to a record at any alignment (plain moves on x86). */
 struct etw_unaligned {
 	union {
@@ -166,6 +160,13 @@ struct etw_unaligned {
 		u16 v2;
 	};
 } __packed;
+
+/*
+ * Copy @len bytes from user memory, 8 at a time: user_access_begin() and
+ * unsafe_get_user() cost a few instructions where copy_from_user() costs
+ * calls and object checks, and a fault (page faults are disabled by the
+ * caller) is -EFAULT.
+ */
 
 static __always_inline int etw_copy_user_inatomic(u8 *dst, const u8 __user *src,
 						  u32 len)
