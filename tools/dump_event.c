@@ -93,35 +93,45 @@ void event_kvs(const struct dump_event *e, struct kv_list *l)
 	kv_finish(l);
 }
 
+/*
+ * 16 bytes a line: offset, hex, printable ASCII.  Built by hand and
+ * written a block at a time: `etw dump` of a file of events without a
+ * schema spends most of its time here.
+ */
 void hexdump(FILE *out, const void *data, size_t n, const char *indent)
 {
 	static const char digits[] = "0123456789abcdef";
 	const unsigned char *p = data;
-	char line[128];
+	size_t ilen = strnlen(indent, 32), len = 0;
+	char block[4096];
 
 	for (size_t off = 0; off < n; off += 16) {
-		size_t len = snprintf(line, sizeof(line), "%s%04zx ", indent, off);
+		size_t cnt = n - off < 16 ? n - off : 16;
+		char *line;
 
-		if (len > sizeof(line) - 80)
-			len = sizeof(line) - 80;
-		for (size_t i = 0; i < 16; i++) {
-			line[len++] = ' ';
-			if (off + i < n) {
-				line[len++] = digits[p[off + i] >> 4];
-				line[len++] = digits[p[off + i] & 15];
-			} else {
-				line[len++] = ' ';
-				line[len++] = ' ';
-			}
+		if (len > sizeof(block) - 128) {
+			fwrite(block, 1, len, out);
+			len = 0;
 		}
-		line[len++] = ' ';
-		line[len++] = ' ';
-		for (size_t i = 0; i < 16 && off + i < n; i++) {
+		line = block + len;
+		memcpy(line, indent, ilen);
+		line += ilen;
+		for (int shift = off > 0xffff ? 28 : 12; shift >= 0; shift -= 4)
+			*line++ = digits[(off >> shift) & 15];
+		*line++ = ' ';
+		memset(line, ' ', 16 * 3 + 2);
+		for (size_t i = 0; i < cnt; i++) {
+			line[3 * i + 1] = digits[p[off + i] >> 4];
+			line[3 * i + 2] = digits[p[off + i] & 15];
+		}
+		line += 16 * 3 + 2;
+		for (size_t i = 0; i < cnt; i++) {
 			unsigned char c = p[off + i];
 
-			line[len++] = c >= 0x20 && c < 0x7f ? (char)c : '.';
+			*line++ = c >= 0x20 && c < 0x7f ? (char)c : '.';
 		}
-		line[len++] = '\n';
-		fwrite(line, 1, len, out);
+		*line++ = '\n';
+		len = (size_t)(line - block);
 	}
+	fwrite(block, 1, len, out);
 }

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 
 #include "dump.h"
+#include "dump_line.h"
 
 static void begin(struct dump *d)
 {
@@ -35,14 +36,28 @@ static void file_begin(struct dump *d, const char *path,
 static void when(FILE *out, const struct dump_event *e)
 {
 	const struct etw_etl_event *ev = e->ev;
+	struct dump_line l = { 0 };
 
-	fprintf(out, "#%" PRIu64 " %s cpu %u", e->index,
-		e->time[0] ? e->time : "-", ev->processor);
-	if (ev->has & ETW_ETL_HAS_IDS)
-		fprintf(out, " pid %u tid %u", ev->process_id, ev->thread_id);
-	fprintf(out, " %s", e->kind);
-	if (e->provider[0])
-		fprintf(out, " %s", e->provider);
+	line_str(&l, "#");
+	line_u(&l, e->index);
+	line_str(&l, " ");
+	line_str(&l, e->time[0] ? e->time : "-");
+	line_str(&l, " cpu ");
+	line_u(&l, ev->processor);
+	if (ev->has & ETW_ETL_HAS_IDS) {
+		line_str(&l, " pid ");
+		line_u(&l, ev->process_id);
+		line_str(&l, " tid ");
+		line_u(&l, ev->thread_id);
+	}
+	line_str(&l, " ");
+	line_str(&l, e->kind);
+	if (e->provider[0]) {
+		line_str(&l, " ");
+		line_str(&l, e->provider);
+	}
+	line_put(&l, out);
+	/* Names come from the file or a schema: escaped. */
 	if (e->provider_name) {
 		putc(' ', out);
 		put_text(out, e->provider_name);
@@ -54,30 +69,53 @@ static void when(FILE *out, const struct dump_event *e)
 	putc('\n', out);
 }
 
+static void field(struct dump_line *l, const char *name, uint64_t v)
+{
+	line_str(l, name);
+	line_u(l, v);
+}
+
 /* The second line: what the header says about the event. */
 static void what(FILE *out, const struct dump_event *e)
 {
 	const struct etw_etl_event *ev = e->ev;
+	struct dump_line l = { 0 };
 
-	fputs("   ", out);
-	if (ev->has & ETW_ETL_HAS_DESCRIPTOR)
-		fprintf(out, " id %u version %u channel %u level %u opcode %u task %u keyword 0x%" PRIx64,
-			ev->id, ev->version, ev->channel, ev->level, ev->opcode,
-			ev->task, ev->keyword);
-	if (ev->has & ETW_ETL_HAS_CLASS)
-		fprintf(out, " opcode %u level %u version %u", ev->opcode,
-			ev->level, ev->version);
-	if (ev->has & ETW_ETL_HAS_HOOK)
-		fprintf(out, " hook 0x%04x opcode %u version %u", ev->hook_id,
-			ev->opcode, ev->version);
+	line_str(&l, "   ");
+	if (ev->has & ETW_ETL_HAS_DESCRIPTOR) {
+		field(&l, " id ", ev->id);
+		field(&l, " version ", ev->version);
+		field(&l, " channel ", ev->channel);
+		field(&l, " level ", ev->level);
+		field(&l, " opcode ", ev->opcode);
+		field(&l, " task ", ev->task);
+		line_str(&l, " keyword 0x");
+		line_x(&l, ev->keyword, 1);
+	}
+	if (ev->has & ETW_ETL_HAS_CLASS) {
+		field(&l, " opcode ", ev->opcode);
+		field(&l, " level ", ev->level);
+		field(&l, " version ", ev->version);
+	}
+	if (ev->has & ETW_ETL_HAS_HOOK) {
+		line_str(&l, " hook 0x");
+		line_x(&l, ev->hook_id, 4);
+		field(&l, " opcode ", ev->opcode);
+		field(&l, " version ", ev->version);
+	}
 	if (ev->has & ETW_ETL_HAS_MESSAGE)
-		fprintf(out, " message %u", ev->id);
+		field(&l, " message ", ev->id);
 	if (ev->has & ETW_ETL_HAS_SEQUENCE)
-		fprintf(out, " sequence %u", ev->sequence);
+		field(&l, " sequence ", ev->sequence);
 	if (ev->has & ETW_ETL_HAS_COMPONENT)
-		fprintf(out, " component %u", ev->component_id);
-	fprintf(out, " flags 0x%04x size %u offset 0x%" PRIx64 "\n", ev->flags,
-		ev->size, ev->offset);
+		field(&l, " component ", ev->component_id);
+	line_str(&l, " flags 0x");
+	line_x(&l, ev->flags, 4);
+	field(&l, " size ", ev->size);
+	line_str(&l, " offset 0x");
+	line_x(&l, ev->offset, 1);
+	line_str(&l, "\n");
+	line_put(&l, out);
 }
 
 static void event(struct dump *d, const struct dump_event *e)
@@ -99,7 +137,11 @@ static void event(struct dump *d, const struct dump_event *e)
 		putc('\n', out);
 	}
 	if (!e->decoded && e->ev->data_size) {
-		fprintf(out, "    payload %u bytes\n", e->ev->data_size);
+		struct dump_line l = { 0 };
+
+		field(&l, "    payload ", e->ev->data_size);
+		line_str(&l, " bytes\n");
+		line_put(&l, out);
 		hexdump(out, e->ev->data, e->ev->data_size, "      ");
 	}
 }

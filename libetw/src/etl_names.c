@@ -52,13 +52,34 @@ ETW_EXPORT const char *etw_etl_ext_type_name(uint16_t type)
 	return type < N_OF(ext_types) ? ext_types[type] : NULL;
 }
 
+static char *put_hex(char *p, uint32_t v, int digits)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (int i = digits - 1; i >= 0; i--) {
+		p[i] = hex[v & 15];
+		v >>= 4;
+	}
+	return p + digits;
+}
+
+/* Written by hand: `etw dump` formats a GUID or two per record. */
 ETW_EXPORT void etw_etl_guid_to_str(const struct etw_etl_guid *g, char *buf)
 {
-	snprintf(buf, ETW_ETL_GUID_STRLEN,
-		 "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 g->data1, g->data2, g->data3, g->data4[0], g->data4[1],
-		 g->data4[2], g->data4[3], g->data4[4], g->data4[5],
-		 g->data4[6], g->data4[7]);
+	char *p = buf;
+
+	p = put_hex(p, g->data1, 8);
+	*p++ = '-';
+	p = put_hex(p, g->data2, 4);
+	*p++ = '-';
+	p = put_hex(p, g->data3, 4);
+	*p++ = '-';
+	for (int i = 0; i < 8; i++) {
+		if (i == 2)
+			*p++ = '-';
+		p = put_hex(p, g->data4[i], 2);
+	}
+	*p = '\0';
 }
 
 ETW_EXPORT int etw_etl_sid_to_str(const void *sid, size_t n, char *buf,

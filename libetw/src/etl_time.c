@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <time.h>
+#include <string.h>
 
 #include "etl_internal.h"
 
@@ -57,20 +57,71 @@ ETW_EXPORT int etw_etl_filetime(const struct etw_etl *etl, uint64_t timestamp,
 	return etl_to_filetime(&etl->hdr, timestamp, filetime) ? 0 : -EDOM;
 }
 
-#define FILETIME_UNIX_EPOCH	116444736000000000ull
+/* @n as exactly @width decimal digits, most significant first. */
+static char *put_digits(char *p, unsigned int n, int width)
+{
+	for (int i = width - 1; i >= 0; i--) {
+		p[i] = (char)('0' + n % 10);
+		n /= 10;
+	}
+	return p + width;
+}
+
+/*
+ * Days since 1970-01-01 to a proleptic Gregorian date, by 400-year eras
+ * (each exactly 146097 days) counted from 0000-03-01, so that the leap
+ * day ends the year.  Called for every record `etw dump` prints:
+ * gmtime_r() and snprintf() cost thousands of instructions per call.
+ */
+static void civil_from_days(int64_t z, int64_t *y, unsigned int *m,
+			    unsigned int *d)
+{
+	int64_t era, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	yoe = z - era * 146097;
+	yoe = (yoe - yoe / 1460 + yoe / 36524 - yoe / 146096) / 365;
+	doy = z - era * 146097 - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = (unsigned int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (unsigned int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = yoe + era * 400 + (*m <= 2);
+}
 
 ETW_EXPORT int etw_etl_format_filetime(uint64_t ft, char *buf, size_t size)
 {
-	time_t secs = (time_t)(ft / FILETIME_HZ) -
-		      (time_t)(FILETIME_UNIX_EPOCH / FILETIME_HZ);
-	struct tm tm;
+	/* FILETIME counts from 1601-01-01, 134774 days before 1970. */
+	int64_t secs = (int64_t)(ft / FILETIME_HZ), days, year;
+	unsigned int sod, mon, mday;
+	char text[32], *p = text;
 
-	if (!gmtime_r(&secs, &tm) || tm.tm_year > 9999 - 1900) {
+	days = secs / 86400 - 134774;
+	sod = (unsigned int)(secs % 86400);
+	civil_from_days(days, &year, &mon, &mday);
+	if (year > 9999) {
 		snprintf(buf, size, "%s", "");
 		return -ERANGE;
 	}
-	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%07uZ",
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		 tm.tm_min, tm.tm_sec, (unsigned int)(ft % FILETIME_HZ));
+	p = put_digits(p, (unsigned int)year, 4);
+	*p++ = '-';
+	p = put_digits(p, mon, 2);
+	*p++ = '-';
+	p = put_digits(p, mday, 2);
+	*p++ = 'T';
+	p = put_digits(p, sod / 3600, 2);
+	*p++ = ':';
+	p = put_digits(p, sod / 60 % 60, 2);
+	*p++ = ':';
+	p = put_digits(p, sod % 60, 2);
+	*p++ = '.';
+	p = put_digits(p, (unsigned int)(ft % FILETIME_HZ), 7);
+	*p++ = 'Z';
+	if (size) {
+		size_t n = (size_t)(p - text) < size ? (size_t)(p - text) : size - 1;
+
+		memcpy(buf, text, n);
+		buf[n] = '\0';
+	}
 	return 0;
 }

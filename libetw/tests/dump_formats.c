@@ -182,4 +182,105 @@ TEST_F(dump, summary)
 	EXPECT_EQ(self->total, self->o.provider_sum);
 }
 
+/* One hex dump of the text output, rebuilt into bytes. */
+struct dumped {
+	uint64_t offset;	/* the record's, from its second line */
+	uint32_t size, got;
+	unsigned char *bytes;
+	int bad;		/* a line out of place or not as its bytes */
+};
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* "      OOOO  hh hh ...  ascii": offset, 16 bytes, printable text. */
+static void hex_line(struct dumped *d, const char *line)
+{
+	unsigned int off;
+	size_t n;
+
+	if (sscanf(line, " %x", &off) != 1 || off != d->got) {
+		d->bad++;
+		return;
+	}
+	n = d->size - d->got < 16 ? d->size - d->got : 16;
+	for (size_t i = 0; i < n; i++) {
+		const char *h = line + 6 + 4 + 1 + 3 * i + 1;
+		unsigned char c;
+
+		if (hexval(h[0]) < 0 || hexval(h[1]) < 0) {
+			d->bad++;
+			return;
+		}
+		c = (unsigned char)(hexval(h[0]) << 4 | hexval(h[1]));
+		d->bytes[d->got + i] = c;
+		if (line[6 + 4 + 1 + 48 + 2 + i] != (c >= 0x20 && c < 0x7f ? (char)c : '.'))
+			d->bad++;
+	}
+	d->got += n;
+}
+
+/*
+ * Every payload the text format prints as a hex dump is the record's
+ * payload as the reader sees it at that offset, byte for byte, with the
+ * line offsets and the printable column right.
+ */
+TEST_F(dump, text_payload)
+{
+	char cmd[4096 + 256], *line = NULL, *at;
+	struct dumped *d = NULL;
+	size_t cap = 0, nd = 0, matched = 0;
+	unsigned long long offset = 0;
+	struct etw_etl_event ev;
+	struct etw_etl *etl;
+	FILE *p;
+	int ret;
+
+	snprintf(cmd, sizeof(cmd), "%s dump -f text '%s/%s'", ETW_TOOL_PATH,
+		 samples_dir(), variant->f->file);
+	p = popen(cmd, "r");
+	ASSERT_NE(NULL, p);
+	while (getline(&line, &cap, p) > 0) {
+		unsigned int size;
+
+		if (!strncmp(line, "    ", 4) && (at = strstr(line, " offset 0x")))
+			offset = strtoull(at + 10, NULL, 16);
+		else if (sscanf(line, "    payload %u bytes", &size) == 1) {
+			d = realloc(d, (nd + 1) * sizeof(*d));
+			ASSERT_NE(NULL, d);
+			d[nd] = (struct dumped){ .offset = offset, .size = size,
+						 .bytes = malloc(size) };
+			ASSERT_NE(NULL, d[nd].bytes);
+			nd++;
+		} else if (nd && !strncmp(line, "      ", 6) &&
+			   d[nd - 1].got < d[nd - 1].size)
+			hex_line(&d[nd - 1], line);
+	}
+	free(line);
+	EXPECT_EQ(0, pclose(p));
+	ASSERT_LT(0, nd);	/* every sample has records without a schema */
+
+	ASSERT_EQ(0, etw_etl_open(self->path, &etl, NULL));
+	while ((ret = etw_etl_next(etl, &ev)) > 0) {
+		for (size_t i = 0; i < nd; i++) {
+			if (d[i].offset != ev.offset)
+				continue;
+			EXPECT_EQ(0, d[i].bad);
+			EXPECT_EQ(ev.data_size, d[i].got);
+			if (ev.data_size == d[i].got)
+				EXPECT_EQ(0, memcmp(ev.data, d[i].bytes, d[i].got));
+			matched++;
+			break;
+		}
+	}
+	EXPECT_EQ(0, ret);
+	etw_etl_close(etl);
+	EXPECT_EQ(nd, matched);
+	for (size_t i = 0; i < nd; i++)
+		free(d[i].bytes);
+	free(d);
+}
+
 TEST_HARNESS_MAIN

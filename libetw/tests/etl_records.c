@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <stdio.h>
+#include <time.h>
 
 #include <etw_etl.h>
 
@@ -648,6 +650,64 @@ TEST(names)
 	EXPECT_EQ(NULL, etw_etl_kind_name(99));
 	EXPECT_STREQ("PROV_TRAITS", etw_etl_ext_type_name(0x0c));
 	EXPECT_EQ(NULL, etw_etl_ext_type_name(0x1234));
+}
+
+/* GUIDs with every nibble value, and leading zeros kept. */
+TEST(guid_text)
+{
+	struct etw_etl_guid g = { 0x0000000f, 0xa0b1, 0x00c2,
+				  { 0xff, 0x00, 0x01, 0x23, 0x45, 0x67, 0x89, 0xde } };
+	char buf[ETW_ETL_GUID_STRLEN];
+
+	memset(buf, 'x', sizeof(buf));
+	etw_etl_guid_to_str(&g, buf);
+	EXPECT_STREQ("0000000f-a0b1-00c2-ff00-0123456789de", buf);
+	g.data1 = 0xfedcba98;
+	etw_etl_guid_to_str(&g, buf);
+	EXPECT_STREQ("fedcba98-a0b1-00c2-ff00-0123456789de", buf);
+}
+
+/* The hand-made calendar agrees with gmtime_r() from 1601 to 9999. */
+TEST(filetime_text)
+{
+	static const uint64_t hz = 10000000ull, epoch = 11644473600ull;
+	uint64_t x = 88172645463325252ull;	/* xorshift64 */
+	char buf[64], want[64];
+	struct tm tm;
+
+	for (int i = 0; i < 200000; i++) {
+		uint64_t secs, ft;
+		time_t t;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* Edges first: 1601-01-01, leap days, 9999-12-31T23:59:59. */
+		if (i == 0)
+			secs = 0;
+		else if (i == 1)
+			secs = epoch + 951782400;	/* 2000-02-29 */
+		else if (i == 2)
+			secs = 253402300799ull + epoch;
+		else
+			secs = x % (253402300800ull + epoch);
+		ft = secs * hz + x % hz;
+		t = (time_t)secs - (time_t)epoch;
+		ASSERT_TRUE(gmtime_r(&t, &tm) != NULL);
+		snprintf(want, sizeof(want), "%04d-%02d-%02dT%02d:%02d:%02d.%07uZ",
+			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			 tm.tm_hour, tm.tm_min, tm.tm_sec,
+			 (unsigned int)(ft % hz));
+		ASSERT_EQ(0, etw_etl_format_filetime(ft, buf, sizeof(buf)));
+		ASSERT_STREQ(want, buf);
+	}
+	/* Year 10000 does not fit the format. */
+	EXPECT_EQ(-ERANGE, etw_etl_format_filetime((253402300800ull + epoch) * hz,
+						   buf, sizeof(buf)));
+	EXPECT_STREQ("", buf);
+	/* A short buffer gets what fits, terminated. */
+	ASSERT_EQ(0, etw_etl_format_filetime(epoch * hz, buf, 5));
+	EXPECT_STREQ("1970", buf);
 }
 
 TEST_HARNESS_MAIN
