@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,6 +76,12 @@ struct fuzz_mmap {
 	int file;
 };
 
+/* A field of an ioctl's struct that points at memory the kernel writes. */
+struct fuzz_out_ptr {
+	unsigned long cmd;
+	size_t offset;
+};
+
 #define FUZZ_IOCTL(_cmd, _type, _min, _who, _seed)			\
 	{ .name = #_cmd, .cmd = (_cmd), .size = sizeof(_type),		\
 	  .min_size = (_min), .who = (_who), .seed = (_seed),		\
@@ -111,6 +118,8 @@ struct fuzz_shared {
 	atomic_ulong children[2];	/* short-lived provider processes */
 	atomic_ulong waiting[2];	/* threads still in the kernel at exit */
 	atomic_ulong violations;
+	atomic_ulong aimed;		/* output pointers turned to the hole */
+	atomic_ulong aimed_mapped;	/* of which at memory mapped in the fuzzer */
 	atomic_uint loggers[ETW_MAX_SESSIONS + 1];	/* running, as root saw it */
 	atomic_int stop[2];		/* per role: quota reached or deadline */
 	unsigned long quota[2];
@@ -319,6 +328,53 @@ static inline void fuzz_reg_remember(struct fuzz_thread *t, unsigned int f,
 				     uint32_t id)
 {
 	t->regs[f][fuzz_below(t, FUZZ_REGS)] = id;
+}
+
+/*
+ * Whether the kernel may be pointed at @p for output.  The kernel may write
+ * anywhere in the caller's own memory, and a write it rightly makes into
+ * the fuzzer's stacks, heap or libraries (a mutated or racing pointer:
+ * BUFFER_READ copies up to 1 MiB) crashes the fuzzer later, somewhere
+ * else, in a way its seed does not repeat.  So output goes only to the
+ * zoo: scratch memory that ends at a guard page (a longer write stops
+ * there with EFAULT), the read-only page and the hole (the first byte
+ * faults), or addresses nothing of the fuzzer can be mapped at (below
+ * mmap_min_addr, above the user address space of a 64-bit or a 32-bit
+ * process).
+ */
+static inline bool fuzz_output_ok(const struct fuzz_thread *t, uint64_t p)
+{
+	const uint64_t low = 65536;
+	const uint64_t high = sizeof(void *) == 4 ? 0x100000000ULL : 0x00007ffffffff000ULL;
+	const struct { const uint8_t *mem; size_t len; } zoo[] = {
+		{ t->area, FUZZ_AREA + t->page },
+		{ t->big, FUZZ_BIG + t->page },
+		{ t->argmem, FUZZ_ARGMEM + t->page },
+		{ t->ro, t->page },
+		{ (const uint8_t *)(uintptr_t)t->unmapped, t->page },
+	};
+	size_t i;
+
+	if (p < low || p >= high)
+		return true;
+	for (i = 0; i < sizeof(zoo) / sizeof(zoo[0]); i++)
+		if (p >= (uintptr_t)zoo[i].mem && p - (uintptr_t)zoo[i].mem < zoo[i].len)
+			return true;
+	return false;
+}
+
+/* @p, or the hole if output there could land on the fuzzer's own memory. */
+static inline uint64_t fuzz_output_aim(struct fuzz_thread *t, uint64_t p)
+{
+	long page = t->page;
+
+	if (fuzz_output_ok(t, p))
+		return p;
+	atomic_fetch_add(&t->sh->aimed, 1);
+	/* Counted apart: the writes that would have hit the fuzzer itself. */
+	if (!msync((void *)(uintptr_t)(p & ~(uint64_t)(page - 1)), page, MS_ASYNC))
+		atomic_fetch_add(&t->sh->aimed_mapped, 1);
+	return t->unmapped;
 }
 
 /* One mutation of a struct of @len bytes (the size field excepted). */

@@ -16,6 +16,9 @@
  *	ETW_IOC_CONSUMER_ATTACH said
  *	prot: the most the mapping may be given (PROT_READ: read-only), and
  *	FUZZ_SPARSE if pages not populated yet read as SIGBUS.
+ * fuzz_out_ptrs: every pointer field the kernel writes through (besides
+ *	the struct itself); the fuzzer aims those only at its own scratch
+ *	memory (fuzz_output_ok) and never races on them.
  */
 #ifndef ETW_FUZZ_IOCTLS_H
 #define ETW_FUZZ_IOCTLS_H
@@ -44,6 +47,10 @@ static const struct fuzz_mmap fuzz_mmaps[] = {
 	FUZZ_CONSUMER_MMAP(ETW_CONSUMER_MMAP_CTRL, FUZZ_CONTROL, PROT_READ | PROT_WRITE),
 	FUZZ_CONSUMER_MMAP(ETW_CONSUMER_MMAP_RING, FUZZ_CONTROL, PROT_READ),
 	FUZZ_CONSUMER_MMAP(ETW_CONSUMER_MMAP_BUFFERS, FUZZ_CONTROL, PROT_READ | FUZZ_SPARSE),
+};
+
+static const struct fuzz_out_ptr fuzz_out_ptrs[] = {
+	{ ETW_IOC_BUFFER_READ, offsetof(struct etw_buffer_read, buf) },
 };
 
 #endif /* ETW_FUZZ_IOCTLS_H */

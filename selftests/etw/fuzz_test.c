@@ -162,7 +162,7 @@ static void fuzz_unknown_ioctl(struct fuzz_thread *t, int fd, int file)
 		arg = fuzz_alloc(t, 4096);
 		fuzz_fill(t, arg, 64);
 	} else {
-		arg = (void *)(uintptr_t)fuzz_ptr(t, 64);
+		arg = (void *)(uintptr_t)fuzz_output_aim(t, (uintptr_t)fuzz_ptr(t, 64));
 	}
 	ret = ioctl(fd, cmd, arg);
 	if (ret != -1 || errno != ENOTTY)
@@ -229,6 +229,32 @@ static long fuzz_call(struct fuzz_thread *t, unsigned int opi, int fd, void *arg
 	return ret;
 }
 
+/* Whether the kernel writes through a pointer in @cmd's struct. */
+static bool fuzz_writes_through(unsigned long cmd)
+{
+	size_t i;
+
+	for (i = 0; i < NELEM(fuzz_out_ptrs); i++)
+		if (fuzz_out_ptrs[i].cmd == cmd)
+			return true;
+	return false;
+}
+
+/* After mutation: @cmd's output pointers aimed at the fuzzer's zoo only. */
+static void fuzz_aim_outputs(struct fuzz_thread *t, unsigned long cmd, uint8_t *s)
+{
+	uint64_t p;
+	size_t i;
+
+	for (i = 0; i < NELEM(fuzz_out_ptrs); i++) {
+		if (fuzz_out_ptrs[i].cmd != cmd)
+			continue;
+		memcpy(&p, s + fuzz_out_ptrs[i].offset, 8);
+		p = fuzz_output_aim(t, p);
+		memcpy(s + fuzz_out_ptrs[i].offset, &p, 8);
+	}
+}
+
 static void fuzz_one_ioctl(struct fuzz_thread *t)
 {
 	static __thread uint8_t scratch[FUZZ_MAX_ARG + 64];
@@ -270,6 +296,7 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 	for (k = 0; k < n; k++)
 		fuzz_mutate(t, scratch, op->size);
 	fuzz_bound_waits(t, op->cmd, scratch);
+	fuzz_aim_outputs(t, op->cmd, scratch);
 	usize = fuzz_chance(t, 85) ? op->size : fuzz_size(t, op);
 	if (usize > op->size && fuzz_chance(t, 50))
 		fuzz_fill(t, scratch + op->size, sizeof(scratch) - op->size);
@@ -280,8 +307,11 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 	if (mem > FUZZ_MAX_ARG + 8)
 		mem = FUZZ_MAX_ARG + 8;
 	where = fuzz_below(t, 20);
-	/* A consumer fd must be read back to be closed: not into racy memory. */
-	if (where == 1 && op->cmd == ETW_IOC_CONSUMER_ATTACH)
+	/*
+	 * A consumer fd must be read back to be closed: not into racy memory.
+	 * Nor an output pointer: the racer would aim it anywhere.
+	 */
+	if (where == 1 && (op->cmd == ETW_IOC_CONSUMER_ATTACH || fuzz_writes_through(op->cmd)))
 		where = 4;
 	switch (where) {
 	case 0:		/* ends at the guard page: all of it, or less than usize */
@@ -295,8 +325,8 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 	case 2:		/* readable, not writable */
 		arg = t->ro;
 		break;
-	case 3:
-		arg = (uint8_t *)(uintptr_t)fuzz_ptr(t, mem);
+	case 3:	/* the struct is written back: the zoo only, also when truncated */
+		arg = (uint8_t *)(uintptr_t)fuzz_output_aim(t, (uintptr_t)fuzz_ptr(t, mem));
 		break;
 	default:
 		arg = t->argmem + fuzz_below(t, 8) * 8;
@@ -652,7 +682,8 @@ static void fuzz_one_read(struct fuzz_thread *t)
 	int fd = fuzz_fd(t, &f), cfd = fuzz_cfd(t, &cf);
 	bool consumer = cfd >= 0 && fuzz_chance(t, 30);
 	struct pollfd pfd = { .fd = consumer ? cfd : fd, .events = POLLIN };
-	void *buf = fuzz_chance(t, 80) ? (void *)t->big : (void *)(uintptr_t)fuzz_ptr(t, len);
+	void *buf = fuzz_chance(t, 80) ? (void *)t->big :
+		    (void *)(uintptr_t)fuzz_output_aim(t, (uintptr_t)fuzz_ptr(t, len));
 	ssize_t ret;
 
 	atomic_fetch_add(&t->sh->reads[t->role], 1);
@@ -920,6 +951,8 @@ static void fuzz_report(struct __test_metadata *_metadata, struct fuzz_shared *s
 		       atomic_load(&sh->mmaps_ok[0]), atomic_load(&sh->mmaps_ok[1]),
 		       atomic_load(&sh->reads[0]), atomic_load(&sh->reads[1]),
 		       atomic_load(&sh->children[0]), atomic_load(&sh->children[1]));
+	ksft_print_msg("fuzz: output pointers aimed back at the zoo %lu, of which at the fuzzer's own mapped memory %lu\n",
+		       atomic_load(&sh->aimed), atomic_load(&sh->aimed_mapped));
 	if (atomic_load(&sh->waiting[0]) + atomic_load(&sh->waiting[1]))
 		ksft_print_msg("fuzz: threads left waiting in the kernel at exit: root %lu, unprivileged %lu\n",
 			       atomic_load(&sh->waiting[0]), atomic_load(&sh->waiting[1]));
