@@ -240,19 +240,52 @@ static bool fuzz_writes_through(unsigned long cmd)
 	return false;
 }
 
-/* After mutation: @cmd's output pointers aimed at the fuzzer's zoo only. */
-static void fuzz_aim_outputs(struct fuzz_thread *t, unsigned long cmd, uint8_t *s)
+/*
+ * @cmd's output pointers in the @room bytes at @s aimed at the fuzzer's
+ * zoo only: in the struct as the kernel will read it, also when it was
+ * left as an earlier call or a random fill made it.
+ */
+static void fuzz_aim_outputs(struct fuzz_thread *t, unsigned long cmd, uint8_t *s, size_t room)
 {
 	uint64_t p;
 	size_t i;
 
 	for (i = 0; i < NELEM(fuzz_out_ptrs); i++) {
-		if (fuzz_out_ptrs[i].cmd != cmd)
+		if (fuzz_out_ptrs[i].cmd != cmd || fuzz_out_ptrs[i].offset + 8 > room)
 			continue;
 		memcpy(&p, s + fuzz_out_ptrs[i].offset, 8);
 		p = fuzz_output_aim(t, p);
 		memcpy(s + fuzz_out_ptrs[i].offset, &p, 8);
 	}
+}
+
+/*
+ * A canary right after the @length bytes at @buf when they lie in the
+ * thread's big buffer with room after them: the kernel must write no
+ * further than the length the caller gave.  NULL when there is no room.
+ */
+static uint8_t *fuzz_length_canary(struct fuzz_thread *t, uint64_t buf, uint64_t length)
+{
+	uint8_t *end;
+
+	if (buf < (uintptr_t)t->big || buf - (uintptr_t)t->big + length + FUZZ_CANARY > FUZZ_BIG)
+		return NULL;
+	end = (uint8_t *)(uintptr_t)buf + length;
+	memset(end, 0x5A, FUZZ_CANARY);
+	return end;
+}
+
+static void fuzz_length_check(struct fuzz_thread *t, const char *what, const uint8_t *end,
+			      uint64_t length)
+{
+	unsigned int k;
+
+	for (k = 0; end && k < FUZZ_CANARY; k++)
+		if (end[k] != 0x5A) {
+			fuzz_violation(t, "%s wrote past the %llu bytes of its buffer (byte %u)",
+				       what, (unsigned long long)length, k);
+			return;
+		}
 }
 
 static void fuzz_one_ioctl(struct fuzz_thread *t)
@@ -263,6 +296,10 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 	uint8_t *arg;
 	uint32_t usize, mem;
 	bool canary = false, racy = false, wrong;
+	const struct etw_buffer_read *br;
+	uint8_t *out_end = NULL;
+	uint64_t buf, length = 0;
+	size_t zoo = 0;
 	int fd = fuzz_fd(t, &f), cfd;
 	unsigned int cf;
 	long ret;
@@ -296,7 +333,6 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 	for (k = 0; k < n; k++)
 		fuzz_mutate(t, scratch, op->size);
 	fuzz_bound_waits(t, op->cmd, scratch);
-	fuzz_aim_outputs(t, op->cmd, scratch);
 	usize = fuzz_chance(t, 85) ? op->size : fuzz_size(t, op);
 	if (usize > op->size && fuzz_chance(t, 50))
 		fuzz_fill(t, scratch + op->size, sizeof(scratch) - op->size);
@@ -349,7 +385,23 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 		memcpy(arg, scratch, mem);
 	}
 
+	/* The racer never has an output pointer; the read-only page has none. */
+	if (arg >= t->argmem && arg < t->argmem + FUZZ_ARGMEM)
+		zoo = t->argmem + FUZZ_ARGMEM - arg;
+	else if (arg >= t->area && arg < t->area + FUZZ_AREA)
+		zoo = t->area + FUZZ_AREA - arg;
+	fuzz_aim_outputs(t, op->cmd, arg, zoo);
+	/* ETW_IOC_BUFFER_READ's output ends where its length says. */
+	if (op->cmd == ETW_IOC_BUFFER_READ && usize >= ETW_BUFFER_READ_SIZE_VER0 &&
+	    zoo >= ETW_BUFFER_READ_SIZE_VER0) {
+		br = (const struct etw_buffer_read *)arg;
+		buf = br->buf;
+		length = br->length;
+		out_end = fuzz_length_canary(t, buf, length);
+	}
+
 	ret = fuzz_call(t, opi, fd, arg, &err);
+	fuzz_length_check(t, op->name, out_end, length);
 
 	if (canary && !fuzz_points_at(scratch, op->size, t->argmem, FUZZ_ARGMEM + t->page)) {
 		for (k = 0; k < FUZZ_CANARY; k++)
@@ -684,6 +736,7 @@ static void fuzz_one_read(struct fuzz_thread *t)
 	struct pollfd pfd = { .fd = consumer ? cfd : fd, .events = POLLIN };
 	void *buf = fuzz_chance(t, 80) ? (void *)t->big :
 		    (void *)(uintptr_t)fuzz_output_aim(t, (uintptr_t)fuzz_ptr(t, len));
+	uint8_t *end;
 	ssize_t ret;
 
 	atomic_fetch_add(&t->sh->reads[t->role], 1);
@@ -698,8 +751,10 @@ static void fuzz_one_read(struct fuzz_thread *t)
 		fuzz_errno(t, "write", ret < 0 ? -1 : 0, errno);
 		break;
 	default:
+		end = fuzz_length_canary(t, (uintptr_t)buf, len);
 		ret = read(pfd.fd, buf, len);
 		fuzz_errno(t, "read", ret < 0 ? -1 : 0, errno);
+		fuzz_length_check(t, "read", end, len);
 		if (ret > 0 && consumer)
 			fuzz_violation(t, "read() of a consumer fd returned %zd", ret);
 		else if (ret > 0 && buf == t->big)
