@@ -34,6 +34,16 @@ done
 dmesg -n 1
 echo "ETW-VM: kernel $(uname -r) cpus $(grep -c ^processor /proc/cpuinfo)"
 echo "ETW-VM: kfence sample_interval $(cat /sys/module/kfence/parameters/sample_interval 2>/dev/null || echo none)"
+# The memory checkers every run needs on (scan.sh fails a run without them).
+dmesg | grep -q 'kfence: initialized' && echo "ETW-VM: kfence on"
+slab=/sys/kernel/slab/kmalloc-256
+if [ "$(cat $slab/sanity_checks $slab/red_zone $slab/poison $slab/store_user 2>/dev/null)" = "1
+1
+1
+1" ]; then
+	echo "ETW-VM: slub_debug on"
+fi
+dmesg | grep -q 'CONFIG_PAGE_POISONING is on' && echo "ETW-VM: page_poison on"
 
 if insmod /lib/modules/etw.ko; then
 	echo "ETW-VM: module loaded"

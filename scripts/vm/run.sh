@@ -14,12 +14,17 @@ timeout_s=${ETW_VM_TIMEOUT:-600}
 
 # slub_debug=FZPU: sanity checks, red zones, poisoning and owner tracking on
 # every slab; KFENCE sampling where the kernel has it (6.12; Debian's 6.1 is
-# built without it).  panic=-1 with -no-reboot turns a panic into an exit.
+# built without CONFIG_KFENCE); page_poison=1: freed pages are filled and
+# checked when allocated again ("pagealloc: memory corruption"), for the
+# page allocator what slub_debug is for slabs (both kernels have
+# CONFIG_PAGE_POISONING; it takes precedence over init_on_alloc).
+# init.sh reports each and scan.sh fails a run that lacks one.
+# panic=-1 with -no-reboot turns a panic into an exit.
 # tsc=reliable: on a loaded host the clocksource watchdog can find the
 # emulated TSC unstable and flip sched_clock's static key, and that code
 # patching can hit a stale int3 under TCG (an oops in sched_clock_cpu
 # from clocksource_watchdog_work, seen in make fuzz on 6.12).
-append="console=ttyS0 quiet panic=-1 slub_debug=FZPU kfence.sample_interval=10"
+append="console=ttyS0 quiet panic=-1 slub_debug=FZPU kfence.sample_interval=10 page_poison=1"
 append="$append softlockup_panic=0 no_timer_check tsc=reliable nokaslr etwvm=$mode ${ETW_VM_APPEND:-}"
 
 set -- qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G \

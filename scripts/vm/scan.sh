@@ -27,6 +27,17 @@ if grep -q '^ETW-TEST-BEGIN' "$clean"; then
 	grep -q '^ETW-VM: module unloaded' "$clean" || problem "etw.ko did not unload"
 fi
 
+# The memory checkers (run.sh, init.sh): slub_debug and page poisoning on
+# both kernels, KFENCE on every kernel whose config has it.
+# (The first console line starts with the terminal's reset sequence.)
+rel=$(sed -n 's/.*ETW-VM: kernel \([^ ]*\) .*/\1/p' "$clean" | head -n 1)
+[ -n "$rel" ] || problem "the VM did not say which kernel it runs"
+grep -q '^ETW-VM: slub_debug on' "$clean" || problem "slub_debug is not on in $rel"
+grep -q '^ETW-VM: page_poison on' "$clean" || problem "page_poison is not on in $rel"
+if grep -q '^CONFIG_KFENCE=y' "/usr/src/linux-headers-$rel/.config" 2>/dev/null; then
+	grep -q '^ETW-VM: kfence on' "$clean" || problem "KFENCE is not on in $rel"
+fi
+
 # Each test program's output, with its exit status.
 awk '
 /^ETW-TEST-BEGIN /	{ name = $2; inside = 1; print "# selftest " name; next }
@@ -51,7 +62,7 @@ done
 rm -f "$clean.tests"
 
 # Kernel reports.  The whole console counts (a panic never reaches the dump).
-reports=$(grep -nE 'BUG:|BUG [^ ]+ \(|kernel BUG|WARNING:|Oops|general protection fault|KFENCE:|Slab corruption|Redzone|Poison overwritten|Object padding|Objects remaining|soft lockup|hard LOCKUP|blocked for more than|rcu_.*stall|UBSAN:|list_(add|del) corruption|Kernel panic|Call Trace:' "$clean" | head -n 40)
+reports=$(grep -nE 'pagealloc: |BUG:|BUG [^ ]+ \(|kernel BUG|WARNING:|Oops|general protection fault|KFENCE:|Slab corruption|Redzone|Poison overwritten|Object padding|Objects remaining|soft lockup|hard LOCKUP|blocked for more than|rcu_.*stall|UBSAN:|list_(add|del) corruption|Kernel panic|Call Trace:' "$clean" | head -n 40)
 if [ -n "$reports" ]; then
 	printf '%s\n' "$reports" | sed 's/^/# kernel: /'
 	problem "kernel reports in the log (above); see $log"
