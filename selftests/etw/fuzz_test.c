@@ -443,25 +443,6 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 	}
 }
 
-/* Read every page of a granted mapping; a fault there is a kernel bug. */
-static bool fuzz_touch(struct fuzz_thread *t, const uint8_t *p, size_t len)
-{
-	sigjmp_buf jb;
-	volatile uint8_t sum = 0;
-	size_t off;
-
-	if (sigsetjmp(jb, 1)) {
-		fuzz_touch_jmp = NULL;
-		return false;
-	}
-	fuzz_touch_jmp = &jb;
-	for (off = 0; off < len; off += t->page)
-		sum += p[off];
-	fuzz_touch_jmp = NULL;
-	(void)sum;
-	return true;
-}
-
 struct fuzz_map {
 	void *addr;
 	size_t len;
@@ -503,6 +484,31 @@ static void fuzz_scribble_ctrl(struct fuzz_thread *t, void *p)
 	}
 }
 
+/*
+ * Read every page of a granted mapping, then, if @scribble, write its
+ * control page as a consumer may; a fault there is a kernel bug, and the
+ * only fault the fuzzer's own code may take.
+ */
+static bool fuzz_touch(struct fuzz_thread *t, uint8_t *p, size_t len, bool scribble)
+{
+	sigjmp_buf jb;
+	volatile uint8_t sum = 0;
+	size_t off;
+
+	if (sigsetjmp(jb, 1)) {
+		fuzz_touch_jmp = NULL;
+		return false;
+	}
+	fuzz_touch_jmp = &jb;
+	for (off = 0; off < len; off += t->page)
+		sum += p[off];
+	if (scribble)
+		fuzz_scribble_ctrl(t, p);
+	fuzz_touch_jmp = NULL;
+	(void)sum;
+	return true;
+}
+
 static void fuzz_one_mmap(struct fuzz_thread *t, struct fuzz_map *maps)
 {
 	static const int prots[] = { PROT_READ, PROT_READ | PROT_WRITE, PROT_NONE,
@@ -513,6 +519,7 @@ static void fuzz_one_mmap(struct fuzz_thread *t, struct fuzz_map *maps)
 	struct fuzz_map *slot = &maps[fuzz_below(t, FUZZ_MAPS)];
 	unsigned long long off = m->offset;
 	int prot = m->prot & ~FUZZ_SPARSE, flags = MAP_SHARED, file = m->file;
+	bool scribble;
 	unsigned int f;
 	uint64_t want, max = 0;
 	size_t len, i;
@@ -581,12 +588,13 @@ static void fuzz_one_mmap(struct fuzz_thread *t, struct fuzz_map *maps)
 	if (listed && !(listed->prot & PROT_WRITE) &&
 	    mprotect(p, len, PROT_READ | PROT_WRITE) == 0)
 		fuzz_violation(t, "mprotect made %s writable", listed->name);
-	if ((prot & PROT_READ) && !fuzz_touch(t, p, len) && listed &&
+	scribble = listed && listed->file == FUZZ_ON_CONSUMER &&
+		   listed->offset == ETW_CONSUMER_MMAP_CTRL && (prot & PROT_WRITE) &&
+		   flags == MAP_SHARED;
+	if (((prot & PROT_READ) || scribble) &&
+	    !fuzz_touch(t, p, (prot & PROT_READ) ? len : 0, scribble) && listed &&
 	    !(listed->prot & FUZZ_SPARSE))
-		fuzz_violation(t, "a granted mapping of %s faulted on read", m->name);
-	if (listed && listed->file == FUZZ_ON_CONSUMER && listed->offset == ETW_CONSUMER_MMAP_CTRL &&
-	    (prot & PROT_WRITE) && flags == MAP_SHARED)
-		fuzz_scribble_ctrl(t, p);
+		fuzz_violation(t, "a granted mapping of %s faulted", m->name);
 	if (fuzz_chance(t, 30)) {
 		void *q = mremap(p, len, len + t->page, MREMAP_MAYMOVE);
 
