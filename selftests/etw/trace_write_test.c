@@ -78,6 +78,7 @@ TEST_F(tw, trace_record_as_stored)
 
 	event_init(&e, self->guid, 21);
 	e.h.client_context = 0x1234;	/* the kernel writes times over it */
+	e.h.history = 0x0000000100000001ull;	/* a ThreadId and ProcessId of 1: ignored */
 	copy = e;
 	w.logger_id = self->s;
 	w.header = (uintptr_t)&e;
