@@ -32,6 +32,18 @@ done
 
 # Keep the console for our own output; the log is dumped at the end.
 dmesg -n 1
+
+# The disk (scripts/vm/disk.sh, an empty ext4 file system) on /mnt/disk:
+# files written where a user writes them, through a block device.
+for m in /lib/modules/disk/*.ko; do
+	insmod "$m" 2>/dev/null
+done
+mkdir -p /mnt/disk
+for i in $(seq 50); do
+	[ -b /dev/vda ] && break
+	sleep 0.1
+done
+mount -t ext4 /dev/vda /mnt/disk 2>/dev/null || echo "ETW-VM: no disk on /mnt/disk"
 echo "ETW-VM: kernel $(uname -r) cpus $(grep -c ^processor /proc/cpuinfo)"
 echo "ETW-VM: kfence sample_interval $(cat /sys/module/kfence/parameters/sample_interval 2>/dev/null || echo none)"
 # The memory checkers every run needs on (scan.sh fails a run without them).
@@ -73,6 +85,7 @@ shell)
 esac
 
 cd /
+umount /mnt/disk 2>/dev/null
 if grep -q '^etw ' /proc/modules; then
 	if rmmod etw; then
 		echo "ETW-VM: module unloaded"

@@ -20,6 +20,11 @@ ln -s busybox "$root/bin/sh"
 cp "$top/scripts/vm/init.sh" "$root/init"
 chmod 755 "$root/init"
 cp "$ko" "$root/lib/modules/etw.ko"
+# The disk's driver and file system, for the kernel etw.ko was built for.
+rel=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
+"$top/scripts/vm/diskmods.sh" "$rel" "$(dirname "$out")/diskmods"
+mkdir -p "$root/lib/modules/disk"
+cp "$(dirname "$out")"/diskmods/*.ko "$root/lib/modules/disk/"
 cp -a "$stage"/. "$root"/
 
 # An unprivileged user for the permission tests.

@@ -27,8 +27,13 @@ timeout_s=${ETW_VM_TIMEOUT:-600}
 append="console=ttyS0 quiet panic=-1 slub_debug=FZPU kfence.sample_interval=10 page_poison=1"
 append="$append softlockup_panic=0 no_timer_check tsc=reliable nokaslr etwvm=$mode ${ETW_VM_APPEND:-}"
 
+# The disk: one ext4 image per kernel directory, never changed (snapshot).
+disk=$(dirname "$kernel")/disk-ext4.img
+"$(dirname "$0")/disk.sh" "$disk"
+
 set -- qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
+	-drive "file=$disk,format=raw,if=virtio,snapshot=on" \
 	-nographic -no-reboot -nodefaults -serial stdio -monitor none
 
 case "$mode" in

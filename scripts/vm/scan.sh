@@ -23,6 +23,7 @@ problem() {
 
 grep -q '^ETW-VM: done' "$clean" || problem "the VM did not finish (timeout, panic or hang); see $log"
 grep -q '^ETW-VM: module loaded' "$clean" || problem "etw.ko did not load"
+grep -q "^ETW-VM: no disk" "$clean" && problem "the VM's disk (/mnt/disk) did not mount"
 if grep -q '^ETW-TEST-BEGIN' "$clean"; then
 	grep -q '^ETW-VM: module unloaded' "$clean" || problem "etw.ko did not unload"
 fi

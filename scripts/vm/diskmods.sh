@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The modules a VM needs to mount the ext4 disk scripts/vm/disk.sh makes:
+#   diskmods.sh RELEASE DIR
+# puts them into DIR as NN-name.ko, in the order init.sh loads them (a
+# module before those that depend on it), uncompressed so busybox insmod
+# takes them.  They come from the kernel package setup.sh downloaded
+# (vmlinuz comes from the same .deb); a module the kernel has built in is
+# not in the package and is skipped.  Kept in DIR: extracting is slow.
+set -eu
+
+rel=$1 dir=$2
+mods="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci
+virtio_blk crc16 mbcache jbd2 crc32c_generic ext4"
+[ -e "$dir/.stamp" ] && exit 0
+deb=$(ls /var/cache/apt/archives/linux-image-"$rel"_*.deb | head -n 1)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards \
+	'./lib/modules/*/kernel/drivers/virtio/*' \
+	'./lib/modules/*/kernel/drivers/block/virtio_blk.ko*' \
+	'./lib/modules/*/kernel/lib/crc16.ko*' \
+	'./lib/modules/*/kernel/fs/mbcache.ko*' \
+	'./lib/modules/*/kernel/fs/jbd2/*' \
+	'./lib/modules/*/kernel/fs/ext4/*' \
+	'./lib/modules/*/kernel/crypto/crc32c_generic.ko*'
+rm -rf "$dir"
+mkdir -p "$dir"
+n=10
+for m in $mods; do
+	f=$(find "$tmp" -name "$m.ko" -o -name "$m.ko.xz" | head -n 1)
+	if [ -n "$f" ]; then
+		case "$f" in
+		*.xz) xz -dc "$f" > "$dir/$n-$m.ko" ;;
+		*) cp "$f" "$dir/$n-$m.ko" ;;
+		esac
+	fi
+	n=$((n + 1))
+done
+touch "$dir/.stamp"
