@@ -69,15 +69,27 @@ static void ready(int fd, int err)
 	close(fd);
 }
 
-/* Write every published buffer; a failed write is a lost buffer. */
+/* Buffers handed to the writer at once (etw_etl_writer_buffers()). */
+#define BATCH 64
+
+/*
+ * Write every published buffer; a failed write is a lost buffer.  Those
+ * published together go in as few writes as the file allows: one
+ * wake-up, one write for the buffers that follow each other in the file.
+ */
 static void write_ready(struct etw_session_reader *r, struct etw_etl_writer *w,
 			unsigned int *failed)
 {
-	const void *b;
+	const void *b[BATCH];
+	unsigned int n, f;
 
-	while ((b = etw_session_reader_next(r)))
-		if (etw_etl_writer_buffer(w, b))
-			(*failed)++;
+	do {
+		for (n = 0; n < BATCH && (b[n] = etw_session_reader_next(r)); n++)
+			;
+		f = 0;
+		etw_etl_writer_buffers(w, b, n, &f);
+		*failed += f;
+	} while (n == BATCH);
 	etw_session_reader_set_log_buffers_lost(r, etw_etl_writer_lost(w) + *failed);
 }
 

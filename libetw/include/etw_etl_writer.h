@@ -6,7 +6,9 @@
  * buffer 0 (the header buffer with the "EventTrace Header" event and its
  * TRACE_LOGFILE_HEADER) and copies every buffer it is given unchanged.
  * Buffer 0 is written first as a placeholder and rewritten by close with
- * the final EndTime, BuffersWritten, EventsLost and BuffersLost.
+ * the final EndTime, BuffersWritten, EventsLost and BuffersLost.  Where
+ * the file system allows it, session buffers are written with O_DIRECT
+ * straight from where they are (Documentation/logger.rst, "Writing").
  * Functions return 0 or a negative errno.
  */
 #ifndef ETW_ETL_WRITER_H
@@ -65,8 +67,24 @@ int etw_etl_writer_check_pattern(const char *path);
  */
 int etw_etl_writer_buffer(struct etw_etl_writer *w, const void *buffer);
 
+/*
+ * Write @n buffers as etw_etl_writer_buffer() writes each, but those
+ * that go to consecutive places of the file in one system call.  *@failed
+ * (if not NULL): how many could not be written; returns 0 or the first
+ * error.  The logger writes what one wake-up found ready this way.
+ */
+int etw_etl_writer_buffers(struct etw_etl_writer *w, const void *const *buffers,
+			   unsigned int n, unsigned int *failed);
+
 /* Buffers in the current file, buffer 0 included. */
 unsigned int etw_etl_writer_count(const struct etw_etl_writer *w);
+
+/*
+ * 1 while session buffers go to the file with O_DIRECT (the file system
+ * took it and no transfer was refused yet), 0 while they are written
+ * through the page cache.
+ */
+int etw_etl_writer_direct(const struct etw_etl_writer *w);
 
 /* Buffers not written (BuffersLost), the predecessor's included. */
 unsigned int etw_etl_writer_lost(const struct etw_etl_writer *w);

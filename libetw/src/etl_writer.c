@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 
 struct etw_etl_writer {
 	int fd;
+	int dfd;			/* O_DIRECT, for session buffers; -1: none */
 	char *path;			/* the file being written */
 	char *pattern;			/* NEWFILE: the name with %d */
 	unsigned int file_no;		/* NEWFILE: number of the current file */
@@ -170,22 +172,28 @@ static void build_header(struct etw_etl_writer *w, unsigned long long end_time)
 	memset(b + size, 0xff, w->buffer_size - size);
 }
 
-static int write_at(int fd, const void *buf, size_t len, off_t off)
+/* Write *len bytes at *off from *p, advancing all three; 0 or -errno. */
+static int write_on(int fd, const unsigned char **p, size_t *len, off_t *off)
 {
-	const unsigned char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, off);
+	while (*len) {
+		ssize_t n = pwrite(fd, *p, *len, *off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= n;
-		off += n;
+		*p += n;
+		*len -= n;
+		*off += n;
 	}
 	return 0;
+}
+
+static int write_at(int fd, const void *buf, size_t len, off_t off)
+{
+	const unsigned char *p = buf;
+
+	return write_on(fd, &p, &len, &off);
 }
 
 static int read_at(int fd, void *buf, size_t len, off_t off)
@@ -198,6 +206,50 @@ static int read_at(int fd, void *buf, size_t len, off_t off)
 	if (n < 0)
 		return -errno;
 	return (size_t)n == len ? 0 : -EINVAL;
+}
+
+/*
+ * Open the file a second time with O_DIRECT for the session buffers: they
+ * are mapped whole and page-aligned, so the block layer takes them from
+ * there and the CPU neither copies them into the page cache nor zeroes
+ * page-cache pages for them.  The header buffer and the small updates
+ * (FLUSH_MARKER, resume's reads, truncation) stay on the buffered
+ * descriptor; they touch no range a buffer is written to while both are
+ * in use, and the kernel keeps the page cache coherent with direct writes
+ * anyway.  A file system that refuses O_DIRECT (tmpfs before 6.6) leaves
+ * -1: buffered writes, as before.
+ */
+static void open_direct(struct etw_etl_writer *w)
+{
+	w->dfd = open(w->path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+}
+
+static void close_direct(struct etw_etl_writer *w)
+{
+	if (w->dfd >= 0)
+		close(w->dfd);
+	w->dfd = -1;
+}
+
+/*
+ * A session buffer at @off: directly when the file allows it.  EINVAL is
+ * the kernel refusing this transfer (an alignment this file system or
+ * device does not take, a buffer not page-aligned in memory): the rest of
+ * the file is written buffered, starting with what is left of this buffer.
+ */
+static int write_buffer_at(struct etw_etl_writer *w, const void *buf, size_t len,
+			   off_t off)
+{
+	const unsigned char *p = buf;
+	int ret;
+
+	if (w->dfd >= 0) {
+		ret = write_on(w->dfd, &p, &len, &off);
+		if (ret != -EINVAL)
+			return ret;
+		close_direct(w);
+	}
+	return write_at(w->fd, p, len, off);
 }
 
 static unsigned long long get64(const unsigned char *p)
@@ -283,6 +335,7 @@ static int open_file(struct etw_etl_writer *w)
 
 	if (!keep)
 		flags |= O_TRUNC;
+	w->dfd = -1;
 	w->fd = open(w->path, flags, 0644);
 	if (w->fd < 0)
 		return -errno;
@@ -317,12 +370,15 @@ static int open_file(struct etw_etl_writer *w)
 			w->next = 1;
 		if (!w->last && w->count > 1)
 			w->last = w->count - 1;
+		open_direct(w);
 		return 0;
 	}
 	build_header(w, 0);
 	ret = write_at(w->fd, w->header, w->buffer_size, 0);
-	if (!ret)
+	if (!ret) {
+		open_direct(w);
 		return 0;
+	}
 out_close:
 	close(w->fd);
 	w->fd = -1;
@@ -380,6 +436,7 @@ ETW_EXPORT int etw_etl_writer_open_ex(struct etw_etl_writer **out, const char *p
 	if (!w)
 		return -ENOMEM;
 	w->fd = -1;
+	w->dfd = -1;
 	w->opts = *opts;
 	w->info = *info;
 	w->buffer_size = info->buffer_size_kb * 1024;
@@ -441,7 +498,10 @@ static int mark_last(struct etw_etl_writer *w)
 /* Mark the last buffer, rewrite buffer 0 with the final numbers, close. */
 static int finish_file(struct etw_etl_writer *w)
 {
-	int ret = mark_last(w);
+	int ret;
+
+	close_direct(w);
+	ret = mark_last(w);
 
 	build_header(w, filetime_of(CLOCK_REALTIME));
 	if (!ret)
@@ -471,6 +531,19 @@ static unsigned int count_records(const unsigned char *b, unsigned int size)
 		off += (len + 7) & ~7u;
 	}
 	return n;
+}
+
+/* @buffer is in the file at @at. */
+static void placed(struct etw_etl_writer *w, unsigned int at, const void *buffer)
+{
+	unsigned long long seq = get64((const unsigned char *)buffer + 0x18);
+
+	w->last = at;
+	w->next = at + 1;
+	if (w->next > w->count)
+		w->count = w->next;
+	if (seq > w->max_seq)
+		w->max_seq = seq;
 }
 
 ETW_EXPORT int etw_etl_writer_buffer(struct etw_etl_writer *w, const void *buffer)
@@ -506,21 +579,116 @@ ETW_EXPORT int etw_etl_writer_buffer(struct etw_etl_writer *w, const void *buffe
 		}
 	}
 	at = w->next;
-	ret = write_at(w->fd, buffer, w->buffer_size, (off_t)at * w->buffer_size);
+	ret = write_buffer_at(w, buffer, w->buffer_size, (off_t)at * w->buffer_size);
 	if (ret)
 		return ret;
-	w->last = at;
-	w->next = at + 1;
-	if (w->next > w->count)
-		w->count = w->next;
-	if (seq > w->max_seq)
-		w->max_seq = seq;
+	placed(w, at, buffer);
 	return 0;
+}
+
+/* Buffers in one pwritev(), well within IOV_MAX. */
+#define RUN_MAX 64
+
+/*
+ * Buffers that go to consecutive places of the file, and the writer as it
+ * was before them: if the one write fails or comes up short, they are
+ * written again one by one from there, exactly as etw_etl_writer_buffer()
+ * would have.
+ */
+struct run {
+	struct iovec iov[RUN_MAX];
+	unsigned int n;
+	unsigned int at;
+	unsigned int next, last, count;
+	unsigned long long max_seq;
+};
+
+static void run_add(struct etw_etl_writer *w, struct run *run, const void *buffer)
+{
+	if (!run->n) {
+		run->at = w->next;
+		run->next = w->next;
+		run->last = w->last;
+		run->count = w->count;
+		run->max_seq = w->max_seq;
+	}
+	run->iov[run->n].iov_base = (void *)buffer;
+	run->iov[run->n].iov_len = w->buffer_size;
+	run->n++;
+	placed(w, w->next, buffer);
+}
+
+/* Write the run; how many of its buffers failed, the first error in *err. */
+static unsigned int run_write(struct etw_etl_writer *w, struct run *run, int *err)
+{
+	size_t len = (size_t)run->n * w->buffer_size;
+	unsigned int i, failed = 0;
+	ssize_t done = 0;
+	int ret;
+
+	if (run->n > 1) {
+		do {
+			done = pwritev(w->dfd >= 0 ? w->dfd : w->fd, run->iov, run->n,
+				       (off_t)run->at * w->buffer_size);
+		} while (done < 0 && errno == EINTR);
+	}
+	if (run->n && done != (ssize_t)len) {
+		w->next = run->next;
+		w->last = run->last;
+		w->count = run->count;
+		w->max_seq = run->max_seq;
+		for (i = 0; i < run->n; i++) {
+			ret = etw_etl_writer_buffer(w, run->iov[i].iov_base);
+			if (ret && !*err)
+				*err = ret;
+			failed += !!ret;
+		}
+	}
+	run->n = 0;
+	return failed;
+}
+
+ETW_EXPORT int etw_etl_writer_buffers(struct etw_etl_writer *w,
+				      const void *const *buffers, unsigned int n,
+				      unsigned int *failed)
+{
+	unsigned long long seq;
+	struct run run;
+	unsigned int i, f = 0;
+	int err = 0, ret;
+
+	run.n = 0;
+	for (i = 0; i < n; i++) {
+		seq = get64((const unsigned char *)buffers[i] + 0x18);
+		if (w->opts.resume && seq && seq <= w->max_seq)
+			continue;
+		/* Going round, a new file, a full file: one at a time. */
+		if (w->capacity && w->next >= w->capacity) {
+			f += run_write(w, &run, &err);
+			ret = etw_etl_writer_buffer(w, buffers[i]);
+			if (ret && !err)
+				err = ret;
+			f += !!ret;
+			continue;
+		}
+		if (run.n == RUN_MAX)
+			f += run_write(w, &run, &err);
+		run_add(w, &run, buffers[i]);
+	}
+	f += run_write(w, &run, &err);
+	if (failed)
+		*failed = f;
+	return err;
 }
 
 ETW_EXPORT unsigned int etw_etl_writer_count(const struct etw_etl_writer *w)
 {
 	return w->count;
+}
+
+ETW_EXPORT int etw_etl_writer_direct(const struct etw_etl_writer *w)
+{
+	return w->dfd >= 0;
 }
 
 ETW_EXPORT unsigned int etw_etl_writer_lost(const struct etw_etl_writer *w)

@@ -253,4 +253,168 @@ TEST_F(writer, resume_circular)
 	EXPECT_EQ(4, buffers_written());
 }
 
+/* @n bytes of the file at @off equal @want. */
+static int file_holds(const void *want, size_t n, off_t off)
+{
+	unsigned char got[BUF];
+	int fd = open(path, O_RDONLY), same;
+
+	same = fd >= 0 && n <= sizeof(got) && pread(fd, got, n, off) == (ssize_t)n &&
+	       !memcmp(got, want, n);
+	if (fd >= 0)
+		close(fd);
+	return same;
+}
+
+/* A page-aligned copy of buffer_of(), at @shift bytes into the page. */
+static const void *aligned_buffer(unsigned long long seq, size_t shift)
+{
+	static unsigned char *page;
+
+	if (!page && posix_memalign((void **)&page, BUF, 2 * BUF))
+		return NULL;
+	memcpy(page + shift, buffer_of(seq, 3), BUF);
+	return page + shift;
+}
+
+/*
+ * Page-aligned buffers go with O_DIRECT where the file system takes it
+ * (this machine's /tmp may not: then there is nothing to test here), and
+ * land in the file byte for byte.
+ */
+TEST_F(writer, direct_writes_aligned_buffers)
+{
+	const void *b;
+	int i;
+
+	ASSERT_EQ(0, open_writer(&self->w, ETW_MODE_FILE_SEQUENTIAL, 0, 0));
+	if (!etw_etl_writer_direct(self->w)) {
+		etw_etl_writer_close(self->w, NULL);
+		SKIP(return, "no O_DIRECT on /tmp");
+	}
+	for (i = 1; i <= 3; i++) {
+		b = aligned_buffer(i, 0);
+		ASSERT_NE(NULL, b);
+		ASSERT_EQ(0, etw_etl_writer_buffer(self->w, b));
+		EXPECT_EQ(1, etw_etl_writer_direct(self->w));
+		EXPECT_TRUE(file_holds(b, BUF, (off_t)i * BUF));
+	}
+	ASSERT_EQ(0, etw_etl_writer_close(self->w, NULL));
+	EXPECT_EQ(4 * BUF, file_size());
+	EXPECT_EQ(4, buffers_written());
+	/* FLUSH_MARKER, set through the page cache, on the last one only. */
+	EXPECT_TRUE(file_holds(aligned_buffer(2, 0), BUF, 2 * BUF));
+	b = aligned_buffer(3, 0);
+	EXPECT_TRUE(file_holds(b, 0x34, 3 * BUF));
+	EXPECT_FALSE(file_holds(b, BUF, 3 * BUF));
+}
+
+/*
+ * A transfer O_DIRECT refuses (EINVAL: memory not aligned for the
+ * device) is written through the page cache, and so is the rest of the
+ * file: every buffer still lands byte for byte.
+ */
+TEST_F(writer, direct_refused_falls_back)
+{
+	const void *b;
+
+	ASSERT_EQ(0, open_writer(&self->w, ETW_MODE_FILE_SEQUENTIAL, 0, 0));
+	if (!etw_etl_writer_direct(self->w)) {
+		etw_etl_writer_close(self->w, NULL);
+		SKIP(return, "no O_DIRECT on /tmp");
+	}
+	b = aligned_buffer(1, 8);
+	ASSERT_NE(NULL, b);
+	ASSERT_EQ(0, etw_etl_writer_buffer(self->w, b));
+	EXPECT_EQ(0, etw_etl_writer_direct(self->w));
+	EXPECT_TRUE(file_holds(b, BUF, BUF));
+	b = aligned_buffer(2, 0);
+	ASSERT_EQ(0, etw_etl_writer_buffer(self->w, b));
+	EXPECT_EQ(0, etw_etl_writer_direct(self->w));
+	EXPECT_TRUE(file_holds(b, BUF, 2 * BUF));
+	ASSERT_EQ(0, etw_etl_writer_close(self->w, NULL));
+	EXPECT_EQ(3 * BUF, file_size());
+}
+
+/* The file at @p from buffer 1 on, into @out (up to @max bytes); bytes. */
+static long data_of(const char *p, unsigned char *out, size_t max)
+{
+	int fd = open(p, O_RDONLY);
+	long n;
+
+	if (fd < 0)
+		return -1;
+	n = pread(fd, out, max, BUF);
+	close(fd);
+	return n;
+}
+
+/*
+ * etw_etl_writer_buffers() makes the file etw_etl_writer_buffer() makes:
+ * a CIRCULAR file going round, a SEQUENTIAL file filling up (the rest
+ * counted), a restarted writer skipping what the file holds, and a batch
+ * with a buffer O_DIRECT refuses in its middle.
+ */
+TEST_F(writer, batch_same_file_as_one_by_one)
+{
+	static const struct { unsigned int mode, max_kb; } cases[] = {
+		{ ETW_MODE_FILE_CIRCULAR, 24 },
+		{ ETW_MODE_FILE_SEQUENTIAL, 32 },
+		{ ETW_MODE_FILE_SEQUENTIAL, 0 },
+	};
+	/* BuffersWritten, EventsLost, BuffersLost */
+	static const unsigned int fields[3] = { 0x24, 0x30, 0x114 };
+	static unsigned char one[32 * BUF], batch[32 * BUF];
+	unsigned char *mem;
+	const void *b[12];
+	unsigned int c, i, failed, h_one[3], h_batch[3];
+	long n_one, n_batch;
+	char other[80];
+
+	ASSERT_EQ(0, posix_memalign((void **)&mem, BUF, 13 * BUF));
+	for (i = 0; i < 12; i++) {
+		/* Buffer 5 is not aligned for O_DIRECT: the batch falls back. */
+		b[i] = mem + i * BUF + (i == 5 ? 8 : 0);
+		memcpy((void *)b[i], buffer_of(i + 1, i % 3), BUF);
+	}
+	snprintf(other, sizeof(other), "%s.batch", path);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		unlink(path);
+		ASSERT_EQ(0, open_writer(&self->w, cases[c].mode, cases[c].max_kb, 0));
+		for (i = 0; i < 12; i++)
+			ASSERT_EQ(0, etw_etl_writer_buffer(self->w, b[i]));
+		ASSERT_EQ(0, etw_etl_writer_close(self->w, NULL));
+		n_one = data_of(path, one, sizeof(one));
+		for (i = 0; i < 3; i++)
+			h_one[i] = header_field(fields[i]);
+		ASSERT_EQ(0, rename(path, other));
+
+		/* In two calls: the second starts where a restart would. */
+		ASSERT_EQ(0, open_writer(&self->w, cases[c].mode, cases[c].max_kb, 0));
+		failed = 1;
+		ASSERT_EQ(0, etw_etl_writer_buffers(self->w, b, 7, &failed));
+		EXPECT_EQ(0, failed);
+		ASSERT_EQ(0, etw_etl_writer_buffers(self->w, b + 7, 5, &failed));
+		EXPECT_EQ(0, failed);
+		ASSERT_EQ(0, etw_etl_writer_close(self->w, NULL));
+		n_batch = data_of(path, batch, sizeof(batch));
+		for (i = 0; i < 3; i++)
+			h_batch[i] = header_field(fields[i]);
+		EXPECT_LT(0, n_one);
+		EXPECT_EQ(n_one, n_batch);
+		EXPECT_EQ(0, memcmp(one, batch, n_one));
+		for (i = 0; i < 3; i++)
+			EXPECT_EQ(h_one[i], h_batch[i]);
+		unlink(other);
+	}
+
+	/* A restarted writer given buffers the file has: skipped in a batch. */
+	ASSERT_EQ(0, open_writer(&self->w, ETW_MODE_FILE_SEQUENTIAL, 0, 1));
+	ASSERT_EQ(0, etw_etl_writer_buffers(self->w, b, 12, &failed));
+	EXPECT_EQ(0, failed);
+	ASSERT_EQ(0, etw_etl_writer_close(self->w, NULL));
+	EXPECT_EQ(13 * BUF, file_size());
+	free(mem);
+}
+
 TEST_HARNESS_MAIN
