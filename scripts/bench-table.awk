@@ -52,6 +52,31 @@ function info(name, w, i, unit) { row(name, w, i, unit, "", 0, "") }
 
 function section(title) { printf "\n%s\n", title }
 
+# Item 4 for the file in one place; @p prefixes the keys of that run.
+function logger_rows(where, p,    n, r, lost, share, rate) {
+	for (n = 1; n <= 2; n++) {
+		r = n == 1 ? "w" : "i"
+		lost[r] = ""
+		share[r] = ""
+		rate[r] = ""
+		if (has(r, p "producer.events") && has(r, p "logger.file_events")) {
+			# A failed write is one the session counted lost: not twice.
+			lost[r] = val(r, p "logger.session_lost") + \
+				  val(r, p "producer.events") - val(r, p "logger.file_events")
+			share[r] = 100 * (val(r, p "logger.cpu_ns") - val(r, p "producer.cpu_ns")) / \
+				   val(r, p "producer.cpu_ns")
+			rate[r] = val(r, p "logger.file_bytes") / val(r, p "logger.wall_ns") * 1e9 / 1e6
+		}
+	}
+	printf "  %s\n", where
+	info("  events written by the producer", cost("w", p "producer.events"),
+	     cost("i", p "producer.events"), "")
+	row("  events lost (session + missing in file)", lost["w"], lost["i"],
+	    "", "==", 0, "0")
+	row("  logger CPU / producer CPU", share["w"], share["i"], "%", "<=", 10, "<= 10%")
+	info("  file MB/s written", rate["w"], rate["i"], "")
+}
+
 function cost(r, k) { return has(r, k) ? val(r, k) : "" }
 
 function per_sec(r, k) { return has(r, k) && val(r, k) > 0 ? 1e9 / val(r, k) : "" }
@@ -108,25 +133,8 @@ END {
 	     ratio("w", "scale.getpid.2", "scale.getpid.1"), "", "x")
 
 	section("4. Logger: etw record draining one producer at full speed, default buffers, 64 B events")
-	for (n = 1; n <= 2; n++) {
-		r = n == 1 ? "w" : "i"
-		lost[r] = ""
-		share[r] = ""
-		rate[r] = ""
-		if (has(r, "producer.events") && has(r, "logger.file_events")) {
-			# A failed write is one the session counted lost: not twice.
-			lost[r] = val(r, "logger.session_lost") + \
-				  val(r, "producer.events") - val(r, "logger.file_events")
-			share[r] = 100 * (val(r, "logger.cpu_ns") - val(r, "producer.cpu_ns")) / \
-				   val(r, "producer.cpu_ns")
-			rate[r] = val(r, "logger.file_bytes") / val(r, "logger.wall_ns") * 1e9 / 1e6
-		}
-	}
-	info("events written by the producer", cost("w", "producer.events"), cost("i", "producer.events"), "")
-	row("events lost (session count + missing in file)", lost["w"], lost["i"],
-	    "", "==", 0, "0")
-	row("logger CPU / producer CPU", share["w"], share["i"], "%", "<=", 10, "<= 10%")
-	info("file MB/s written", rate["w"], rate["i"], "")
+	logger_rows("file on the ext4 disk (O_DIRECT)", "")
+	logger_rows("file on tmpfs", "tmpfs.")
 
 	section("5. Private logger EventWrite vs lttng-ust tracepoint (same payload)")
 	for (n = 1; n <= 3; n++) {

@@ -75,16 +75,27 @@ fi
 if want logger; then
 # 4: the logger (etw record) drains a producer writing at full speed with
 # default buffers; the file's event count is checked against the producer.
-say "4: logger"
+# Twice: to the ext4 disk (/mnt/disk: what a user does, buffers written
+# with O_DIRECT) with keys logger.*, and to tmpfs (/tmp: through the page
+# cache on 6.1) with keys tmpfs.logger.*.
+logger_run() { # logger_run PREFIX DIR
+	f=$2/logger.etl
+	etw-bench-cpu logger etw record -p "$guid:4:0x1" -o "$f" -- \
+		etw-bench-producer $n 64 2>/tmp/logger.err | sed "s/^BENCH /BENCH $1/"
+	cat /tmp/logger.err
+	lost=$(sed -n 's/.*buffers, \([0-9]*\) events lost.*/\1/p' /tmp/logger.err)
+	b "${1}logger.session_lost" "${lost:-1}"
+	b "${1}logger.file_bytes" "$(stat -c %s "$f")"
+	b "${1}logger.file_events" "$(etw dump -s "$f" 2>/dev/null | awk -v g=$guid '$2 ~ g { print $1; exit }')"
+	rm -f "$f"
+}
 n=200000
-etw-bench-cpu logger etw record -p "$guid:4:0x1" -o /tmp/logger.etl -- \
-	etw-bench-producer $n 64 2>/tmp/logger.err
-cat /tmp/logger.err
-lost=$(sed -n 's/.*buffers, \([0-9]*\) events lost.*/\1/p' /tmp/logger.err)
-b logger.session_lost "${lost:-1}"
-b logger.file_bytes "$(stat -c %s /tmp/logger.etl)"
-b logger.file_events "$(etw dump -s /tmp/logger.etl 2>/dev/null | awk -v g=$guid '$2 ~ g { print $1; exit }')"
-rm -f /tmp/logger.etl
+if grep -q ' /mnt/disk ' /proc/mounts; then
+	say "4: logger, file on the ext4 disk"
+	logger_run "" /mnt/disk
+fi
+say "4: logger, file on tmpfs"
+logger_run tmpfs. /tmp
 fi
 
 if want dump; then
@@ -102,11 +113,21 @@ fi
 # Not in the table: where the time goes, for working on the write path
 # (make bench BENCH_ONLY=profile BENCH_APPEND=etwprofile=CASE profiles
 # the cases of etw-bench-write whose key starts with CASE).
+# etwprofile=logger profiles item 4 on the disk (the producer and etw
+# logger, by command).
 if want profile && command -v perf >/dev/null; then
 	case=$(sed -n 's/.*etwprofile=\([^ ]*\).*/\1/p' /proc/cmdline)
-	say "profile: etw-bench-write $case"
-	perf record -q -a -F 20000 -o /tmp/perf.data -- etw-bench-write $case 2>&1
-	perf report -i /tmp/perf.data --stdio --sort pid,dso,sym 2>/dev/null | grep -v '^#' | grep -v '^$' | head -60
+	if [ "$case" = logger ]; then
+		say "profile: item 4, etw record to /mnt/disk"
+		perf record -q -a -F 20000 -o /tmp/perf.data -- etw record -p "$guid:4:0x1" \
+			-o /mnt/disk/logger.etl -- etw-bench-producer 200000 64 2>&1
+		sort=comm,dso,sym
+	else
+		say "profile: etw-bench-write $case"
+		perf record -q -a -F 20000 -o /tmp/perf.data -- etw-bench-write $case 2>&1
+		sort=pid,dso,sym
+	fi
+	perf report -i /tmp/perf.data --stdio --sort $sort 2>/dev/null | grep -v '^#' | grep -v '^$' | head -60
 fi
 
 echo "ETW-BENCH-END"
