@@ -40,6 +40,17 @@ struct etl_buffer_header {
 #define ETL_BUFFER_TYPE_GENERIC		0
 
 /* EVENT_HEADER as stored in a buffer, 0x50 bytes. */
+/* EVENT_DESCRIPTOR: the layout of the uapi's struct etw_event_desc. */
+struct etl_event_desc {
+	u16 id;
+	u8 version;
+	u8 channel;
+	u8 level;
+	u8 opcode;
+	u16 task;
+	u64 keyword;
+};
+
 struct etl_event_header {
 	u16 size;
 	u16 header_type;
@@ -49,13 +60,7 @@ struct etl_event_header {
 	u32 process_id;
 	u64 timestamp;
 	u8 provider_id[16];
-	u16 id;
-	u8 version;
-	u8 channel;
-	u8 level;
-	u8 opcode;
-	u16 task;
-	u64 keyword;
+	struct etl_event_desc desc;
 	u32 kernel_time;
 	u32 user_time;
 	u8 activity_id[16];

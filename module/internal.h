@@ -374,6 +374,7 @@ void etw_consumer_wait_logger(struct etw_session *s);
 
 /* write.c */
 int etw_write(struct etw_file *ef, struct etw_event_write *arg);
+int etw_write_short(struct etw_file *ef, const struct etw_event_write_short *a);
 
 /* write_classic.c: TraceEvent, TraceEventInstance, TraceMessage */
 int etw_write_classic(struct etw_trace_write *arg);

@@ -39,8 +39,26 @@ struct etw_blob {
 	bool present;
 };
 
+/*
+ * What one write asks for, from either request (ETW_IOC_WRITE's struct
+ * etw_event_write or ETW_IOC_WRITE_SHORT's): pointers into the request,
+ * so neither is converted into the other.
+ */
+struct etw_write_req {
+	const struct etw_event_desc *desc;
+	const u8 *activity_id;		/* 16 bytes */
+	const u8 *related_id;		/* 16 bytes, with ETW_WRITE_F_RELATED */
+	u64 filter;			/* EventWriteEx's */
+	u64 data;			/* user address of @count descriptors */
+	u32 reg_id;
+	u32 flags;			/* ETW_WRITE_F_* */
+	u32 count;
+	u32 written;			/* out: sessions that stored it */
+	u32 lost;			/* out: sessions that counted it lost */
+};
+
 struct etw_event {
-	struct etw_event_write *arg;
+	struct etw_write_req *arg;
 	const struct etw_data_desc *descs;	/* the user's blocks */
 	bool typed;		/* descriptor types honoured (metadata blobs) */
 	const u8 *payload;	/* a kernel copy; NULL: copy from user directly */
@@ -52,9 +70,10 @@ struct etw_event {
 	bool has_timestamp;
 	u32 tgid;
 	/*
-	 * These two stay last: etw_write() zeroes only what comes before
-	 * them (CONFIG_INIT_STACK_ALL_ZERO would otherwise clear ~300 bytes
-	 * per event); etw_ext_init() and etw_props_fill() set what is read.
+	 * Not zeroed per event (CONFIG_INIT_STACK_ALL_ZERO would clear ~380
+	 * bytes): etw_write_event() sets the flags and counts above, the
+	 * steps that fill the rest set what they read; etw_ext_init() and
+	 * etw_props_fill() set what is read of these two.
 	 */
 	struct etw_ext_set ext;	/* extended items, some per session */
 	struct etw_props props;	/* the EnableProperty items' data */
@@ -63,7 +82,7 @@ struct etw_event {
 static bool etw_route_accepts(const struct etw_route_entry *e,
 			      const struct etw_event *ev)
 {
-	const struct etw_event_desc *d = &ev->arg->desc;
+	const struct etw_event_desc *d = ev->arg->desc;
 	u32 i;
 
 	if (d->level && d->level > e->level)
@@ -117,28 +136,28 @@ static void etw_record_fill(void *rec, u32 len, const struct etw_event *ev,
 			    const u8 *payload, const struct etw_provider *p,
 			    u32 property, u64 now)
 {
-	const struct etw_event_write *arg = ev->arg;
+	const struct etw_write_req *arg = ev->arg;
 	struct etl_event_header *h = rec;
 	u32 ext_len = len - ETW_EVENT_HEADER_SIZE - ev->payload_len;
 
 	h->size = len;
 	h->header_type = in_compat_syscall() ? ETL_HEADER_TYPE_EVENT32 :
 					       ETL_HEADER_TYPE_EVENT64;
-	h->flags = ext_len ? ETL_EVENT_FLAG_EXTENDED_INFO : 0;
-	if (arg->flags & ETW_WRITE_F_STRING)
-		h->flags |= ETL_EVENT_FLAG_STRING_ONLY;
+	h->flags = (ext_len ? ETL_EVENT_FLAG_EXTENDED_INFO : 0) |
+		   (arg->flags & ETW_WRITE_F_STRING ?
+		    ETL_EVENT_FLAG_STRING_ONLY : 0);
 	h->event_property = 0;
 	h->thread_id = task_pid_nr(current);
 	h->process_id = ev->tgid;
 	h->timestamp = ev->has_timestamp ? ev->timestamp : now;
 	export_guid(h->provider_id, &p->guid);
-	h->id = arg->desc.id;
-	h->version = arg->desc.version;
-	h->channel = arg->desc.channel;
-	h->level = arg->desc.level;
-	h->opcode = arg->desc.opcode;
-	h->task = arg->desc.task;
-	h->keyword = arg->desc.keyword;
+	/* The header's EVENT_DESCRIPTOR has the request's layout. */
+	BUILD_BUG_ON(sizeof(h->desc) != sizeof(*arg->desc) ||
+		     offsetof(struct etl_event_desc, keyword) !=
+		     offsetof(struct etw_event_desc, keyword) ||
+		     offsetof(struct etl_event_desc, task) !=
+		     offsetof(struct etw_event_desc, task));
+	memcpy(&h->desc, arg->desc, sizeof(h->desc));
 	/* Processor time in milliseconds (the file's TimerResolution). */
 	h->kernel_time = div_u64(READ_ONCE(current->stime), NSEC_PER_MSEC);
 	h->user_time = div_u64(READ_ONCE(current->utime), NSEC_PER_MSEC);
@@ -147,66 +166,30 @@ static void etw_record_fill(void *rec, u32 len, const struct etw_event *ev,
 	if (ext_len)
 		etw_ext_write(h + 1, &ev->ext, property);
 	/* The first record already holds the payload copied from user memory. */
-	if (payload != (u8 *)rec + ETW_EVENT_HEADER_SIZE + ext_len)
+	if (ev->payload_len &&
+	    payload != (u8 *)rec + ETW_EVENT_HEADER_SIZE + ext_len)
 		memcpy((u8 *)rec + ETW_EVENT_HEADER_SIZE + ext_len, payload,
 		       ev->payload_len);
 }
 
-/* Stores to a record at any alignment (plain moves on x86). */
-struct etw_unaligned {
-	union {
-		u64 v8;
-		u32 v4;
-		u16 v2;
-	};
-} __packed;
-
 /*
- * Copy @len bytes from user memory, 8 at a time: user_access_begin() and
- * unsafe_get_user() cost a few instructions where copy_from_user() costs
- * calls and object checks, and a fault (page faults are disabled by the
- * caller) is -EFAULT.
+ * Copy @len bytes from user memory, page faults disabled by the caller:
+ * the kernel's own user copy for this CPU (raw_copy_from_user(), i.e.
+ * copy_user_generic(): "rep movsb" where the CPU has fast string moves,
+ * else its unrolled loop), as trace_marker copies.  Not through
+ * __copy_from_user_inatomic(): its hardened-usercopy check of a vmalloc'd
+ * record is a call and a vmap-area lookup per event, and the record's
+ * bounds are the reservation's, checked before.  The barrier is
+ * user_access_begin()'s: no speculative copy from an address access_ok()
+ * refused.  A fault is -EFAULT.
  */
-
 static __always_inline int etw_copy_user_inatomic(u8 *dst, const u8 __user *src,
 						  u32 len)
 {
-	struct etw_unaligned *out;
-	u64 v8;
-	u32 v4;
-	u16 v2;
-	u8 v1;
-
-	if (!user_access_begin(src, len))
+	if (!access_ok(src, len))
 		return -EFAULT;
-	for (; len >= 8; len -= 8, src += 8, dst += 8) {
-		unsafe_get_user(v8, (const u64 __user *)src, efault);
-		out = (struct etw_unaligned *)dst;
-		out->v8 = v8;
-	}
-	if (len & 4) {
-		unsafe_get_user(v4, (const u32 __user *)src, efault);
-		out = (struct etw_unaligned *)dst;
-		out->v4 = v4;
-		src += 4;
-		dst += 4;
-	}
-	if (len & 2) {
-		unsafe_get_user(v2, (const u16 __user *)src, efault);
-		out = (struct etw_unaligned *)dst;
-		out->v2 = v2;
-		src += 2;
-		dst += 2;
-	}
-	if (len & 1) {
-		unsafe_get_user(v1, src, efault);
-		*dst = v1;
-	}
-	user_access_end();
-	return 0;
-efault:
-	user_access_end();
-	return -EFAULT;
+	barrier_nospec();
+	return raw_copy_from_user(dst, src, len) ? -EFAULT : 0;
 }
 
 /*
@@ -233,19 +216,10 @@ static int etw_copy_payload_nofault(u8 *dst, const struct etw_event *ev)
 	return ret;
 }
 
-/* The EnableProperty bits of every session on @r's route; RCU read lock held. */
-static u32 etw_route_properties(const struct etw_reg *r)
-{
-	const struct etw_route *route = rcu_dereference(r->prov->route);
-	u32 i, props = 0;
-
-	for (i = 0; route && i < route->count; i++)
-		props |= route->entry[i].enable_property;
-	return props;
-}
-
 /*
- * Route one event; RCU read lock held (it keeps @r and its route alive).
+ * Route one event to the sessions of @route that accept it (@want);
+ * @props are their EnableProperty bits.  RCU read lock held (it keeps
+ * @p and @route alive).
  * Returns 0, -ENOSPC if a session counted it lost, -EMSGSIZE if it cannot
  * fit a buffer of a session that wanted it, or -EOVERFLOW if the items a
  * session asked for push its record over 64 KiB (that session loses it).
@@ -253,32 +227,22 @@ static u32 etw_route_properties(const struct etw_reg *r)
  * payload could not be copied with faults disabled, or no record kept it;
  * nothing was written or counted, and the caller copies it and retries.
  */
-static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
+static int etw_route_event(const struct etw_provider *p,
+			   const struct etw_route *route, const bool *want,
+			   u32 props, struct etw_event *ev)
 {
 	/* Each entry is written before it is read: no zeroing per event. */
 	void *slot[ETW_MAX_SESSIONS_PER_PROVIDER] __uninitialized;
 	u32 len[ETW_MAX_SESSIONS_PER_PROVIDER] __uninitialized;
-	bool want[ETW_MAX_SESSIONS_PER_PROVIDER] __uninitialized;
-	struct etw_event_write *arg = ev->arg;
-	const struct etw_route *route;
+	struct etw_write_req *arg = ev->arg;
 	const u8 *payload = ev->payload;
 	bool drop_dependent = false;
 	int ret = 0;
 	unsigned int i;
-	u32 props = 0;
 	u64 now;
 
-	route = rcu_dereference(r->prov->route);
-	if (!route)
-		return payload ? 0 : -EAGAIN;
-	for (i = 0; i < route->count; i++) {
-		want[i] = etw_route_accepts(&route->entry[i], ev);
-		if (want[i])
-			props |= route->entry[i].enable_property;
-	}
-
 	preempt_disable();
-	/* Only the items etw_write() added (the route may have changed since). */
+	/* The data of the optional items etw_write_route() added. */
 	if (props & ev->ext.properties)
 		etw_props_fill(&ev->props, props & ev->ext.properties);
 	for (i = 0; i < route->count; i++) {
@@ -342,7 +306,7 @@ static int etw_route_event(struct etw_reg *r, struct etw_event *ev)
 			arg->lost++;
 			continue;
 		}
-		etw_record_fill(slot[i], len[i], ev, payload, r->prov,
+		etw_record_fill(slot[i], len[i], ev, payload, p,
 				e->enable_property, now);
 		etw_buffer_commit(c, len[i]);
 		arg->written++;
@@ -365,6 +329,15 @@ static __always_inline int etw_copy_data(struct etw_event *ev, u8 *buf,
 	const struct etw_data_desc *d = ev->descs;
 	u32 sizes[4] = { 0 }, offs[4], i, t;
 
+	/* No metadata blobs and no payload to copy now: nothing to do. */
+	if (!ev->typed && (!with_payload || !ev->payload_len)) {
+		ev->payload = with_payload ? buf : NULL;
+		ev->traits.data = buf;
+		ev->traits.len = 0;
+		ev->schema.data = buf;
+		ev->schema.len = 0;
+		return 0;
+	}
 	for (i = 0; i < ev->arg->count; i++)
 		sizes[ev->typed ? d[i].type : 0] += d[i].size;
 	offs[ETW_DATA_DESC_PROVIDER_METADATA] = 0;
@@ -460,15 +433,17 @@ static void etw_event_items_init(struct etw_event *ev)
 	etw_ext_init(&ev->ext);
 	if (ev->arg->flags & ETW_WRITE_F_RELATED)
 		etw_ext_add(&ev->ext, ETL_EXT_RELATED_ACTIVITYID,
-			    ev->arg->related_id, sizeof(ev->arg->related_id), 0);
+			    ev->arg->related_id, 16, 0);
 }
 
 /* Find the registration, add the items its sessions want, route the event. */
 static __always_inline int etw_write_route(struct etw_file *ef,
 					   struct etw_event *ev)
 {
+	bool want[ETW_MAX_SESSIONS_PER_PROVIDER] __uninitialized;
+	const struct etw_route *route;
 	struct etw_reg *r;
-	u32 props;
+	u32 props = 0, i;
 	int ret;
 
 	rcu_read_lock();
@@ -478,19 +453,27 @@ static __always_inline int etw_write_route(struct etw_file *ef,
 		/* A bad payload is reported first, as when it was copied first. */
 		return ev->payload ? -EBADF : -EAGAIN;
 	}
+	route = rcu_dereference(r->prov->route);
+	if (!route) {
+		rcu_read_unlock();
+		return ev->payload ? 0 : -EAGAIN;
+	}
+	/* One walk of the route: which sessions want it, and their items. */
+	for (i = 0; i < route->count; i++) {
+		want[i] = etw_route_accepts(&route->entry[i], ev);
+		if (want[i])
+			props |= route->entry[i].enable_property;
+	}
 	/*
 	 * The EnableProperty items, then TraceLogging's, then the stack.  Only
-	 * the items some session on the route asked for are added; a session
-	 * enabled after this look sees records without its items until the
-	 * next event, which is the race an enable always has with writers.
+	 * the items a session that takes the event asked for are added.
 	 */
-	props = etw_route_properties(r);
 	if (props)
 		etw_props_add(&ev->ext, &ev->props, false, props);
 	etw_add_metadata(ev, r);
 	if (props)
 		etw_props_add(&ev->ext, &ev->props, true, props);
-	ret = etw_route_event(r, ev);
+	ret = etw_route_event(r->prov, route, want, props, ev);
 	rcu_read_unlock();
 	return ret;
 }
@@ -539,7 +522,14 @@ static inline u8 *etw_bounce(u8 *stack, u8 *cur, u32 *cur_size, u32 len)
 	return kmalloc(len, GFP_KERNEL);
 }
 
-int etw_write(struct etw_file *ef, struct etw_event_write *arg)
+/*
+ * The event @arg asks for; its data descriptors are @kdesc (one, already
+ * in the kernel: ETW_IOC_WRITE_SHORT's inline payload) or else
+ * arg->count of them at arg->data in user memory.  The request's own
+ * fields are checked by the caller.
+ */
+static int etw_write_event(struct etw_file *ef, struct etw_write_req *arg,
+			   const struct etw_data_desc *kdesc)
 {
 	/* Bounce buffers, filled before they are read: not zeroed per event. */
 	struct etw_data_desc stack_descs[ETW_STACK_DESCS] __uninitialized;
@@ -553,31 +543,37 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg)
 	u32 i;
 	int ret;
 
-	memset(&ev, 0, offsetof(struct etw_event, ext));
+	/* What is read before it is set (see struct etw_event): no memset. */
 	ev.arg = arg;
-	if (arg->kind != ETW_WRITE_EVENT || (arg->flags & ~ETW_WRITE_F_MASK) ||
-	    arg->reserved0 || arg->reserved[0] || arg->reserved[1] ||
-	    arg->reserved[2])
-		return -EINVAL;
-	/* Out-only: a caller reusing its struct may pass back old values. */
+	ev.typed = false;
+	ev.meta_len = 0;
+	ev.traits.present = false;
+	ev.schema.present = false;
+	ev.has_timestamp = false;
 	arg->written = 0;
 	arg->lost = 0;
-	if (arg->count > ETW_MAX_DATA_DESCRIPTORS || (arg->count && !arg->data))
+	if (arg->count > ETW_MAX_DATA_DESCRIPTORS ||
+	    (arg->count && !arg->data && !kdesc))
 		return -EINVAL;
 
-	if (arg->count > ETW_STACK_DESCS) {
-		descs = kmalloc_array(arg->count, sizeof(*descs), GFP_KERNEL);
-		if (!descs)
-			return -ENOMEM;
+	if (kdesc) {
+		ev.descs = kdesc;
+	} else {
+		if (arg->count > ETW_STACK_DESCS) {
+			descs = kmalloc_array(arg->count, sizeof(*descs),
+					      GFP_KERNEL);
+			if (!descs)
+				return -ENOMEM;
+		}
+		ev.descs = descs;
+		ret = etw_copy_descs(descs, arg->data, arg->count);
+		if (ret)
+			goto out_free;
 	}
-	ev.descs = descs;
-	ret = etw_copy_descs(descs, arg->data, arg->count);
-	if (ret)
-		goto out_free;
 	for (i = 0; i < arg->count; i++) {
-		total += descs[i].size;
+		total += ev.descs[i].size;
 		/* Type bytes matter only to registrations that opted in. */
-		if (descs[i].type && !ev.typed)
+		if (ev.descs[i].type && !ev.typed)
 			ev.typed = etw_reg_typed(ef, arg->reg_id);
 	}
 	if (ev.typed) {
@@ -622,4 +618,61 @@ out_free:
 	if (descs != stack_descs)
 		kfree(descs);
 	return ret;
+}
+
+int etw_write(struct etw_file *ef, struct etw_event_write *arg)
+{
+	struct etw_write_req req = {
+		.desc = &arg->desc,
+		.activity_id = arg->activity_id,
+		.related_id = arg->related_id,
+		.filter = arg->filter,
+		.data = arg->data,
+		.reg_id = arg->reg_id,
+		.flags = arg->flags,
+		.count = arg->count,
+	};
+	int ret;
+
+	if (arg->kind != ETW_WRITE_EVENT || (arg->flags & ~ETW_WRITE_F_MASK) ||
+	    arg->reserved0 || arg->reserved[0] || arg->reserved[1] ||
+	    arg->reserved[2])
+		return -EINVAL;
+	ret = etw_write_event(ef, &req, NULL);
+	/* Out-only: a caller reusing its struct may pass back old values. */
+	arg->written = req.written;
+	arg->lost = req.lost;
+	return ret;
+}
+
+/*
+ * ETW_IOC_WRITE_SHORT: the event ETW_IOC_WRITE writes from the same fields
+ * (the thread's or the caller's activity id, no related id, no filter).
+ * Nothing is counted back: 0 or an error (a session that lost the event
+ * is -ENOSPC, as for ETW_IOC_WRITE).
+ */
+int etw_write_short(struct etw_file *ef, const struct etw_event_write_short *a)
+{
+	struct etw_write_req req = {
+		.desc = &a->desc,
+		.activity_id = a->activity_id,
+		.data = a->data,
+		.reg_id = a->reg_id,
+		.flags = (a->flags & ETW_WRITE_F_MASK) | ETW_WRITE_F_ACTIVITY,
+		.count = a->count,
+	};
+	struct etw_data_desc one __uninitialized;
+	const struct etw_data_desc *kdesc = NULL;
+
+	if (a->flags & ~ETW_WRITE_SHORT_F_MASK)
+		return -EINVAL;
+	if (a->flags & ETW_WRITE_F_INLINE) {
+		/* The payload is one descriptor's block: none if empty. */
+		one.ptr = a->data;
+		one.size = a->count;
+		one.type = ETW_DATA_DESC_NONE;
+		req.count = !!a->count;
+		kdesc = &one;
+	}
+	return etw_write_event(ef, &req, kdesc);
 }

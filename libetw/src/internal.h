@@ -2,6 +2,9 @@
 #ifndef LIBETW_INTERNAL_H
 #define LIBETW_INTERNAL_H
 
+#include <errno.h>
+#include <sys/syscall.h>
+
 #include "libetw.h"
 
 /* Marks a function exported from libetw.so (the rest is hidden). */
@@ -9,6 +12,30 @@
 
 /* ioctl() returning -errno. */
 int etw_ioctl(int fd, unsigned long cmd, void *arg);
+
+/*
+ * etw_ioctl() inline, for the write path: on x86-64 the system call
+ * instruction itself, without a call into libc and its errno.  Returns
+ * the result or -errno.
+ */
+static inline long etw_ioctl_inline(int fd, unsigned long cmd, void *arg)
+{
+#if defined(__x86_64__) && !defined(__ILP32__)
+	long ret;
+
+	do {
+		/* The kernel reads *arg: the "memory" clobber orders its stores. */
+		__asm__ __volatile__("syscall"
+				     : "=a"(ret)
+				     : "0"((long)SYS_ioctl), "D"((long)fd),
+				       "S"(cmd), "d"(arg)
+				     : "rcx", "r11", "memory");
+	} while (ret == -EINTR);
+	return ret;
+#else
+	return etw_ioctl(fd, cmd, arg);
+#endif
+}
 
 /* Which API failed: the same errno can mean different Win32 codes. */
 enum etw_err_ctx {

@@ -40,6 +40,7 @@ struct etw_prov {
 	etw_notify_fn notify;	/* a classic registration's, or NULL */
 	void *owner;
 	__u32 reg_id;
+	int fd;			/* the device the registration was made on */
 	const struct etw_reg_state *state;
 	/*
 	 * Private loggers of this process that enable it (bit i is id i + 1)
@@ -426,6 +427,7 @@ static ULONG register_prov(struct etw_prov *p, LPCGUID guid, __u32 flags,
 	}
 	memcpy(r.guid, guid, sizeof(r.guid));
 	r.flags = flags;
+	p->fd = fd;
 	fd = etw_ioctl(fd, ETW_IOC_PROVIDER_REGISTER, &r);
 	if (fd < 0) {
 		err = etw_win32_error(fd, ETW_ERR_CONTROL);
@@ -562,19 +564,65 @@ ETW_EXPORT BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle,
  */
 static _Thread_local GUID thread_activity __attribute__((tls_model("initial-exec")));
 
-/* The ioctl of one event that passed the module's enable test. */
-static ULONG send_event(__u32 reg_id, PCEVENT_DESCRIPTOR desc, ULONG64 filter,
-			LPCGUID activity, LPCGUID related, ULONG count,
-			PEVENT_DATA_DESCRIPTOR data, __u16 flags)
+/* send_short(): the module has no ETW_IOC_WRITE_SHORT (ENOTTY). */
+#define SEND_FULL	((ULONG)-1)
+
+/*
+ * ETW_IOC_WRITE_SHORT, the 56-byte request of most events (no related
+ * activity id, no EventWriteEx filter): a single untyped data descriptor
+ * travels in the request itself.  Returns the Win32 result, or SEND_FULL.
+ */
+static inline __attribute__((always_inline)) ULONG
+send_short(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
+	   LPCGUID activity, ULONG count, PEVENT_DATA_DESCRIPTOR data,
+	   __u32 flags)
+{
+	struct etw_event_write_short s;
+	long ret;
+
+	s.size = sizeof(s);
+	s.reg_id = p->reg_id;
+	memcpy(&s.desc, desc, sizeof(s.desc));
+	memcpy(s.activity_id, activity ? activity : &thread_activity,
+	       sizeof(s.activity_id));
+	if (count == 1 && data->Type == EVENT_DATA_DESCRIPTOR_TYPE_NONE) {
+		s.data = data->Ptr;
+		s.count = data->Size;
+		s.flags = flags | ETW_WRITE_F_INLINE;
+	} else {
+		s.data = (uintptr_t)data;
+		s.count = count;
+		s.flags = flags;
+	}
+	ret = etw_ioctl_inline(p->fd, ETW_IOC_WRITE_SHORT, &s);
+	if (ret >= 0)
+		return ERROR_SUCCESS;
+	return ret == -ENOTTY ? SEND_FULL : etw_win32_error((int)ret, ETW_ERR_WRITE);
+}
+
+/*
+ * The ioctl of one event that passed the module's enable test: the short
+ * request when it can say it all, else (or from a module that predates
+ * it: ENOTTY) the full ETW_IOC_WRITE.
+ */
+static ULONG send_event(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
+			ULONG64 filter, LPCGUID activity, LPCGUID related,
+			ULONG count, PEVENT_DATA_DESCRIPTOR data, __u16 flags)
 {
 	struct etw_event_write w;
+	ULONG err;
 	int ret;
 
+	if (!related && !filter) {
+		err = send_short(p, desc, activity, count, data, flags);
+		if (err != SEND_FULL)
+			return err;
+	}
 	memset(&w, 0, sizeof(w));
 	w.size = sizeof(w);
 	w.kind = ETW_WRITE_EVENT;
 	w.flags = flags | ETW_WRITE_F_ACTIVITY;
-	w.reg_id = reg_id;
+	w.reg_id = p->reg_id;
 	memcpy(&w.desc, desc, sizeof(w.desc));
 	memcpy(w.activity_id, activity ? activity : &thread_activity,
 	       sizeof(w.activity_id));
@@ -585,7 +633,7 @@ static ULONG send_event(__u32 reg_id, PCEVENT_DESCRIPTOR desc, ULONG64 filter,
 	w.filter = filter;
 	w.count = count;
 	w.data = (uintptr_t)data;
-	ret = etw_ioctl(etw_device_fd(), ETW_IOC_WRITE, &w);
+	ret = etw_ioctl(p->fd, ETW_IOC_WRITE, &w);
 	return ret ? etw_win32_error(ret, ETW_ERR_WRITE) : ERROR_SUCCESS;
 }
 
@@ -610,8 +658,8 @@ static ULONG prov_write(struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
 					       flags & ETW_WRITE_F_STRING, &p->meta);
 	if (!state_allows(p->state, desc->Level, desc->Keyword))
 		return perr;
-	err = send_event(p->reg_id, desc, filter, activity, related, count,
-			 data, flags);
+	err = send_event(p, desc, filter, activity, related, count, data,
+			 flags);
 	return err ? err : perr;
 }
 
@@ -644,6 +692,7 @@ ETW_EXPORT ULONG EVNTAPI _etwEventWriteEnabled(REGHANDLE RegHandle,
 					       PEVENT_DATA_DESCRIPTOR UserData)
 {
 	struct etw_prov *p = prov_of(RegHandle);
+	ULONG err;
 
 	/* Unregistered since the caller's test. */
 	if (!p)
@@ -651,7 +700,14 @@ ETW_EXPORT ULONG EVNTAPI _etwEventWriteEnabled(REGHANDLE RegHandle,
 	if (atomic_load_explicit(&p->priv_mask, memory_order_relaxed))
 		return prov_write(p, EventDescriptor, 0, ActivityId,
 				  RelatedActivityId, UserDataCount, UserData, 0);
-	return send_event(p->reg_id, EventDescriptor, 0, ActivityId,
+	/* The common case inline: no call before the system call. */
+	if (!RelatedActivityId) {
+		err = send_short(p, EventDescriptor, ActivityId, UserDataCount,
+				 UserData, 0);
+		if (err != SEND_FULL)
+			return err;
+	}
+	return send_event(p, EventDescriptor, 0, ActivityId,
 			  RelatedActivityId, UserDataCount, UserData, 0);
 }
 

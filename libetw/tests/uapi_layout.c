@@ -76,6 +76,24 @@ TEST(etw_trace_write_layout)
 	EXPECT_EQ(80, offsetof(struct etw_trace_write, reserved));
 }
 
+/* ETW_IOC_WRITE_SHORT: 7 words, read one by one. */
+_Static_assert(sizeof(struct etw_event_write_short) == ETW_EVENT_WRITE_SHORT_SIZE_VER0,
+	       "etw_event_write_short VER0");
+_Static_assert(ETW_EVENT_WRITE_SHORT_SIZE_VER0 == 56, "etw_event_write_short size");
+CHECK_OFF(struct etw_event_write_short, reg_id, 4);
+CHECK_OFF(struct etw_event_write_short, desc, 8);
+CHECK_OFF(struct etw_event_write_short, activity_id, 24);
+CHECK_OFF(struct etw_event_write_short, data, 40);
+CHECK_OFF(struct etw_event_write_short, count, 48);
+CHECK_OFF(struct etw_event_write_short, flags, 52);
+
+TEST(etw_event_write_short_layout)
+{
+	EXPECT_EQ(56, sizeof(struct etw_event_write_short));
+	EXPECT_EQ(40, offsetof(struct etw_event_write_short, data));
+	EXPECT_EQ(0xE715u, (unsigned int)ETW_IOC_WRITE_SHORT);
+}
+
 /* The ioctl numbers carry no size, so they are the same in both ABIs. */
 TEST(ioctl_numbers)
 {

@@ -38,6 +38,7 @@ static const struct fuzz_ioctl fuzz_ioctls[] = {
 	FUZZ_IOCTL(ETW_IOC_BUFFER_READ, struct etw_buffer_read, ETW_BUFFER_READ_SIZE_VER0, FUZZ_CONTROL, seed_buffer_read),
 	FUZZ_IOCTL(ETW_IOC_PROVIDER_SET_INFO, struct etw_provider_set_info, ETW_PROVIDER_SET_INFO_SIZE_VER0, FUZZ_ANYONE, seed_set_info),
 	FUZZ_IOCTL(ETW_IOC_NOTIFY_ACK, struct etw_notify_ack, ETW_NOTIFY_ACK_SIZE_VER0, FUZZ_ANYONE, seed_notify_ack),
+	FUZZ_IOCTL(ETW_IOC_WRITE_SHORT, struct etw_event_write_short, ETW_EVENT_WRITE_SHORT_SIZE_VER0, FUZZ_ANYONE, seed_write_short),
 	FUZZ_IOCTL(ETW_IOC_CONSUMER_ATTACH, struct etw_consumer_attach, ETW_CONSUMER_ATTACH_SIZE_VER0, FUZZ_CONTROL, seed_consumer_attach),
 	FUZZ_CONSUMER_IOCTL(ETW_IOC_CONSUMER_QUERY, struct etw_consumer_query, ETW_CONSUMER_QUERY_SIZE_VER0, FUZZ_CONTROL, NULL),
 };

@@ -141,6 +141,29 @@ static inline void seed_write(struct fuzz_thread *t, void *arg)
 	w->data = fuzz_chance(t, 95) ? (uintptr_t)d : fuzz_ptr(t, n * sizeof(*d));
 }
 
+/* ETW_IOC_WRITE_SHORT: a full write's fields, or its payload inline. */
+static inline void seed_write_short(struct fuzz_thread *t, void *arg)
+{
+	struct etw_event_write_short *s = arg;
+	struct etw_event_write w = { .size = sizeof(w) };
+	uint32_t size;
+
+	seed_write(t, &w);
+	s->reg_id = w.reg_id;
+	s->desc = w.desc;
+	memcpy(s->activity_id, w.activity_id, sizeof(s->activity_id));
+	s->flags = fuzz_rand(t) & (fuzz_chance(t, 95) ? ETW_WRITE_SHORT_F_MASK : 0xffffffff);
+	if (!(s->flags & ETW_WRITE_F_INLINE)) {
+		s->count = w.count;
+		s->data = w.data;
+		return;
+	}
+	size = fuzz_chance(t, 95) ? fuzz_below(t, 600) : fuzz_rand(t);
+	s->count = size;
+	s->data = fuzz_chance(t, 90) && size < 65536 ? (uintptr_t)fuzz_alloc(t, size) :
+						       fuzz_ptr(t, size);
+}
+
 static inline void seed_session_start(struct fuzz_thread *t, void *arg)
 {
 	static const uint32_t modes[] = {
