@@ -222,7 +222,7 @@ struct etw_cb_filter *etw_cb_filter_combine(const struct etw_provider *p,
 /* registry.c */
 int etw_reg_table_alloc(struct etw_file *ef);
 
-/* The registration @reg_id of @ef, or NULL; RCU read lock held. */
+/* The registration @reg_id of @ef, or NULL; an RCU read side held. */
 static inline struct etw_reg *etw_reg_lookup_rcu(struct etw_file *ef,
 						 u32 reg_id)
 {
@@ -232,7 +232,9 @@ static inline struct etw_reg *etw_reg_lookup_rcu(struct etw_file *ef,
 
 	if (!t || i >= ETW_MAX_REGS_PER_FILE)
 		return NULL;
-	return rcu_dereference(t[array_index_nospec(i, ETW_MAX_REGS_PER_FILE)]);
+	/* rcu_read_lock() or preemption disabled (the write path). */
+	return rcu_dereference_check(t[array_index_nospec(i, ETW_MAX_REGS_PER_FILE)],
+				     rcu_read_lock_sched_held());
 }
 
 int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg);

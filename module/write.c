@@ -218,7 +218,7 @@ static int etw_copy_payload_nofault(u8 *dst, const struct etw_event *ev)
 
 /*
  * Route one event to the sessions of @route that accept it (@want);
- * @props are their EnableProperty bits.  RCU read lock held (it keeps
+ * @props are their EnableProperty bits.  Preemption disabled (it keeps
  * @p and @route alive).
  * Returns 0, -ENOSPC if a session counted it lost, -EMSGSIZE if it cannot
  * fit a buffer of a session that wanted it, or -EOVERFLOW if the items a
@@ -241,7 +241,6 @@ static int etw_route_event(const struct etw_provider *p,
 	unsigned int i;
 	u64 now;
 
-	preempt_disable();
 	/* The data of the optional items etw_write_route() added. */
 	if (props & ev->ext.properties)
 		etw_props_fill(&ev->props, props & ev->ext.properties);
@@ -286,10 +285,8 @@ static int etw_route_event(const struct etw_provider *p,
 			break;
 		payload = dst;
 	}
-	if (!payload) {
-		preempt_enable();
+	if (!payload)
 		return -EAGAIN;
-	}
 
 	now = etw_clock();
 	for (i = 0; i < route->count; i++) {
@@ -311,7 +308,6 @@ static int etw_route_event(const struct etw_provider *p,
 		etw_buffer_commit(c, len[i]);
 		arg->written++;
 	}
-	preempt_enable();
 	if (!ret && arg->lost)
 		ret = -ENOSPC;
 	return ret;
@@ -408,11 +404,13 @@ static bool etw_reg_typed(struct etw_file *ef, u32 reg_id)
 /*
  * TraceLogging's items, for every session, after the related activity id
  * and in Windows' order: PROV_TRAITS (the write's own, or else the
- * registration's), then EVENT_SCHEMA_TL last.  RCU read lock held.
+ * registration's), then EVENT_SCHEMA_TL last.  Preemption disabled (an
+ * RCU read side).
  */
 static void etw_add_metadata(struct etw_event *ev, const struct etw_reg *r)
 {
-	const struct etw_traits *t = rcu_dereference(r->traits);
+	const struct etw_traits *t = rcu_dereference_check(r->traits,
+							  rcu_read_lock_sched_held());
 
 	if (ev->traits.present)
 		etw_ext_add(&ev->ext, ETL_EXT_PROV_TRAITS, ev->traits.data,
@@ -446,16 +444,21 @@ static __always_inline int etw_write_route(struct etw_file *ef,
 	u32 props = 0, i;
 	int ret;
 
-	rcu_read_lock();
+	/*
+	 * One section with preemption disabled, from the look-up to the
+	 * commit: an RCU read side too (every RCU grace period waits for
+	 * it), without rcu_read_lock()'s two calls under PREEMPT_RCU.
+	 */
+	preempt_disable();
 	r = etw_reg_lookup_rcu(ef, ev->arg->reg_id);
 	if (!r) {
-		rcu_read_unlock();
+		preempt_enable();
 		/* A bad payload is reported first, as when it was copied first. */
 		return ev->payload ? -EBADF : -EAGAIN;
 	}
-	route = rcu_dereference(r->prov->route);
+	route = rcu_dereference_sched(r->prov->route);
 	if (!route) {
-		rcu_read_unlock();
+		preempt_enable();
 		return ev->payload ? 0 : -EAGAIN;
 	}
 	/* One walk of the route: which sessions want it, and their items. */
@@ -474,7 +477,7 @@ static __always_inline int etw_write_route(struct etw_file *ef,
 	if (props)
 		etw_props_add(&ev->ext, &ev->props, true, props);
 	ret = etw_route_event(r->prov, route, want, props, ev);
-	rcu_read_unlock();
+	preempt_enable();
 	return ret;
 }
 
