@@ -678,6 +678,26 @@ static ULONG write_event(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR desc,
 }
 
 /*
+ * The module's sessions want the event: the short request built here,
+ * the system call next.  A function of its own (a tail call) so that the
+ * private loggers' path keeps no frame it does not use.
+ */
+static __attribute__((noinline)) ULONG
+write_enabled(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
+	      LPCGUID activity, LPCGUID related, ULONG count,
+	      PEVENT_DATA_DESCRIPTOR data)
+{
+	ULONG err;
+
+	if (!related) {
+		err = send_short(p, desc, activity, count, data, 0);
+		if (err != SEND_FULL)
+			return err;
+	}
+	return send_event(p, desc, 0, activity, related, count, data, 0);
+}
+
+/*
  * <evntprov.h>'s inline EventWrite and EventWriteTransfer, once their own
  * test found the handle in _etwRegHandle and the event maybe enabled.
  * Without private loggers that test read the module's state: the ioctl
@@ -692,7 +712,6 @@ ETW_EXPORT ULONG EVNTAPI _etwEventWriteEnabled(REGHANDLE RegHandle,
 					       PEVENT_DATA_DESCRIPTOR UserData)
 {
 	struct etw_prov *p = prov_of(RegHandle);
-	ULONG err;
 
 	/* Unregistered since the caller's test. */
 	if (!p)
@@ -700,15 +719,8 @@ ETW_EXPORT ULONG EVNTAPI _etwEventWriteEnabled(REGHANDLE RegHandle,
 	if (atomic_load_explicit(&p->priv_mask, memory_order_relaxed))
 		return prov_write(p, EventDescriptor, 0, ActivityId,
 				  RelatedActivityId, UserDataCount, UserData, 0);
-	/* The common case inline: no call before the system call. */
-	if (!RelatedActivityId) {
-		err = send_short(p, EventDescriptor, ActivityId, UserDataCount,
-				 UserData, 0);
-		if (err != SEND_FULL)
-			return err;
-	}
-	return send_event(p, EventDescriptor, 0, ActivityId,
-			  RelatedActivityId, UserDataCount, UserData, 0);
+	return write_enabled(p, EventDescriptor, ActivityId, RelatedActivityId,
+			     UserDataCount, UserData);
 }
 
 _Static_assert(sizeof(EVENT_DATA_DESCRIPTOR) == sizeof(struct etw_data_desc),
