@@ -248,6 +248,13 @@ static int has_direct_fd(pid_t pid, const char *path)
 	return found;
 }
 
+/* NEWFILE's file @n of @path: "-n" before its ".etl". */
+static char *numbered(char *out, size_t len, const char *path, int n)
+{
+	snprintf(out, len, "%.*s-%d.etl", (int)strlen(path) - 4, path, n);
+	return out;
+}
+
 struct props {
 	EVENT_TRACE_PROPERTIES p;
 	char names[2048];
@@ -256,8 +263,9 @@ struct props {
 /*
  * `etw logger` (StartTrace with a log file): it holds the file with
  * O_DIRECT where the file system takes it, and the file read back has
- * every event written, for SEQUENTIAL and for a CIRCULAR file that went
- * round (exactly the newest buffers, the header buffer kept).
+ * every event written, for SEQUENTIAL, for a CIRCULAR file that went
+ * round (exactly the newest buffers, the header buffer kept) and for
+ * NEWFILE (every event in one of the files, each file at most its size).
  */
 static void logger_run(struct __test_metadata *_metadata,
 		       FIXTURE_DATA(direct) *self, const FIXTURE_VARIANT(direct) *variant,
@@ -265,8 +273,11 @@ static void logger_run(struct __test_metadata *_metadata,
 {
 	CONTROLTRACE_ID h;
 	struct props *b = calloc(1, sizeof(*b));
+	int newfile = mode & EVENT_TRACE_FILE_MODE_NEWFILE;
+	char first[sizeof(self->path) + 16], pattern[sizeof(self->path) + 16];
 	struct etw_etl *etl;
-	long lost = 0, written = 0, in_file;
+	long lost = 0, written = 0, in_file = 0;
+	struct stat st;
 	int i;
 
 	ASSERT_NE(NULL, b);
@@ -281,12 +292,19 @@ static void logger_run(struct __test_metadata *_metadata,
 	b->p.MaximumFileSize = max_kb;
 	b->p.LoggerNameOffset = sizeof(b->p);
 	b->p.LogFileNameOffset = sizeof(b->p) + 1024;
-	strcpy(b->names + 1024, self->path);
+	/* NEWFILE: the fixture's name with -%d before .etl. */
+	snprintf(pattern, sizeof(pattern), "%.*s-%%d.etl",
+		 (int)strlen(self->path) - 4, self->path);
+	if (newfile)
+		numbered(first, sizeof(first), self->path, 1);
+	else
+		snprintf(first, sizeof(first), "%s", self->path);
+	strcpy(b->names + 1024, newfile ? pattern : self->path);
 	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&h, "etwtest-direct-log", &b->p));
 	ASSERT_EQ(0, etw_enable_simple(self->fd, (__u32)(h & 0xffff), self->guid,
 				       1, 0, 0, 0, 0));
 	EXPECT_EQ(variant->on_disk ? 1 : direct_works(variant->dir),
-		  has_direct_fd((pid_t)(uintptr_t)b->p.LoggerThreadId, self->path));
+		  has_direct_fd((pid_t)(uintptr_t)b->p.LoggerThreadId, first));
 	for (i = 0; i < EVENTS; i++) {
 		written += etw_write_counted(self->fd, self->reg, i, &lost);
 		if (i % 200 == 199)
@@ -299,11 +317,22 @@ static void logger_run(struct __test_metadata *_metadata,
 	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(h, NULL, &b->p, EVENT_TRACE_CONTROL_STOP));
 	EXPECT_EQ(lost, b->p.EventsLost);
 	EXPECT_EQ(EVENTS, written + lost);
-	in_file = file_events(self->path, self->guid, EVENTS);
-	if (!max_kb) {
+	if (newfile) {
+		/* Each file has ids once; together they have every event. */
+		for (i = 1; numbered(first, sizeof(first), self->path, i) &&
+			    !stat(first, &st); i++) {
+			EXPECT_GE(max_kb * 1024, st.st_size);
+			in_file += file_events(first, self->guid, EVENTS);
+			unlink(first);
+		}
+		EXPECT_LT(3, i);
+		EXPECT_EQ(written, in_file);
+	} else if (!max_kb) {
+		in_file = file_events(self->path, self->guid, EVENTS);
 		EXPECT_EQ(written, in_file);
 	} else {
 		/* CIRCULAR went round: fewer, each once, and buffer 0 is the header. */
+		in_file = file_events(self->path, self->guid, EVENTS);
 		EXPECT_LT(0, in_file);
 		EXPECT_GT(written, in_file);
 		ASSERT_EQ(0, etw_etl_open(self->path, &etl, NULL));
@@ -321,6 +350,11 @@ TEST_F(direct, logger_sequential)
 TEST_F(direct, logger_circular)
 {
 	logger_run(_metadata, self, variant, EVENT_TRACE_FILE_MODE_CIRCULAR, 64);
+}
+
+TEST_F(direct, logger_newfile)
+{
+	logger_run(_metadata, self, variant, EVENT_TRACE_FILE_MODE_NEWFILE, 64);
 }
 
 TEST_HARNESS_MAIN
