@@ -14,6 +14,10 @@
  * slots of its own, so that it never holds up the first (the logger); a
  * copy that finds no free slot is lost to it, counted in
  * RealTimeBuffersLost.
+ *
+ * A logger that may be restarted (ETW_CTRL_KEEP in its control page) has
+ * the session kept when it stops, until a logger drained it (keep.c); the
+ * next logger finds it by its GUID.
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
@@ -22,6 +26,7 @@
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
@@ -106,20 +111,32 @@ void etw_consumer_stopped_locked(struct etw_session *s)
 		etw_ring_set_stopped(s->second);
 }
 
-/* What STOP waits for: a logger still attached. */
-bool etw_consumer_is_logger(struct etw_session *s)
+/* A logger that asks for the session to be kept (ETW_CTRL_KEEP). */
+bool etw_consumer_keeps(struct etw_consumer *c)
+{
+	return (c->flags & ETW_CONSUMER_F_LOGGER) &&
+	       (READ_ONCE(c->ctrl->flags) & ETW_CTRL_KEEP);
+}
+
+/*
+ * What STOP waits for: the session no longer kept for a logger (keep.c),
+ * and no logger attached.
+ */
+static bool etw_consumer_logger_done(struct etw_session *s)
 {
 	bool ret;
 
+	if (READ_ONCE(s->kept))
+		return false;
 	spin_lock(&s->pool_lock);
-	ret = s->consumer && (s->consumer->flags & ETW_CONSUMER_F_LOGGER);
+	ret = !s->consumer || !(s->consumer->flags & ETW_CONSUMER_F_LOGGER);
 	spin_unlock(&s->pool_lock);
 	return ret;
 }
 
 void etw_consumer_wait_logger(struct etw_session *s)
 {
-	wait_event_killable_timeout(s->wait, !etw_consumer_is_logger(s),
+	wait_event_killable_timeout(s->wait, etw_consumer_logger_done(s),
 				    ETW_STOP_LOGGER_TIMEOUT);
 }
 
@@ -131,6 +148,7 @@ static void etw_consumer_detach(struct etw_consumer *c)
 {
 	struct etw_session *s = c->s;
 	struct etw_buffer *b;
+	bool drained;
 
 	spin_lock(&s->pool_lock);
 	if (c->copies) {
@@ -142,6 +160,10 @@ static void etw_consumer_detach(struct etw_consumer *c)
 	}
 	etw_consumer_reclaim_locked(s);
 	s->log_buffers_lost = READ_ONCE(c->ctrl->log_buffers_lost);
+	drained = s->stopped && c->head == c->reclaimed && list_empty(&s->ready);
+	/* A logger's last word on keeping the session (keep.c). */
+	if (c->flags & ETW_CONSUMER_F_LOGGER)
+		s->keep = etw_consumer_keeps(c);
 	while (c->head != c->reclaimed) {
 		c->head--;
 		b = s->slots[c->ring->slot[c->head & c->mask]];
@@ -150,6 +172,7 @@ static void etw_consumer_detach(struct etw_consumer *c)
 	s->consumer = NULL;
 	spin_unlock(&s->pool_lock);
 	wake_up_all(&s->wait);
+	etw_keep_detached(s, drained);
 }
 
 /*
@@ -424,6 +447,31 @@ static int etw_consumer_bind(struct etw_consumer *c)
 	return 0;
 }
 
+/*
+ * The session to attach to: @logger_id, with @guid if one is given; a
+ * logger finds a stopped session kept for it (keep.c) first.
+ */
+static struct etw_session *etw_consumer_session(const struct etw_consumer_attach *arg)
+{
+	struct etw_session *s = NULL;
+
+	if (!memchr_inv(arg->guid, 0, sizeof(arg->guid)))
+		return etw_session_find(arg->logger_id);
+	mutex_lock(&etw_lock);
+	if (arg->flags & ETW_CONSUMER_F_LOGGER)
+		s = etw_keep_find(arg->logger_id, arg->guid);
+	if (!s) {
+		s = etw_session_get(arg->logger_id);
+		/* Not the last reference: the table holds one. */
+		if (s && memcmp(s->info.guid, arg->guid, sizeof(arg->guid))) {
+			etw_session_put(s);
+			s = NULL;
+		}
+	}
+	mutex_unlock(&etw_lock);
+	return s;
+}
+
 int etw_consumer_attach(struct etw_consumer_attach *arg)
 {
 	struct etw_consumer *c;
@@ -431,10 +479,9 @@ int etw_consumer_attach(struct etw_consumer_attach *arg)
 	struct file *file;
 	int fd, ret;
 
-	if ((arg->flags & ~ETW_CONSUMER_F_MASK) || arg->reserved[0] ||
-	    arg->reserved[1])
+	if (arg->flags & ~ETW_CONSUMER_F_MASK)
 		return -EINVAL;
-	s = etw_session_find(arg->logger_id);
+	s = etw_consumer_session(arg);
 	if (!s)
 		return -ENOENT;
 	c = etw_consumer_alloc(s, arg->flags);

@@ -186,7 +186,14 @@ struct etw_session {
 	u32 buffers_written;		/* given back by a consumer */
 	u32 rt_buffers_lost;
 	u32 log_buffers_lost;		/* as the last consumer reported it */
+	bool keep;			/* the last logger asked for it (keep.c) */
+	u32 discarded_buffers;		/* a kept session's, never drained */
+	u64 discarded_events;		/* the events in them */
 	atomic_t message_sequence;	/* TraceMessage, LOCAL_SEQUENCE mode */
+	/* Stopped and kept for the next logger (keep.c); etw_lock. */
+	bool kept;
+	struct list_head kept_node;
+	struct delayed_work keep_work;	/* discards it, unattached too long */
 };
 
 /* dev.c */
@@ -255,6 +262,12 @@ struct etw_session *etw_session_find(u32 logger_id);
 void etw_session_put(struct etw_session *s);
 void etw_session_stats(struct etw_session *s, struct etw_session_info *out);
 void etw_session_exit(void);
+
+/* keep.c: stopped sessions kept for the logger that will drain them */
+void etw_keep_init(struct etw_session *s);
+bool etw_keep_stopped(struct etw_session *s);
+struct etw_session *etw_keep_find(u32 logger_id, const u8 *guid);
+void etw_keep_detached(struct etw_session *s, bool drained);
 
 /* The session clock: CLOCK_MONOTONIC in ns, the "QPC" of our ETL files. */
 static inline u64 etw_clock(void)
@@ -371,7 +384,7 @@ void etw_consumer_publish_locked(struct etw_consumer *c, struct etw_buffer *b);
 void etw_consumer_copy_locked(struct etw_session *s, struct etw_buffer *b);
 void etw_consumer_reclaim_locked(struct etw_session *s);
 void etw_consumer_stopped_locked(struct etw_session *s);
-bool etw_consumer_is_logger(struct etw_session *s);
+bool etw_consumer_keeps(struct etw_consumer *c);
 void etw_consumer_wait_logger(struct etw_session *s);
 
 /* write.c */

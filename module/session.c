@@ -8,7 +8,8 @@
  * the table holds one reference, a control operation that must drop
  * etw_lock (copying a buffer out, STOP waiting for its logger) holds
  * another, and an attached consumer holds one: a stopped session stays
- * readable until its consumer is done with it.  Writers hold none: they
+ * readable until its consumer is done with it.  A stopped session a
+ * logger must still drain is kept off the table (keep.c).  Writers hold none: they
  * reach a session only through a provider's RCU route, and a stopping
  * session is removed from every route, then a grace period passes, before
  * its buffers are flushed for the last time.
@@ -135,8 +136,10 @@ void etw_session_stats(struct etw_session *s, struct etw_session_info *out)
 	out->number_of_buffers = s->nr_buffers;
 	out->free_buffers = s->nr_free;
 	out->buffers_written = s->buffers_written;
-	out->log_buffers_lost = s->log_buffers_lost;
+	/* A kept session discarded unread: its buffers and events are lost. */
+	out->log_buffers_lost = s->log_buffers_lost + s->discarded_buffers;
 	out->real_time_buffers_lost = s->rt_buffers_lost;
+	lost += s->discarded_events;
 	spin_unlock(&s->pool_lock);
 	out->flush_timer = READ_ONCE(s->info.flush_timer);
 	out->events_lost = min_t(u64, lost, U32_MAX);
@@ -230,6 +233,7 @@ int etw_session_start(struct etw_session_start *arg)
 	spin_lock_init(&s->pool_lock);
 	init_waitqueue_head(&s->wait);
 	INIT_DELAYED_WORK(&s->flush_work, etw_flush_timer_fn);
+	etw_keep_init(s);
 	s->info = *in;
 	s->buffer_size = in->buffer_size_kb * 1024;
 	s->cpu = alloc_percpu(struct etw_cpu);
@@ -309,7 +313,9 @@ static void etw_session_stop(struct etw_session *s)
 	for_each_possible_cpu(cpu)
 		etw_buffer_flush_cpu(s, cpu, cpu == last);
 	etw_buffers_output_held(s, true);
-	etw_session_put(s);	/* the table's reference */
+	/* Kept for a logger that will drain it, or the table's reference goes. */
+	if (!etw_keep_stopped(s))
+		etw_session_put(s);
 }
 
 int etw_session_control(struct etw_session_control *arg)

@@ -9,8 +9,8 @@
  * killed, it continues the file and skips what the file already holds.
  *
  * The process StartTrace starts is a supervisor: the work is done by a
- * child, and a child that dies of a signal while the session runs is
- * replaced by one that resumes the file (Documentation/logger.rst).
+ * child, and a child that dies of a signal before it drained the session
+ * is replaced by one that resumes the file (Documentation/logger.rst).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -49,6 +49,7 @@ struct logger_job {
 	const char *out;
 	struct etw_etl_writer_opts opts;
 	int ready_fd;
+	int supervised;			/* a writer that dies is replaced */
 	int known;			/* the session below was found */
 	unsigned char guid[16];		/* the session, as first found */
 	unsigned long long start_ticks;
@@ -111,7 +112,10 @@ static int run(struct logger_job *j)
 	unsigned int failed = 0;
 	int ret, stopped;
 
-	ret = etw_session_reader_attach(&r, j->dev, j->id, ETW_CONSUMER_F_LOGGER);
+	/* A successor finds the session, stopped or not, by its GUID. */
+	ret = etw_session_reader_attach_guid(&r, j->dev, j->id,
+					     j->known ? j->guid : NULL,
+					     ETW_CONSUMER_F_LOGGER);
 	if (ret) {
 		ready(j->ready_fd, ret);
 		return ctl_fail("logger", "attach", ret);
@@ -125,6 +129,12 @@ static int run(struct logger_job *j)
 		opts->buffers_lost = info.log_buffers_lost;
 		ret = etw_etl_writer_open_ex(&w, j->out, &info, opts);
 	}
+	/*
+	 * Supervised, a writer has a successor: from now on, if it dies the
+	 * kernel keeps the session when it stops until a writer drained it.
+	 */
+	if (!ret)
+		etw_session_reader_set_keep(r, j->supervised);
 	ready(j->ready_fd, ret);
 	if (ret) {
 		etw_session_reader_close(r);
@@ -137,8 +147,10 @@ static int run(struct logger_job *j)
 		else if (ret == -ESHUTDOWN || ret < 0)
 			break;
 	}
-	if (ret != -ESHUTDOWN)
+	if (ret != -ESHUTDOWN) {
 		etw_error("logger: waiting for buffers: %s", strerror(-ret));
+		etw_session_reader_set_keep(r, 0);	/* no successor comes */
+	}
 	/* Stopped and drained: the final numbers go into the header. */
 	if (etw_session_reader_query(r, &info, &stopped))
 		memset(&info, 0, sizeof(info));
@@ -171,8 +183,9 @@ static void identify(struct logger_job *j)
  * Run writers one after the other: a writer that exits ends the logger
  * with its status; one killed by a signal is replaced by a writer that
  * resumes the file, so the buffers the kernel holds meanwhile reach it.
- * The one that dies right after the session stopped finds it gone (or
- * another session under its id) and ends the logger.
+ * A writer killed before it drained a stopped session is replaced too:
+ * the kernel keeps the session for the next (ETW_CTRL_KEEP).  One
+ * that dies after that finds it gone and ends the logger.
  */
 static int supervise(struct logger_job *j)
 {
@@ -183,10 +196,13 @@ static int supervise(struct logger_job *j)
 	pid_t pid;
 
 	identify(j);
+	j->supervised = 1;
 	for (;;) {
 		pid = fork();
-		if (pid < 0)
+		if (pid < 0) {
+			j->supervised = 0;
 			return run(j);	/* no supervisor, but a logger */
+		}
 		if (!pid)
 			_exit(run(j));
 		/* Only the first writer reports; its end must reach StartTrace. */

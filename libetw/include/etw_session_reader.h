@@ -25,6 +25,16 @@ struct etw_session_reader;
 int etw_session_reader_attach(struct etw_session_reader **r, int dev,
 			      unsigned int logger_id, unsigned int flags);
 
+/*
+ * The same, for the session @logger_id whose GUID is @guid (16 bytes, or
+ * NULL: any).  A logger (ETW_CONSUMER_F_LOGGER) also finds the stopped
+ * session kept for it (ETW_CTRL_KEEP) that way, after the logger before
+ * it died: -ENOENT once it is drained or discarded.
+ */
+int etw_session_reader_attach_guid(struct etw_session_reader **r, int dev,
+				   unsigned int logger_id,
+				   const unsigned char *guid, unsigned int flags);
+
 /* The consumer fd, for poll() (POLLIN: buffers; POLLHUP: stopped, drained). */
 int etw_session_reader_fd(const struct etw_session_reader *r);
 
@@ -52,6 +62,13 @@ void etw_session_reader_release(struct etw_session_reader *r);
 /* Report LogBuffersLost (buffers the reader could not write). */
 void etw_session_reader_set_log_buffers_lost(struct etw_session_reader *r,
 					     unsigned int n);
+
+/*
+ * A logger (ETW_CONSUMER_F_LOGGER) that another will replace if it dies:
+ * @keep 1 has the kernel keep the session when it stops until a logger
+ * drained it (ETW_CTRL_KEEP); 0 (the default) gives that up.
+ */
+void etw_session_reader_set_keep(struct etw_session_reader *r, int keep);
 
 /* The session's settings and statistics (final once @stopped is 1). */
 int etw_session_reader_query(struct etw_session_reader *r,

@@ -40,9 +40,10 @@ static void *map(int fd, unsigned long long len, int prot, unsigned long long of
 	return p == MAP_FAILED ? NULL : p;
 }
 
-ETW_EXPORT int etw_session_reader_attach(struct etw_session_reader **out,
-					 int dev, unsigned int logger_id,
-					 unsigned int flags)
+ETW_EXPORT int etw_session_reader_attach_guid(struct etw_session_reader **out,
+					      int dev, unsigned int logger_id,
+					      const unsigned char *guid,
+					      unsigned int flags)
 {
 	struct etw_session_reader *r;
 	int ret;
@@ -54,6 +55,8 @@ ETW_EXPORT int etw_session_reader_attach(struct etw_session_reader **out,
 	r->a.size = sizeof(r->a);
 	r->a.flags = flags | ETW_CONSUMER_F_CLOEXEC;
 	r->a.logger_id = logger_id;
+	if (guid)
+		memcpy(r->a.guid, guid, sizeof(r->a.guid));
 	ret = etw_ioctl(dev, ETW_IOC_CONSUMER_ATTACH, &r->a);
 	if (ret < 0) {
 		free(r);
@@ -73,6 +76,13 @@ ETW_EXPORT int etw_session_reader_attach(struct etw_session_reader **out,
 	r->taken = r->ctrl->tail;
 	*out = r;
 	return 0;
+}
+
+ETW_EXPORT int etw_session_reader_attach(struct etw_session_reader **out,
+					 int dev, unsigned int logger_id,
+					 unsigned int flags)
+{
+	return etw_session_reader_attach_guid(out, dev, logger_id, NULL, flags);
 }
 
 ETW_EXPORT int etw_session_reader_fd(const struct etw_session_reader *r)
@@ -137,6 +147,14 @@ ETW_EXPORT void etw_session_reader_set_log_buffers_lost(struct etw_session_reade
 							unsigned int n)
 {
 	__atomic_store_n(&r->ctrl->log_buffers_lost, n, __ATOMIC_RELAXED);
+}
+
+ETW_EXPORT void etw_session_reader_set_keep(struct etw_session_reader *r, int keep)
+{
+	unsigned int f = __atomic_load_n(&r->ctrl->flags, __ATOMIC_RELAXED);
+
+	f = keep ? f | ETW_CTRL_KEEP : f & ~ETW_CTRL_KEEP;
+	__atomic_store_n(&r->ctrl->flags, f, __ATOMIC_RELAXED);
 }
 
 ETW_EXPORT int etw_session_reader_query(struct etw_session_reader *r,

@@ -28,8 +28,9 @@ struct consumer {
 	const __u8 *bufs;
 };
 
-static int consumer_attach(int dev, __u32 logger_id, __u32 flags,
-			   struct consumer *c)
+/* Attach to session @logger_id, whose GUID is @guid if not NULL. */
+static int consumer_attach_guid(int dev, __u32 logger_id, __u32 flags,
+				const __u8 *guid, struct consumer *c)
 {
 	int ret;
 
@@ -37,6 +38,8 @@ static int consumer_attach(int dev, __u32 logger_id, __u32 flags,
 	c->a.size = sizeof(c->a);
 	c->a.flags = flags;
 	c->a.logger_id = logger_id;
+	if (guid)
+		memcpy(c->a.guid, guid, sizeof(c->a.guid));
 	ret = etw_ioctl_err(dev, ETW_IOC_CONSUMER_ATTACH, &c->a);
 	if (ret)
 		return ret;
@@ -50,6 +53,12 @@ static int consumer_attach(int dev, __u32 logger_id, __u32 flags,
 	if (c->ctrl == MAP_FAILED || c->ring == MAP_FAILED || c->bufs == MAP_FAILED)
 		return -errno;
 	return 0;
+}
+
+static int consumer_attach(int dev, __u32 logger_id, __u32 flags,
+			   struct consumer *c)
+{
+	return consumer_attach_guid(dev, logger_id, flags, NULL, c);
 }
 
 static void consumer_close(struct consumer *c)
@@ -287,10 +296,15 @@ TEST_F(consumer, bad_attach)
 	a.logger_id = self->id;
 	a.flags = 0x4;
 	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_CONSUMER_ATTACH, &a));
-	a.flags = 0;
-	a.reserved[1] = 1;
+	a.flags = 0x8;
 	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_CONSUMER_ATTACH, &a));
-	a.reserved[1] = 0;
+	/* Not the session's GUID: none, stopped or running. */
+	a.flags = ETW_CONSUMER_F_LOGGER;
+	a.guid[3] = 1;
+	EXPECT_EQ(-ENOENT, etw_ioctl_err(self->fd, ETW_IOC_CONSUMER_ATTACH, &a));
+	a.flags = 0;
+	EXPECT_EQ(-ENOENT, etw_ioctl_err(self->fd, ETW_IOC_CONSUMER_ATTACH, &a));
+	a.guid[3] = 0;
 	a.size = ETW_CONSUMER_ATTACH_SIZE_VER0 - 8;
 	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_CONSUMER_ATTACH, &a));
 	/* The consumer fd's ioctl is not /dev/etw's. */
@@ -802,6 +816,123 @@ TEST_F(consumer, second_consumer_memory_cap)
 	EXPECT_EQ(16, c2.a.nr_slots);
 	consumer_close(&c2);
 	consumer_close(&c1);
+}
+
+/* ETW_CONTROL_STOP in a thread: it waits while the session is kept. */
+struct stopper {
+	int fd;
+	__u32 id;
+	struct etw_session_info info;
+	int ret;
+	volatile int done;
+};
+
+static void *stopper_fn(void *arg)
+{
+	struct stopper *st = arg;
+
+	st->ret = etw_session_ctl(st->fd, st->id, ETW_CONTROL_STOP, &st->info);
+	__atomic_store_n(&st->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void stop_in_thread(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(consumer) *self, struct stopper *st,
+			   pthread_t *th)
+{
+	st->fd = self->fd;
+	st->id = self->id;
+	ASSERT_EQ(0, pthread_create(th, NULL, stopper_fn, st));
+	usleep(300000);
+	/* The session is kept for a logger: STOP waits. */
+	EXPECT_EQ(0, __atomic_load_n(&st->done, __ATOMIC_ACQUIRE));
+}
+
+/*
+ * ETW_CTRL_KEEP: a logger that asked for it detaches (dies) from a running
+ * session; the session stops meanwhile and is kept; the next logger finds
+ * it by GUID, drains it, and STOP returns the final counts: every event
+ * once, every buffer once.
+ */
+TEST_F(consumer, kept_for_the_next_logger)
+{
+	static const __u8 other[16] = { 1 };
+	struct etw_session_info info;
+	struct stopper st = { 0 };
+	struct seen s = { 0 };
+	struct consumer c, d;
+	long lost = 0, written = 0;
+	pthread_t th;
+	int i;
+
+	memcpy(s.guid, self->guid, 16);
+	/* Room for every event: the last buffer is a partial one, marked. */
+	start(_metadata, self, "etwtest-cons-keep", 0, 4, 32, 32);
+	pin_cpu(0);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &c));
+	c.ctrl->flags = ETW_CTRL_KEEP;
+	for (i = 0; i < 300; i++)
+		written += etw_write_counted(self->fd, self->reg, i, &lost);
+	/* Dies holding what was published to it. */
+	EXPECT_LT(0, ring_head(&c));
+	consumer_close(&c);
+	for (i = 0; i < 100; i++)
+		written += etw_write_counted(self->fd, self->reg, i, &lost);
+	stop_in_thread(_metadata, self, &st, &th);
+
+	/* Only a logger with the session's GUID finds it. */
+	EXPECT_EQ(-ENOENT, consumer_attach_guid(self->fd, self->id, 0, info.guid, &d));
+	EXPECT_EQ(-ENOENT, consumer_attach_guid(self->fd, self->id,
+						ETW_CONSUMER_F_LOGGER, other, &d));
+	EXPECT_EQ(-ENOENT, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &d));
+	ASSERT_EQ(0, consumer_attach_guid(self->fd, self->id, ETW_CONSUMER_F_LOGGER,
+					  info.guid, &d));
+	EXPECT_EQ(ETW_RING_STOPPED, d.ring->flags);
+	consume(&d, &s);
+	consumer_close(&d);
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, st.ret);
+	EXPECT_EQ(0, lost);
+	EXPECT_EQ(400, written);
+	EXPECT_EQ(written, s.events);
+	EXPECT_EQ(lost, st.info.events_lost);
+	EXPECT_EQ(s.buffers, st.info.buffers_written);
+	EXPECT_EQ(0, st.info.log_buffers_lost);
+	EXPECT_EQ(1, s.markers);
+	EXPECT_EQ(0, s.bad);
+	/* Drained: no longer kept. */
+	EXPECT_EQ(-ENOENT, consumer_attach_guid(self->fd, self->id,
+						ETW_CONSUMER_F_LOGGER, info.guid, &d));
+}
+
+/*
+ * A logger that detaches from a kept session without ETW_CTRL_KEEP gives
+ * up: what the session held is discarded at once and counted in the
+ * statistics STOP returns, every event in EventsLost.
+ */
+TEST_F(consumer, kept_session_given_up)
+{
+	struct stopper st = { 0 };
+	struct consumer c;
+	long lost = 0, written = 0;
+	pthread_t th;
+	int i;
+
+	start(_metadata, self, "etwtest-cons-giveup", 0, 4, 4, 16);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &c));
+	c.ctrl->flags = ETW_CTRL_KEEP;
+	for (i = 0; i < 300; i++)
+		written += etw_write_counted(self->fd, self->reg, i, &lost);
+	stop_in_thread(_metadata, self, &st, &th);
+	c.ctrl->flags = 0;
+	consumer_close(&c);
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, st.ret);
+	EXPECT_LT(0, written);
+	EXPECT_EQ(written + lost, st.info.events_lost);
+	EXPECT_LT(0, st.info.log_buffers_lost);
+	EXPECT_EQ(0, st.info.buffers_written);
 }
 
 TEST_HARNESS_MAIN

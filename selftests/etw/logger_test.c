@@ -473,20 +473,28 @@ static void join_writers(struct etw_writer w[2], pthread_t t[2], volatile int *h
 	}
 }
 
-/* The parent of @pid, from /proc (0 if it is gone). */
-static pid_t parent_of(pid_t pid)
+/* The state letter and parent of @pid, from /proc (0 if it is gone). */
+static char proc_stat(pid_t pid, int *ppid)
 {
-	char path[64], buf[512], *p;
-	int ppid = 0;
+	char path[64], buf[512], *p, state = 0;
 	FILE *f;
 
+	*ppid = 0;
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
 	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
-		sscanf(p + 2, "%*c %d", &ppid);
+		sscanf(p + 2, "%c %d", &state, ppid);
 	fclose(f);
+	return state;
+}
+
+static pid_t parent_of(pid_t pid)
+{
+	int ppid;
+
+	proc_stat(pid, &ppid);
 	return ppid;
 }
 
@@ -576,6 +584,29 @@ TEST_F(logger, killed_and_restarted)
 	free(fin);
 }
 
+/* What a resumed file must hold: every event once, every buffer once. */
+static void check_exact(struct __test_metadata *_metadata, const char *path,
+			const __u8 guid[16], const EVENT_TRACE_PROPERTIES *fin,
+			long written, long lost, long total)
+{
+	struct file_counts c;
+
+	ASSERT_EQ(0, read_file(path, guid, &c));
+	EXPECT_EQ(total, written + lost);
+	EXPECT_EQ(written, c.events);
+	EXPECT_EQ(lost, fin->EventsLost);
+	EXPECT_EQ(lost, c.h.events_lost);
+	EXPECT_EQ(0, fin->LogBuffersLost);
+	EXPECT_EQ(0, c.h.buffers_lost);
+	EXPECT_EQ(0, c.dup_seqs);
+	EXPECT_EQ(fin->BuffersWritten, c.buffers);
+	EXPECT_EQ(fin->BuffersWritten, c.max_seq);
+	EXPECT_EQ(c.buffers + 1, c.h.buffers_written);
+	EXPECT_NE(0, c.h.end_time);
+	EXPECT_EQ(1, c.markers);
+	EXPECT_EQ(1, c.marker_is_last);
+}
+
 /*
  * The logger's writer killed twice while two threads write: its
  * supervisor starts another each time, which resumes the file.  Every
@@ -587,7 +618,6 @@ TEST_F(logger, killed_and_restarted)
 TEST_F(logger, killed_mid_run_restarts_itself)
 {
 	EVENT_TRACE_PROPERTIES *fin;
-	struct file_counts c;
 	struct etw_writer w[2];
 	pthread_t t[2];
 	volatile int halt = 0;
@@ -614,18 +644,177 @@ TEST_F(logger, killed_mid_run_restarts_itself)
 	for (i = 0; i < 500 && !kill(supervisor, 0); i++)
 		usleep(20000);
 	EXPECT_NE(0, kill(supervisor, 0));
-	ASSERT_EQ(0, read_file("/mnt/disk/etwtest-rekill.etl", self->guid, &c));
 	EXPECT_LT(0, written);
-	EXPECT_EQ(written, c.events);
-	EXPECT_EQ(lost, fin->EventsLost);
-	EXPECT_EQ(lost, c.h.events_lost);
-	EXPECT_EQ(0, c.dup_seqs);
-	EXPECT_EQ(fin->BuffersWritten, c.buffers);
-	EXPECT_EQ(fin->BuffersWritten, c.max_seq);
-	EXPECT_EQ(c.buffers + 1, c.h.buffers_written);
-	EXPECT_EQ(0, c.h.buffers_lost);
-	EXPECT_EQ(1, c.markers);
-	EXPECT_EQ(1, c.marker_is_last);
+	check_exact(_metadata, "/mnt/disk/etwtest-rekill.etl", self->guid, fin,
+		    written, lost, written + lost);
+	free(fin);
+}
+
+/* @pid has exited (a zombie, or reaped): its consumer fd is closed. */
+static int dead(pid_t pid)
+{
+	int ppid;
+	char state = proc_stat(pid, &ppid);
+
+	return !state || state == 'Z' || state == 'X';
+}
+
+static int wait_dead(pid_t pid)
+{
+	int n;
+
+	for (n = 0; n < 500 && !dead(pid); n++)
+		usleep(20000);
+	return dead(pid);
+}
+
+/* A StopTrace in a thread of its own: it returns when the file is done. */
+struct stopper {
+	CONTROLTRACE_ID h;
+	struct props q;
+	pthread_t th;
+	ULONG result;
+	volatile int done;
+};
+
+static void *stopper_fn(void *arg)
+{
+	struct stopper *st = arg;
+
+	st->result = ControlTraceA(st->h, NULL, props(&st->q, 0, 0, NULL, 0),
+				   EVENT_TRACE_CONTROL_STOP);
+	__atomic_store_n(&st->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * A file session /tmp/etwtest-NAME.etl whose writer has written 500
+ * events (or counted them lost); its pid and its supervisor's.
+ */
+static long start_and_write(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(logger) *self, const char *name,
+			    pid_t *pid, pid_t *supervisor, long *lost)
+{
+	char session[64], path[64];
+	long written;
+
+	snprintf(session, sizeof(session), "etwtest-log-%s", name);
+	snprintf(path, sizeof(path), "/tmp/etwtest-%s.etl", name);
+	start(_metadata, self, session, EVENT_TRACE_FILE_MODE_SEQUENTIAL, 4, path, 0);
+	*pid = (pid_t)(uintptr_t)self->b.p.LoggerThreadId;
+	*supervisor = parent_of(*pid);
+	EXPECT_LT(1, *supervisor);
+	written = write_many(self->fd, self->reg, 500, lost);
+	EXPECT_EQ(0, etw_session_ctl(self->fd, LOGGER_ID(self->h), ETW_CONTROL_FLUSH, NULL));
+	usleep(200000);
+	return written;
+}
+
+/* StopTrace in a thread; with no writer to drain the session it waits. */
+static void stop_in_thread(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(logger) *self, struct stopper *st)
+{
+	st->h = self->h;
+	ASSERT_EQ(0, pthread_create(&st->th, NULL, stopper_fn, st));
+	usleep(300000);
+	EXPECT_EQ(0, __atomic_load_n(&st->done, __ATOMIC_ACQUIRE));
+}
+
+
+/*
+ * StopTrace returned once the next writer finished the file and ended the
+ * logger: 800 events written, each in /tmp/etwtest-NAME.etl or counted.
+ */
+static void stopped_exact(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(logger) *self, struct stopper *st,
+			  const char *name, pid_t supervisor, long written, long lost)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/tmp/etwtest-%s.etl", name);
+	pthread_join(st->th, NULL);
+	ASSERT_EQ(ERROR_SUCCESS, st->result);
+	EXPECT_EQ(1, wait_dead(supervisor));
+	check_exact(_metadata, path, self->guid, &st->q.p, written, lost, 800);
+}
+
+/*
+ * StopTrace between the writer's death and its replacement (the
+ * supervisor held stopped meanwhile): the kernel keeps the stopped
+ * session, its name is free at once for a new session, STOP waits, and the
+ * next writer drains it.  Nothing lost, nothing twice.
+ */
+TEST_F(logger, stopped_while_writer_dead)
+{
+	struct stopper st = { 0 };
+	struct props other;
+	CONTROLTRACE_ID h2;
+	long lost = 0, written;
+	pid_t pid, supervisor;
+
+	written = start_and_write(_metadata, self, "gap", &pid, &supervisor, &lost);
+	ASSERT_EQ(0, kill(supervisor, SIGSTOP));
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(1, wait_dead(pid));
+	written += write_many(self->fd, self->reg, 300, &lost);
+	/* No writer: STOP waits for the next one ... */
+	stop_in_thread(_metadata, self, &st);
+	/* ... but the name is free already, as after StopTrace on Windows. */
+	EXPECT_EQ(ERROR_SUCCESS,
+		  StartTraceA(&h2, "etwtest-log-gap",
+			      props(&other, EVENT_TRACE_REAL_TIME_MODE, 4, NULL, 0)));
+	EXPECT_EQ(ERROR_SUCCESS, ControlTraceA(h2, NULL, props(&other, 0, 0, NULL, 0),
+					       EVENT_TRACE_CONTROL_STOP));
+	ASSERT_EQ(0, kill(supervisor, SIGCONT));
+	stopped_exact(_metadata, self, &st, "gap", supervisor, written, lost);
+}
+
+/*
+ * The writer killed after the session stopped, before it drained it (held
+ * stopped while STOP flushed the last buffers to it): its replacement
+ * attaches to the kept session and finishes the file.
+ */
+TEST_F(logger, writer_killed_while_draining)
+{
+	struct stopper st = { 0 };
+	long lost = 0, written;
+	pid_t pid, supervisor;
+
+	written = start_and_write(_metadata, self, "drain", &pid, &supervisor, &lost);
+	ASSERT_EQ(0, kill(pid, SIGSTOP));
+	written += write_many(self->fd, self->reg, 300, &lost);
+	stop_in_thread(_metadata, self, &st);
+	/* Stopped, its last buffers published to it: killed now. */
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	stopped_exact(_metadata, self, &st, "drain", supervisor, written, lost);
+}
+
+/*
+ * No writer comes back (the supervisor killed too): the kept session is
+ * discarded after 10 seconds, and what it held is counted where StopTrace's
+ * caller sees it: every event written is in EventsLost, every buffer in
+ * LogBuffersLost.
+ */
+TEST_F(logger, kept_session_discarded_counted)
+{
+	EVENT_TRACE_PROPERTIES *fin;
+	unsigned char ok[300];
+	long lost = 0, written;
+	pid_t pid;
+
+	start(_metadata, self, "etwtest-log-gone", EVENT_TRACE_FILE_MODE_SEQUENTIAL,
+	      4, "/tmp/etwtest-gone.etl", 0);
+	pid = (pid_t)(uintptr_t)self->b.p.LoggerThreadId;
+	ASSERT_EQ(0, kill(parent_of(pid), SIGKILL));
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(1, wait_dead(pid));
+	written = write_pinned(self->fd, self->reg, 300, ok, &lost);
+	EXPECT_LT(0, written);
+	stop(_metadata, self, &fin);
+	EXPECT_EQ(300, fin->EventsLost);
+	/* One CPU's buffers: 144-byte records, 27 to a 4 KiB buffer. */
+	EXPECT_EQ((written + 26) / 27, fin->LogBuffersLost);
+	EXPECT_EQ(0, fin->BuffersWritten);
 	free(fin);
 }
 

@@ -860,6 +860,27 @@ struct etw_provider_set_info {
  * 60 seconds) until it has detached, so that a StopTrace returns after the
  * file is complete.
  *
+ * A logger that may be restarted sets %ETW_CTRL_KEEP in the @flags of its
+ * control page (once its file is open: a logger that gives up on purpose
+ * clears it, or never sets it).  While a logger attached with
+ * %ETW_CONSUMER_F_LOGGER has it set, or after one detached with it set,
+ * the session is *kept* when it stops: its name and logger id are free at
+ * once for a new session, but its buffers (the full ones, the partial ones
+ * STOP flushed) and its statistics stay until a first consumer detaches
+ * having given back everything after the stop.  A logger that dies
+ * before that (or that is not attached when STOP comes) leaves the
+ * session kept; the next logger attaches to it with the session's GUID in
+ * @guid and its old logger id, drains it and finishes the file.  A logger
+ * that detaches from a kept session without %ETW_CTRL_KEEP ends the
+ * keeping: what is left is discarded.  ETW_CONTROL_STOP returns when the
+ * kept session is drained, with the final statistics.  A kept session
+ * with no consumer attached for 10 seconds is discarded: its buffers
+ * count in LogBuffersLost and their events in EventsLost of what STOP
+ * returns.  Kept sessions keep their buffer memory (counted in
+ * max_buffer_memory_mb) and hold the module; at most %ETW_MAX_SESSIONS
+ * are kept at a time, beyond that a stopped session's buffers go with its
+ * consumer.
+ *
  * The second consumer of a real-time session (a real-time consumer of a
  * file session beside its logger, as on Windows; never one attached with
  * %ETW_CONSUMER_F_LOGGER) gets copies of the buffers output from then on,
@@ -904,7 +925,9 @@ struct etw_provider_set_info {
  * @ring_offset: out: %ETW_CONSUMER_MMAP_RING
  * @buffers_offset: out: %ETW_CONSUMER_MMAP_BUFFERS
  * @buffers_bytes: out: length of the buffer mapping, @nr_slots * @buffer_stride
- * @reserved: must be 0
+ * @guid: all zero, or the session's GUID: then the session @logger_id must
+ *	have it, and with %ETW_CONSUMER_F_LOGGER a stopped session kept for
+ *	its logger (%ETW_CTRL_KEEP) is found too, first
  *
  * ``ENOENT``: no such session; ``EBUSY``: a consumer is attached (two, in
  *	real-time mode, or one if the caller asks to be a logger);
@@ -927,7 +950,7 @@ struct etw_consumer_attach {
 	__u64 ring_bytes;
 	__u64 buffers_offset;
 	__u64 buffers_bytes;
-	__u64 reserved[2];
+	__u8 guid[16];
 };
 
 #define ETW_CONSUMER_ATTACH_SIZE_VER0	96
@@ -937,15 +960,18 @@ struct etw_consumer_attach {
  * @tail: ring entries the consumer has finished with (store-release)
  * @log_buffers_lost: buffers the consumer could not write to its file
  *	(reported by QUERY and STOP as LogBuffersLost)
- * @reserved0: 0
+ * @flags: ETW_CTRL_* (read by the kernel at STOP and at detach)
  * @reserved: 0
  */
 struct etw_consumer_ctrl {
 	__u64 tail;
 	__u32 log_buffers_lost;
-	__u32 reserved0;
+	__u32 flags;
 	__u64 reserved[6];
 };
+
+/* etw_consumer_ctrl.flags */
+#define ETW_CTRL_KEEP	0x1	/* a logger: keep the stopped session for the next */
 
 /* etw_consumer_ring.flags */
 #define ETW_RING_STOPPED	0x1	/* the session stopped: no more buffers */

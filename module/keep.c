@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stopped sessions kept for their logger.  A file session's file is
+ * written by a process (`etw logger`), and a process can die.  If its
+ * logger has ETW_CTRL_KEEP set in its control page (or had when it
+ * detached), the session is kept when it stops: off the session table
+ * (its name and logger id are free at once, as after StopTrace on
+ * Windows) but with its buffers and statistics, until a first consumer
+ * detaches having given back everything after the stop.  A logger that
+ * dies before that, or is not attached when STOP comes, leaves it kept:
+ * the next one attaches by the session's GUID and drains it.  A logger
+ * that leaves without ETW_CTRL_KEEP gives up, and a kept session without
+ * a consumer for ETW_KEEP_TIMEOUT is discarded: what it held is counted
+ * lost in the statistics STOP returns (LogBuffersLost, EventsLost).
+ *
+ * The list holds a reference to each session (the table's, handed over at
+ * STOP); the timeout work holds another while it is pending.  Kept
+ * sessions keep their buffer memory, charged to max_buffer_memory_mb, and
+ * the module reference every session holds.
+ */
+#include <linux/list.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include "internal.h"
+
+/* How long a kept session waits for a logger to attach. */
+#define ETW_KEEP_TIMEOUT	(10 * HZ)
+
+static LIST_HEAD(etw_kept);		/* etw_lock */
+static unsigned int etw_nr_kept;	/* etw_lock, at most ETW_MAX_SESSIONS */
+
+static void etw_keep_timeout_fn(struct work_struct *work);
+
+void etw_keep_init(struct etw_session *s)
+{
+	INIT_LIST_HEAD(&s->kept_node);
+	INIT_DELAYED_WORK(&s->keep_work, etw_keep_timeout_fn);
+}
+
+/* (Re)start the timeout.  etw_lock held. */
+static void etw_keep_arm(struct etw_session *s)
+{
+	/* A pending work holds one reference, however often it is re-armed. */
+	if (!mod_delayed_work(system_wq, &s->keep_work, ETW_KEEP_TIMEOUT))
+		kref_get(&s->ref);
+}
+
+/* Off the list; the list's reference is the caller's to drop.  etw_lock held. */
+static void etw_keep_remove(struct etw_session *s)
+{
+	list_del_init(&s->kept_node);
+	etw_nr_kept--;
+	WRITE_ONCE(s->kept, false);
+	/* Not the last reference: the list's is still held. */
+	if (cancel_delayed_work(&s->keep_work))
+		etw_session_put(s);
+	wake_up_all(&s->wait);
+}
+
+/* Records in a handed-over buffer: each starts with its 16-bit size. */
+static u32 etw_buffer_records(const struct etw_buffer *b)
+{
+	u32 off = ETW_BUFFER_HEADER_SIZE, n = 0;
+	u16 size;
+
+	while (off + sizeof(size) <= b->offset) {
+		size = *(const u16 *)(b->data + off);
+		if (!size)
+			break;
+		off += ALIGN(size, 8);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The timeout: no consumer came, what the session holds is lost.  false
+ * if a consumer is attached after all.  etw_lock held.
+ */
+static bool etw_keep_discard(struct etw_session *s)
+{
+	struct etw_buffer *b, *n;
+
+	spin_lock(&s->pool_lock);
+	if (s->consumer) {
+		spin_unlock(&s->pool_lock);
+		return false;
+	}
+	list_for_each_entry_safe(b, n, &s->ready, node) {
+		list_del(&b->node);
+		s->discarded_events += etw_buffer_records(b);
+		s->discarded_buffers++;
+		etw_buffer_free_locked(s, b);
+	}
+	s->keep = false;
+	spin_unlock(&s->pool_lock);
+	etw_keep_remove(s);
+	return true;
+}
+
+static void etw_keep_timeout_fn(struct work_struct *work)
+{
+	struct etw_session *s = container_of(to_delayed_work(work),
+					     struct etw_session, keep_work);
+	bool discarded = false;
+
+	mutex_lock(&etw_lock);
+	if (s->kept)
+		discarded = etw_keep_discard(s);
+	mutex_unlock(&etw_lock);
+	if (discarded)
+		etw_session_put(s);	/* the list's */
+	etw_session_put(s);		/* the work's */
+}
+
+/*
+ * STOP, after the last buffers were output: keep @s if a logger asked for
+ * it.  true: the list took over the table's reference.  etw_lock held.
+ */
+bool etw_keep_stopped(struct etw_session *s)
+{
+	bool keep;
+
+	lockdep_assert_held(&etw_lock);
+	spin_lock(&s->pool_lock);
+	/* The attached logger's word, else the last one's. */
+	if (s->consumer && (s->consumer->flags & ETW_CONSUMER_F_LOGGER))
+		keep = etw_consumer_keeps(s->consumer);
+	else
+		keep = s->keep;
+	spin_unlock(&s->pool_lock);
+	if (!keep || etw_nr_kept >= ETW_MAX_SESSIONS)
+		return false;
+	list_add_tail(&s->kept_node, &etw_kept);
+	etw_nr_kept++;
+	WRITE_ONCE(s->kept, true);
+	/* Does nothing while a consumer is attached: its detach re-arms it. */
+	etw_keep_arm(s);
+	return true;
+}
+
+/* The kept session @logger_id with @guid, with a reference.  etw_lock held. */
+struct etw_session *etw_keep_find(u32 logger_id, const u8 *guid)
+{
+	struct etw_session *s;
+
+	lockdep_assert_held(&etw_lock);
+	list_for_each_entry(s, &etw_kept, kept_node) {
+		if (s->info.logger_id == logger_id &&
+		    !memcmp(s->info.guid, guid, sizeof(s->info.guid))) {
+			kref_get(&s->ref);
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The first consumer of @s detached; @drained: the session had stopped
+ * and it gave back every buffer.  A kept session is done then, or when a
+ * logger left it without ETW_CTRL_KEEP (what is left is lost, counted);
+ * else it waits for the next logger again.
+ */
+void etw_keep_detached(struct etw_session *s, bool drained)
+{
+	bool done = false;
+
+	mutex_lock(&etw_lock);
+	if (s->kept && drained) {
+		spin_lock(&s->pool_lock);
+		s->keep = false;
+		spin_unlock(&s->pool_lock);
+		etw_keep_remove(s);
+		done = true;
+	} else if (s->kept && !READ_ONCE(s->keep)) {
+		done = etw_keep_discard(s);
+	} else if (s->kept) {
+		etw_keep_arm(s);
+	}
+	mutex_unlock(&etw_lock);
+	if (done)
+		etw_session_put(s);	/* the list's */
+}
