@@ -42,8 +42,8 @@ static int direct_works(const char *dir)
 	return fd >= 0;
 }
 
-/* Events of @guid in an ETL file, each id 0..n-1 once: -1 if not. */
-static long file_events(const char *path, const __u8 guid[16], int n)
+/* Events of @guid in an ETL file, each id 0..n-1 at most @each times. */
+static long file_events(const char *path, const __u8 guid[16], int n, int each)
 {
 	static unsigned char seen[EVENTS];
 	struct etw_etl_event ev;
@@ -57,7 +57,7 @@ static long file_events(const char *path, const __u8 guid[16], int n)
 	while ((ret = etw_etl_next(etl, &ev)) == 1) {
 		if (ev.kind != ETW_ETL_KIND_EVENT || memcmp(&ev.provider, guid, 16))
 			continue;
-		if (ev.id >= n || seen[ev.id]++)
+		if (ev.id >= n || ++seen[ev.id] > each)
 			events = -1000000;
 		events++;
 	}
@@ -192,7 +192,7 @@ TEST_F(direct, buffers_from_the_mapping)
 	/* Exactly the events written; any lost counted. */
 	EXPECT_EQ(EVENTS, written + lost);
 	EXPECT_EQ(lost, info.events_lost);
-	EXPECT_EQ(written, file_events(self->path, self->guid, EVENTS));
+	EXPECT_EQ(written, file_events(self->path, self->guid, EVENTS, 1));
 	/* Byte for byte; the last buffer also has FLUSH_MARKER set. */
 	ASSERT_LT(1, self->n);
 	got = malloc(size);
@@ -264,12 +264,14 @@ struct props {
  * `etw logger` (StartTrace with a log file): it holds the file with
  * O_DIRECT where the file system takes it, and the file read back has
  * every event written, for SEQUENTIAL, for a CIRCULAR file that went
- * round (exactly the newest buffers, the header buffer kept) and for
- * NEWFILE (every event in one of the files, each file at most its size).
+ * round (exactly the newest buffers, the header buffer kept), for
+ * NEWFILE (every event in one of the files, each file at most its size)
+ * and for APPEND (the events of both runs).  @events: those the file
+ * already has; the run's are added.
  */
 static void logger_run(struct __test_metadata *_metadata,
 		       FIXTURE_DATA(direct) *self, const FIXTURE_VARIANT(direct) *variant,
-		       ULONG mode, ULONG max_kb)
+		       ULONG mode, ULONG max_kb, long *events)
 {
 	CONTROLTRACE_ID h;
 	struct props *b = calloc(1, sizeof(*b));
@@ -282,7 +284,9 @@ static void logger_run(struct __test_metadata *_metadata,
 
 	ASSERT_NE(NULL, b);
 	/* The fixture's session is for the reader test: the logger gets its own. */
-	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, NULL));
+	if (self->id)
+		ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, NULL));
+	self->id = 0;
 	b->p.Wnode.BufferSize = sizeof(*b);
 	b->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
 	b->p.Wnode.ClientContext = 1;
@@ -322,17 +326,20 @@ static void logger_run(struct __test_metadata *_metadata,
 		for (i = 1; numbered(first, sizeof(first), self->path, i) &&
 			    !stat(first, &st); i++) {
 			EXPECT_GE(max_kb * 1024, st.st_size);
-			in_file += file_events(first, self->guid, EVENTS);
+			in_file += file_events(first, self->guid, EVENTS, 1);
 			unlink(first);
 		}
 		EXPECT_LT(3, i);
 		EXPECT_EQ(written, in_file);
 	} else if (!max_kb) {
-		in_file = file_events(self->path, self->guid, EVENTS);
-		EXPECT_EQ(written, in_file);
+		/* APPEND: the file's events and the ones this run wrote. */
+		*events += written;
+		in_file = file_events(self->path, self->guid, EVENTS,
+				      mode & EVENT_TRACE_FILE_MODE_APPEND ? 2 : 1);
+		EXPECT_EQ(*events, in_file);
 	} else {
 		/* CIRCULAR went round: fewer, each once, and buffer 0 is the header. */
-		in_file = file_events(self->path, self->guid, EVENTS);
+		in_file = file_events(self->path, self->guid, EVENTS, 1);
 		EXPECT_LT(0, in_file);
 		EXPECT_GT(written, in_file);
 		ASSERT_EQ(0, etw_etl_open(self->path, &etl, NULL));
@@ -344,17 +351,33 @@ static void logger_run(struct __test_metadata *_metadata,
 
 TEST_F(direct, logger_sequential)
 {
-	logger_run(_metadata, self, variant, EVENT_TRACE_FILE_MODE_SEQUENTIAL, 0);
+	long events = 0;
+
+	logger_run(_metadata, self, variant, EVENT_TRACE_FILE_MODE_SEQUENTIAL, 0, &events);
 }
 
 TEST_F(direct, logger_circular)
 {
-	logger_run(_metadata, self, variant, EVENT_TRACE_FILE_MODE_CIRCULAR, 64);
+	long events = 0;
+
+	logger_run(_metadata, self, variant, EVENT_TRACE_FILE_MODE_CIRCULAR, 64, &events);
+}
+
+/* APPEND: a second logger continues the first one's file. */
+TEST_F(direct, logger_append)
+{
+	long events = 0;
+
+	logger_run(_metadata, self, variant, EVENT_TRACE_FILE_MODE_SEQUENTIAL, 0, &events);
+	logger_run(_metadata, self, variant,
+		   EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_APPEND, 0, &events);
 }
 
 TEST_F(direct, logger_newfile)
 {
-	logger_run(_metadata, self, variant, EVENT_TRACE_FILE_MODE_NEWFILE, 64);
+	long events = 0;
+
+	logger_run(_metadata, self, variant, EVENT_TRACE_FILE_MODE_NEWFILE, 64, &events);
 }
 
 TEST_HARNESS_MAIN
