@@ -792,12 +792,19 @@ static void fuzz_one_child(struct fuzz_thread *t)
 		}
 		mmap(NULL, t->page, PROT_READ, MAP_SHARED, fd, ETW_MMAP_STATE);
 		c.fds[0] = c.fds[1] = c.fds[2] = fd;
+		/* Both write paths: either may be the one in flight at the kill. */
 		for (i = 0; i < 200; i++) {
 			struct etw_event_write w = { .size = sizeof(w) };
+			struct etw_event_write_short ws = { .size = sizeof(ws) };
 
 			fuzz_seed_fd = 0;
-			seed_write(&c, &w);
-			ioctl(fd, ETW_IOC_WRITE, &w);
+			if (i & 1) {
+				seed_write_short(&c, &ws);
+				ioctl(fd, ETW_IOC_WRITE_SHORT, &ws);
+			} else {
+				seed_write(&c, &w);
+				ioctl(fd, ETW_IOC_WRITE, &w);
+			}
 		}
 		_exit(0);
 	}
