@@ -9,6 +9,10 @@
  * every other fault goes to the handler that was there before libetw's,
  * or gets the default action.
  *
+ * etw_guarded_copy() is the cheap one: on x86-64 a copy routine whose
+ * faults the handler resumes at its error return (no sigsetjmp()), so
+ * the private loggers' write path calls it per piece.
+ *
  * The function must hold nothing a jump out of it would leak: a caller
  * that holds a lock or memory guards only the copy, and releases them
  * itself on ERROR_NOACCESS.  Guards nest.  No system call is made once

@@ -369,26 +369,6 @@ struct piece {
 	uint32_t len;
 };
 
-/* The pieces of a record, copied into a buffer under one guard. */
-struct pieces_copy {
-	unsigned char *dst;
-	const struct piece *pc;
-	unsigned int n;
-};
-
-static ULONG pieces_copy(void *arg)
-{
-	struct pieces_copy *c = arg;
-	unsigned char *dst = c->dst;
-	unsigned int i;
-
-	for (i = 0; i < c->n; i++) {
-		memcpy(dst, c->pc[i].p, c->pc[i].len);
-		dst += c->pc[i].len;
-	}
-	return ERROR_SUCCESS;
-}
-
 /*
  * Copy a record of @n pieces into @c's buffer, the time stamp at @ts_off
  * (-1: none to take); or count it lost.  Returns a Win32 code,
@@ -398,7 +378,7 @@ static ULONG priv_store(struct priv_logger *l, unsigned int cpu,
 			const struct piece *pc, unsigned int n, int ts_off)
 {
 	struct priv_cpu *c = &l->cpus[cpu % l->ncpu];
-	struct pieces_copy copy;
+	unsigned char *dst;
 	uint32_t len = 0, room;
 	struct priv_buf *b;
 	ULONG err = ERROR_SUCCESS;
@@ -441,10 +421,11 @@ static ULONG priv_store(struct priv_logger *l, unsigned int cpu,
 		return err;
 	}
 	/* A piece it cannot read: nothing stored, the lock given back. */
-	copy = (struct pieces_copy){ b->data + b->offset, pc, n };
-	if (etw_guarded(pieces_copy, &copy)) {
-		pthread_mutex_unlock(&c->lock);
-		return ERROR_NOACCESS;
+	for (i = 0, dst = b->data + b->offset; i < n; dst += pc[i++].len) {
+		if (etw_guarded_copy(dst, pc[i].p, pc[i].len)) {
+			pthread_mutex_unlock(&c->lock);
+			return ERROR_NOACCESS;
+		}
 	}
 	if (ts_off >= 0) {
 		now = priv_clock();

@@ -557,6 +557,50 @@ TEST_F(priv, unreadable_memory_is_error_noaccess)
 	munmap(bad, 4096);
 }
 
+/*
+ * Data that runs into an unreadable page is ERROR_NOACCESS wherever the
+ * copy meets it (a 64-byte block, an 8-byte word or a single byte), and
+ * data that ends right before the page is stored whole.
+ */
+TEST_F(priv, copies_stop_at_the_first_unreadable_byte)
+{
+	static const unsigned int before[] = { 0, 1, 7, 8, 9, 63, 64, 65, 200 };
+	struct {
+		EVENT_TRACE_HEADER h;
+		MOF_FIELD f;
+	} m;
+	struct etw_etl_event rec[16];
+	unsigned char *two, *edge;
+	struct props b;
+	unsigned int i;
+	int n;
+
+	two = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, two);
+	for (i = 0; i < 4096; i++)
+		two[i] = (unsigned char)(i * 7 + 1);
+	ASSERT_EQ(0, mprotect(two + 4096, 4096, PROT_NONE));
+	edge = two + 4096;
+	for (i = 0; i < sizeof(before) / sizeof(before[0]); i++) {
+		event_init(&m.h, sizeof(MOF_FIELD));
+		m.h.Flags |= WNODE_FLAG_USE_MOF_PTR;
+		m.f = (MOF_FIELD){ (uintptr_t)(edge - before[i]), before[i] + 1, 0 };
+		EXPECT_EQ(ERROR_NOACCESS, TraceEvent(self->h, &m.h));
+		m.f.Length = before[i] + 64;
+		EXPECT_EQ(ERROR_NOACCESS, TraceEvent(self->h, &m.h));
+		m.f.Length = before[i];
+		EXPECT_EQ(ERROR_SUCCESS, TraceEvent(self->h, &m.h));
+	}
+	ASSERT_EQ(ERROR_SUCCESS, control(self->h, NULL, EVENT_TRACE_CONTROL_FLUSH, &b));
+	n = read_file(path, rec, 16, &self->etl);
+	ASSERT_EQ(sizeof(before) / sizeof(before[0]), n);
+	for (i = 0; i < (unsigned int)n; i++) {
+		ASSERT_EQ(before[i], rec[i].data_size);
+		EXPECT_EQ(0, memcmp(rec[i].data, edge - before[i], before[i]));
+	}
+	munmap(two, 8192);
+}
+
 static volatile sig_atomic_t own_handler_ran;
 
 static void own_segv(int sig)
