@@ -249,8 +249,8 @@ int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg
 	u32 id;
 	int ret;
 
-	if ((arg->flags & ~ETW_REGISTER_F_CLASSIC) || arg->reserved[0] ||
-	    arg->reserved[1])
+	if ((arg->flags & ~ETW_REGISTER_F_CLASSIC) || arg->reserved0 ||
+	    arg->reserved)
 		return -EINVAL;
 	import_guid(&g, arg->guid);
 
@@ -315,6 +315,7 @@ out_registered:
 
 	arg->reg_id = id;
 	arg->state_index = id - 1;
+	arg->state_size = sizeof(struct etw_reg_state);
 	return 0;
 
 out_unlock:

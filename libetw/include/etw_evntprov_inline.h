@@ -7,22 +7,38 @@
  * keywords accept, must cost next to nothing.  The functions are exported
  * by libetw as on Windows, but a call through the PLT into them costs tens
  * of instructions; these inline versions answer the disabled case in the
- * caller: the REGHANDLE names a slot of libetw's tables, whose state is
- * the registration's enable state in the read-only page the kernel
- * updates (while a private logger of the process enables the provider, a
- * state that sends every call to the library).  EventWrite also needs the slot's handle to match (so a stale
- * or bogus handle still gets ERROR_INVALID_HANDLE from the library);
- * EventEnabled answers FALSE for those anyway.
- * Any other case, and every argument error, is left to the exported
- * function, which therefore behaves as before; taking the address of
- * EventWrite still gives the exported function.
+ * caller: the REGHANDLE's low bits name a slot of libetw's table, which
+ * points to the registration's enable state in the read-only page the
+ * kernel updates.  Any other case, and every argument error, is left to
+ * the exported function, which therefore behaves as before; taking the
+ * address of EventWrite still gives the exported function.
+ *
+ * The handle is not compared here.  A slot that holds no registration of
+ * EventRegister (never used, unregistered, slot 0, a classic provider's)
+ * points to a state that passes every test, as does one a private logger
+ * of the process enables: the call goes to the library, which checks the
+ * handle and returns ERROR_INVALID_HANDLE (EventWrite) or FALSE
+ * (EventEnabled) for a bad one, as it always did.  So handle 0, a handle
+ * never issued, and a handle unregistered before its slot is reused all
+ * get ERROR_INVALID_HANDLE.  libetw reuses a freed slot as late as it can
+ * (FIFO over 2047 slots, at most 1024 in use): only a stale or forged
+ * handle whose slot a live registration holds now is tested against that
+ * registration's state, and gets ERROR_SUCCESS from EventWrite where the
+ * event is disabled for that registration.  Windows leaves the use of an
+ * unregistered handle undefined.
+ *
+ * For a descriptor the compiler knows (a constant: the usual case) whose
+ * Keyword is not 0 and Level is below 8, the test is one: Keyword against
+ * the state's MatchAnyAt[Level] (see struct etw_reg_state), 0 when the
+ * level fails.  Keyword 0 tests the level alone; other events make the
+ * whole aggregate test.  "Enabled" is only a reason to call the library,
+ * which reads the state consistently and makes seed 000's test in full.
  *
  * The fields are read once each, without the page's sequence count: the
- * answer "disabled" rests on one field (the level, MatchAny, or Enabled),
- * so it always agrees with some state the registration had during the
- * call, as when the count is used.  "Enabled" is only a reason to call the library, which reads the
- * state consistently.  64-bit only (the keywords must be single loads);
- * define LIBETW_NO_INLINE_ENABLED to call the library always.
+ * answer "disabled" rests on one field, so it always agrees with some
+ * state the registration had during the call, as when the count is used.
+ * 64-bit only (the keywords must be single loads); define
+ * LIBETW_NO_INLINE_ENABLED to call the library always.
  */
 #ifndef LIBETW_ETW_EVNTPROV_INLINE_H
 #define LIBETW_ETW_EVNTPROV_INLINE_H
@@ -30,6 +46,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define _ETW_LEVELS	8	/* ETW_REG_STATE_LEVELS */
 
 /* struct etw_reg_state of <linux/etw.h>: one registration's enable state. */
 struct _etwRegState {
@@ -40,27 +58,27 @@ struct _etwRegState {
 	ULONGLONG MatchAny;
 	ULONGLONG MatchAll;
 	ULONGLONG Reserved1;
+	ULONGLONG MatchAnyAt[_ETW_LEVELS];
 };
 
-#define _ETW_MAX_REGS	1024	/* ETW_MAX_REGS_PER_FILE */
-
 /*
- * libetw's registrations, slot reg_id % _ETW_MAX_REGS: the enable state
- * (never NULL: a slot never used points to a disabled state) and the
- * handle (while the slot is free, a value no handle that names the slot
- * has).  Two arrays, each loaded from with an index and no displacement,
- * and a mask keeps any REGHANDLE, forged ones too, inside them.  The
- * sizes are part of libetw's ABI.
+ * libetw's registrations: slot REGHANDLE % _ETW_SLOTS points to the
+ * enable state (never NULL).  Slot 0 is never a registration's, and twice
+ * as many slots as registrations (ETW_MAX_REGS_PER_FILE, 1024) let a freed
+ * slot wait for 1023 others before it is reused.  One array, loaded from
+ * with an index and no displacement; the mask keeps any REGHANDLE, forged
+ * ones too, inside it.  The size is part of libetw's ABI.
  */
-extern const struct _etwRegState *_etwRegState[_ETW_MAX_REGS];
-extern ULONGLONG _etwRegHandle[_ETW_MAX_REGS];
+#define _ETW_SLOTS	2048
 
-#define _ETW_SLOT(RegHandle)	((ULONG)(RegHandle) & (_ETW_MAX_REGS - 1))
+extern const struct _etwRegState *_etwRegState[_ETW_SLOTS];
+
+#define _ETW_SLOT(RegHandle)	((ULONG)(RegHandle) & (_ETW_SLOTS - 1))
 
 /*
  * EventWrite and EventWriteTransfer after the caller's own enable test
- * found the event enabled: the write only (the kernel filters per session
- * as always).  The handle must be one _etwRegHandle holds.
+ * found the event maybe enabled: the library checks the handle and what
+ * the inline test left open, then writes.
  */
 ULONG EVNTAPI _etwEventWriteEnabled(REGHANDLE RegHandle,
 				    PCEVENT_DESCRIPTOR EventDescriptor,
@@ -76,11 +94,6 @@ ULONG EVNTAPI _etwEventWriteEnabled(REGHANDLE RegHandle,
 #define _ETW_INLINE \
 	extern __inline__ __attribute__((__gnu_inline__, __always_inline__))
 
-/* What the inline test knows (seed 000's test on the aggregate state). */
-#define _ETW_UNKNOWN	0	/* not a handle _etwRegHandle holds: ask libetw */
-#define _ETW_DISABLED	1
-#define _ETW_ENABLED	2
-
 /*
  * The slot of a handle, a value the compiler cannot reuse from an earlier
  * call: what is loaded through it (the kernel and EventRegister change
@@ -89,24 +102,28 @@ ULONG EVNTAPI _etwEventWriteEnabled(REGHANDLE RegHandle,
  */
 _ETW_INLINE ULONGLONG _etwSlot(REGHANDLE RegHandle)
 {
-	ULONGLONG slot = RegHandle & (_ETW_MAX_REGS - 1);
+	ULONGLONG slot = RegHandle & (_ETW_SLOTS - 1);
 
 	__asm__ __volatile__("" : "+r"(slot));
 	return slot;
 }
 
 /*
- * Seed 000's test on the aggregate state of whatever registration holds
- * the slot: FALSE means no session wants the event, if the handle is that
- * registration's.  A disabled state has every field 0 (see the uapi), so
- * an event with a level needs only the level compare, which a disabled
- * provider fails too, and one with keywords fails MatchAny.
+ * Seed 000's test on the aggregate state the slot points to: 0 means no
+ * session wants the event (if the handle is the slot's registration's),
+ * 1 "ask the library".  A disabled state has every field 0 (see the
+ * uapi): a constant event of level < 8 with keywords needs only
+ * MatchAnyAt[Level]; one without keywords only the level compare, which a
+ * disabled provider fails too.
  */
 _ETW_INLINE int _etwSlotAllows(ULONGLONG Slot, UCHAR Level, ULONGLONG Keyword)
 {
 	const struct _etwRegState *st = _etwRegState[Slot];
 	ULONGLONG all;
 
+	if (__builtin_constant_p(Level) && __builtin_constant_p(Keyword) &&
+	    Keyword && Level < _ETW_LEVELS)
+		return (Keyword & st->MatchAnyAt[Level]) != 0;
 	if (Level ? Level > st->Level : !st->Enabled)
 		return 0;
 	if (!Keyword)
@@ -115,26 +132,6 @@ _ETW_INLINE int _etwSlotAllows(ULONGLONG Slot, UCHAR Level, ULONGLONG Keyword)
 		return 0;
 	all = st->MatchAll;
 	return (Keyword & all) == all;
-}
-
-/*
- * EventWrite's test: the handle must be the slot's (a stale or forged one
- * is the library's ERROR_INVALID_HANDLE), then the enable state.  Plain
- * loads suffice: a thread that has a handle got it through something that
- * ordered it after EventRegister published it, and a state pointer that
- * changes (to a state that sends every event to the library while a
- * private logger enables the provider) races with that enable as any
- * writer does.
- */
-_ETW_INLINE int _etwEventState(REGHANDLE RegHandle, UCHAR Level,
-			       ULONGLONG Keyword)
-{
-	ULONGLONG slot = _etwSlot(RegHandle);
-
-	if (_etwRegHandle[slot] != RegHandle)
-		return _ETW_UNKNOWN;
-	return _etwSlotAllows(slot, Level, Keyword) ? _ETW_ENABLED :
-						       _ETW_DISABLED;
 }
 
 /* The exported functions, under names the inline bodies can call. */
@@ -147,11 +144,10 @@ ULONG EVNTAPI _etwEventWriteTransfer(REGHANDLE, PCEVENT_DESCRIPTOR, LPCGUID,
 	__asm__("EventWriteTransfer");
 
 /*
- * An unknown handle is FALSE, as a disabled event is, so EventEnabled and
- * EventProviderEnabled need not check the handle to answer FALSE: one
- * masked index, one pointer, one byte (and the level and keywords when
- * they are asked for).  "Enabled" is answered by the library, which checks
- * the handle and reads the state consistently.
+ * FALSE is the answer for a disabled event and for a bad handle alike, so
+ * EventEnabled and EventProviderEnabled answer it here; "maybe enabled"
+ * is answered by the library, which checks the handle and reads the state
+ * consistently.
  */
 _ETW_INLINE BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle,
 					 PCEVENT_DESCRIPTOR EventDescriptor)
@@ -184,16 +180,12 @@ _ETW_INLINE ULONG EVNTAPI EventWriteTransfer(REGHANDLE RegHandle,
 					     PEVENT_DATA_DESCRIPTOR UserData)
 {
 	if (_ETW_WRITE_ARGS_OK(EventDescriptor, UserDataCount, UserData)) {
-		switch (_etwEventState(RegHandle, EventDescriptor->Level,
-				       EventDescriptor->Keyword)) {
-		case _ETW_DISABLED:
+		if (!_etwSlotAllows(_etwSlot(RegHandle), EventDescriptor->Level,
+				    EventDescriptor->Keyword))
 			return ERROR_SUCCESS;
-		case _ETW_ENABLED:
-			return _etwEventWriteEnabled(RegHandle, EventDescriptor,
-						     ActivityId,
-						     RelatedActivityId,
-						     UserDataCount, UserData);
-		}
+		return _etwEventWriteEnabled(RegHandle, EventDescriptor,
+					     ActivityId, RelatedActivityId,
+					     UserDataCount, UserData);
 	}
 	return _etwEventWriteTransfer(RegHandle, EventDescriptor, ActivityId,
 				      RelatedActivityId, UserDataCount,

@@ -41,6 +41,7 @@ struct etw_prov {
 	void *owner;
 	__u32 reg_id;
 	int fd;			/* the device the registration was made on */
+	unsigned int slot;	/* of _etwRegState and the handle */
 	const struct etw_reg_state *state;
 	/*
 	 * Private loggers of this process that enable it (bit i is id i + 1)
@@ -52,40 +53,57 @@ struct etw_prov {
 };
 
 /*
- * The process's registrations, indexed by the module's reg_id.  Slots are
- * published with release stores and read with acquire loads; changes and
- * callbacks are serialised by `dispatch` (recursive: a callback may
- * register or unregister).
+ * The process's registrations, indexed by the module's reg_id (for its
+ * notifications) and by slot (for handles).  Entries are published with
+ * release stores and read with acquire loads; changes and callbacks are
+ * serialised by `dispatch` (recursive: a callback may register or
+ * unregister).
  */
 static _Atomic(struct etw_prov *) provs[ETW_MAX_REGS_PER_FILE + 1];
+static _Atomic(struct etw_prov *) slot_provs[_ETW_SLOTS];
 
 /*
- * What <evntprov.h>'s inline enable test reads: slot reg_id % 1024 holds
- * the handle (published last, with release) and the state slot.  A freed
- * slot keeps its State (the page stays mapped) and holds FREE_HANDLE: its
- * low bits name another slot, so no handle that indexes this one equals
- * it, 0 and forged handles included.  A slot never used points to a
- * disabled state.
- */
-#define FREE_HANDLE(slot)	((ULONGLONG)((slot) == 0))
-
-static const struct _etwRegState never_enabled;
-
-/*
- * What the slot of a registration that a private logger enables points
- * to: a state that passes every inline test, so that EventEnabled and
- * EventWrite ask the library, which knows the private loggers.
+ * What the slot of no EventRegister registration points to (never used,
+ * unregistered, slot 0, a classic provider's), and that of one a private
+ * logger enables: a state that passes every inline test, so that
+ * EventEnabled and EventWrite ask the library, which checks the handle
+ * and knows the private loggers.
  */
 static const struct _etwRegState ask_library = {
 	.Enabled = 1, .Level = 255, .MatchAny = ~0ULL, .MatchAll = 0,
+	.MatchAnyAt = { [0 ... _ETW_LEVELS - 1] = ~0ULL },
 };
 
-ETW_EXPORT const struct _etwRegState *_etwRegState[_ETW_MAX_REGS] = {
-	[0 ... _ETW_MAX_REGS - 1] = &never_enabled
+ETW_EXPORT const struct _etwRegState *_etwRegState[_ETW_SLOTS] = {
+	[0 ... _ETW_SLOTS - 1] = &ask_library
 };
-ETW_EXPORT ULONGLONG _etwRegHandle[_ETW_MAX_REGS] = { [0] = FREE_HANDLE(0) };
 
-_Static_assert(_ETW_MAX_REGS == ETW_MAX_REGS_PER_FILE, "one slot per reg_id");
+/*
+ * The free slots, oldest freed first: a handle that outlives its
+ * registration names a slot that asks the library (ERROR_INVALID_HANDLE)
+ * until 1023 registrations later at least.  Slot 0 is never handed out,
+ * so handle 0 is always refused.  Dispatch lock held.
+ */
+#define NR_SLOTS	(_ETW_SLOTS - 1)
+static unsigned short free_slots[NR_SLOTS];
+static unsigned int slots_taken, slots_freed = NR_SLOTS;
+
+_Static_assert(NR_SLOTS >= 2 * ETW_MAX_REGS_PER_FILE - 1,
+	       "a slot for every registration, and as many waiting");
+
+static unsigned int slot_take(void)
+{
+	unsigned int i = slots_taken++ % NR_SLOTS;
+
+	/* Never used: slots 1, 2, ... in order. */
+	return slots_taken <= NR_SLOTS ? i + 1 : free_slots[i];
+}
+
+static void slot_free(unsigned int slot)
+{
+	free_slots[slots_freed++ % NR_SLOTS] = (unsigned short)slot;
+}
+
 _Static_assert(sizeof(struct _etwRegState) == sizeof(struct etw_reg_state) &&
 	       offsetof(struct _etwRegState, Enabled) ==
 	       offsetof(struct etw_reg_state, enabled) &&
@@ -94,25 +112,28 @@ _Static_assert(sizeof(struct _etwRegState) == sizeof(struct etw_reg_state) &&
 	       offsetof(struct _etwRegState, MatchAny) ==
 	       offsetof(struct etw_reg_state, match_any) &&
 	       offsetof(struct _etwRegState, MatchAll) ==
-	       offsetof(struct etw_reg_state, match_all),
+	       offsetof(struct etw_reg_state, match_all) &&
+	       offsetof(struct _etwRegState, MatchAnyAt) ==
+	       offsetof(struct etw_reg_state, match_any_at) &&
+	       _ETW_LEVELS == ETW_REG_STATE_LEVELS,
 	       "the inline test reads struct etw_reg_state");
 static pthread_mutex_t dispatch = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static const struct etw_reg_state *state_page;
 static pthread_once_t thread_once = PTHREAD_ONCE_INIT;
 static _Atomic unsigned int handle_gen;
 
-/* REGHANDLE: a generation in the high half, the reg_id in the low. */
-#define HANDLE_ID(h)	((__u32)((h) & 0xffffffffu))
+/* REGHANDLE: a generation in the high half, the slot in the low. */
+#define HANDLE_SLOT(h)	((__u32)((h) & 0xffffffffu))
 
 /* The registration @h names, made for @notify (NULL: by EventRegister). */
 static struct etw_prov *prov_lookup(REGHANDLE h, etw_notify_fn notify)
 {
-	__u32 id = HANDLE_ID(h);
+	__u32 slot = HANDLE_SLOT(h);
 	struct etw_prov *p;
 
-	if (!id || id > ETW_MAX_REGS_PER_FILE)
+	if (!slot || slot >= _ETW_SLOTS)
 		return NULL;
-	p = atomic_load_explicit(&provs[id], memory_order_acquire);
+	p = atomic_load_explicit(&slot_provs[slot], memory_order_acquire);
 	return p && p->handle == h && p->notify == notify ? p : NULL;
 }
 
@@ -162,6 +183,23 @@ static BOOLEAN prov_allows(struct etw_prov *p, UCHAR level, ULONGLONG keyword)
 	return mask && etw_private_want(mask, p->priv, level, keyword);
 }
 
+/*
+ * Point @p's slot at what <evntprov.h>'s inline test should read: the
+ * module's state, unless only the library can answer (a private logger
+ * enables it, or it is a classic registration, whose handle EventWrite
+ * refuses).  Dispatch lock held.
+ */
+static void slot_publish(struct etw_prov *p)
+{
+	bool ask = p->notify ||
+		   atomic_load_explicit(&p->priv_mask, memory_order_relaxed);
+
+	__atomic_store_n(&_etwRegState[p->slot],
+			 ask ? &ask_library :
+			       (const struct _etwRegState *)p->state,
+			 __ATOMIC_RELEASE);
+}
+
 /* Take @v's private loggers and filters for @p; dispatch lock held. */
 static void private_set(struct etw_prov *p, const struct etw_private_view *v)
 {
@@ -173,11 +211,7 @@ static void private_set(struct etw_prov *p, const struct etw_private_view *v)
 		__atomic_store_n(&p->priv[i].all, v->f[i].all, __ATOMIC_RELAXED);
 	}
 	atomic_store_explicit(&p->priv_mask, v->mask, memory_order_release);
-	/* <evntprov.h>'s inline test knows the module's state only. */
-	__atomic_store_n(&_etwRegState[_ETW_SLOT(p->reg_id)],
-			 v->mask ? &ask_library :
-				   (const struct _etwRegState *)p->state,
-			 __ATOMIC_RELEASE);
+	slot_publish(p);
 }
 
 /*
@@ -433,18 +467,24 @@ static ULONG register_prov(struct etw_prov *p, LPCGUID guid, __u32 flags,
 		err = etw_win32_error(fd, ETW_ERR_CONTROL);
 		goto out_unlock;
 	}
-	p->guid = *guid;
 	p->reg_id = r.reg_id;
+	/* The slots' layout is compiled into callers (the inline test). */
+	if (r.state_size != sizeof(struct etw_reg_state)) {
+		etw_ioctl(p->fd, ETW_IOC_PROVIDER_UNREGISTER,
+			  &(struct etw_provider_unregister){
+				.size = sizeof(struct etw_provider_unregister),
+				.reg_id = r.reg_id });
+		err = ERROR_NOT_SUPPORTED;
+		goto out_unlock;
+	}
+	p->guid = *guid;
 	p->state = &state_page[r.state_index];
+	p->slot = slot_take();
 	p->handle = ((ULONGLONG)(atomic_fetch_add(&handle_gen, 1) + 1) << 32) |
-		    r.reg_id;
+		    p->slot;
 	atomic_store_explicit(&provs[r.reg_id], p, memory_order_release);
-	__atomic_store_n(&_etwRegState[_ETW_SLOT(r.reg_id)],
-			 (const struct _etwRegState *)p->state, __ATOMIC_RELAXED);
-	/* The inline EventWrite takes EventRegister's handles only. */
-	if (!p->notify)
-		__atomic_store_n(&_etwRegHandle[_ETW_SLOT(r.reg_id)], p->handle,
-				 __ATOMIC_RELEASE);
+	atomic_store_explicit(&slot_provs[p->slot], p, memory_order_release);
+	slot_publish(p);
 	*out = p->handle;
 	/* A pre-enabled provider is called back before registering returns. */
 	if (notify_fd >= 0)
@@ -515,8 +555,9 @@ static ULONG unregister_prov(REGHANDLE RegHandle, etw_notify_fn notify)
 		return ERROR_INVALID_HANDLE;
 	}
 	atomic_store_explicit(&provs[p->reg_id], NULL, memory_order_release);
-	__atomic_store_n(&_etwRegHandle[_ETW_SLOT(p->reg_id)],
-			 FREE_HANDLE(_ETW_SLOT(p->reg_id)), __ATOMIC_RELEASE);
+	atomic_store_explicit(&slot_provs[p->slot], NULL, memory_order_release);
+	__atomic_store_n(&_etwRegState[p->slot], &ask_library, __ATOMIC_RELEASE);
+	slot_free(p->slot);
 	u.reg_id = p->reg_id;
 	etw_ioctl(etw_device_fd(), ETW_IOC_PROVIDER_UNREGISTER, &u);
 	pthread_mutex_unlock(&dispatch);
@@ -699,10 +740,11 @@ write_enabled(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
 
 /*
  * <evntprov.h>'s inline EventWrite and EventWriteTransfer, once their own
- * test found the handle in _etwRegHandle and the event maybe enabled.
- * Without private loggers that test read the module's state: the ioctl
- * follows, the test is not made twice.  With them it read a state that
- * always asks (see private_set()), and the library decides.
+ * test found the event maybe enabled (the slot asks the library for a bad
+ * handle).  Without private loggers that test read the module's state and
+ * was exact unless a MatchAll keyword is set (MatchAnyAt tests MatchAny
+ * and the level only): then, as with private loggers, the library
+ * decides; else the ioctl follows, the test is not made twice.
  */
 ETW_EXPORT ULONG EVNTAPI _etwEventWriteEnabled(REGHANDLE RegHandle,
 					       PCEVENT_DESCRIPTOR EventDescriptor,
@@ -716,7 +758,8 @@ ETW_EXPORT ULONG EVNTAPI _etwEventWriteEnabled(REGHANDLE RegHandle,
 	/* Unregistered since the caller's test. */
 	if (!p)
 		return ERROR_INVALID_HANDLE;
-	if (atomic_load_explicit(&p->priv_mask, memory_order_relaxed))
+	if (atomic_load_explicit(&p->priv_mask, memory_order_relaxed) ||
+	    __atomic_load_n(&p->state->match_all, __ATOMIC_RELAXED))
 		return prov_write(p, EventDescriptor, 0, ActivityId,
 				  RelatedActivityId, UserDataCount, UserData, 0);
 	return write_enabled(p, EventDescriptor, ActivityId, RelatedActivityId,

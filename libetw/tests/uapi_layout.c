@@ -45,6 +45,38 @@ _Static_assert(sizeof(struct etw_notify_ack) == ETW_NOTIFY_ACK_SIZE_VER0,
 	       "etw_notify_ack VER0");
 CHECK_OFF(struct etw_notify_ack, cookie, 8);
 
+/*
+ * The enable-state slot: the first 32 bytes as first published, then the
+ * per-level keyword masks; the stride is ETW_REG_STATE_SIZE.
+ */
+_Static_assert(sizeof(struct etw_reg_state) == ETW_REG_STATE_SIZE,
+	       "etw_reg_state size");
+_Static_assert(ETW_REG_STATE_SIZE == 96, "etw_reg_state stride");
+CHECK_OFF(struct etw_reg_state, enabled, 4);
+CHECK_OFF(struct etw_reg_state, level, 5);
+CHECK_OFF(struct etw_reg_state, match_any, 8);
+CHECK_OFF(struct etw_reg_state, match_all, 16);
+CHECK_OFF(struct etw_reg_state, reserved1, 24);
+CHECK_OFF(struct etw_reg_state, match_any_at, 32);
+_Static_assert(sizeof(((struct etw_reg_state *)0)->match_any_at) ==
+	       ETW_REG_STATE_LEVELS * 8, "match_any_at");
+
+/* EventRegister: state_size took the first half of the reserved words. */
+_Static_assert(sizeof(struct etw_provider_register) ==
+	       ETW_PROVIDER_REGISTER_SIZE_VER0, "etw_provider_register size");
+CHECK_OFF(struct etw_provider_register, state_index, 28);
+CHECK_OFF(struct etw_provider_register, state_size, 32);
+CHECK_OFF(struct etw_provider_register, reserved0, 36);
+CHECK_OFF(struct etw_provider_register, reserved, 40);
+
+TEST(etw_reg_state_layout)
+{
+	EXPECT_EQ(96, sizeof(struct etw_reg_state));
+	EXPECT_EQ(32, offsetof(struct etw_reg_state, match_any_at));
+	EXPECT_EQ(0, ETW_MMAP_STATE_SIZE % 4096);
+	EXPECT_EQ(24 * 4096, ETW_MMAP_STATE_SIZE);
+}
+
 TEST(etw_version_layout)
 {
 	EXPECT_EQ(64, sizeof(struct etw_version));

@@ -259,6 +259,27 @@ static const struct etw_reg_state *map_state(struct __test_metadata *_metadata,
 	return p;
 }
 
+/*
+ * match_any_at against the rest of the slot (the uapi's rule, computed
+ * here): for level L < 8, MatchAny where the level passes (L == 0 or L <=
+ * level), else 0.  A disabled slot is all zeros.
+ */
+static void expect_masks(struct __test_metadata *_metadata,
+			 const struct etw_reg_state *me)
+{
+	unsigned int l;
+
+	if (!me->enabled) {
+		EXPECT_EQ(0, me->level);
+		EXPECT_EQ(0, me->match_any);
+		EXPECT_EQ(0, me->match_all);
+	}
+	for (l = 0; l < ETW_REG_STATE_LEVELS; l++)
+		EXPECT_EQ(me->enabled && (!l || l <= me->level) ?
+			  me->match_any : 0, me->match_any_at[l])
+			TH_LOG("level %u", l);
+}
+
 static int read_notification(int fd, struct etw_notification *n)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -278,8 +299,12 @@ TEST_F(en, state_page_and_notifications)
 
 	memcpy(r.guid, self->guid, 16);
 	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_PROVIDER_REGISTER, &r));
+	/* The slots' stride, and the mapping it makes, are the header's. */
+	EXPECT_EQ(ETW_REG_STATE_SIZE, r.state_size);
+	EXPECT_EQ(ETW_REG_STATE_SIZE, sizeof(struct etw_reg_state));
 	me = &st[r.state_index];
 	EXPECT_EQ(0, me->enabled);
+	expect_masks(_metadata, me);
 	EXPECT_EQ(-EAGAIN, read_notification(self->fd, &n));
 
 	/* Session 0: level 3, any 0x5, all 0x1, with a SourceId. */
@@ -301,6 +326,9 @@ TEST_F(en, state_page_and_notifications)
 	EXPECT_EQ(0x5, me->match_any);
 	EXPECT_EQ(0x1, me->match_all);
 	EXPECT_EQ(0, me->seq % 2);
+	EXPECT_EQ(0, me->match_any_at[4]);
+	EXPECT_EQ(0x5, me->match_any_at[3]);
+	expect_masks(_metadata, me);
 
 	/* Both registrations of this file are told, with the SourceId. */
 	ASSERT_EQ(0, read_notification(self->fd, &n));
@@ -321,6 +349,9 @@ TEST_F(en, state_page_and_notifications)
 	EXPECT_EQ(5, me->level);
 	EXPECT_EQ(0x7, me->match_any);
 	EXPECT_EQ(0x0, me->match_all);
+	EXPECT_EQ(0x7, me->match_any_at[4]);
+	EXPECT_EQ(0, me->match_any_at[6]);
+	expect_masks(_metadata, me);
 	ASSERT_EQ(0, read_notification(self->fd, &n));
 	ASSERT_EQ(0, read_notification(self->fd, &n));
 	EXPECT_EQ(1, n.control_code);
@@ -350,6 +381,7 @@ TEST_F(en, state_page_and_notifications)
 	ASSERT_EQ(0, read_notification(self->fd, &n));
 	EXPECT_EQ(0, n.control_code);
 	EXPECT_EQ(0, me->enabled);
+	expect_masks(_metadata, me);
 	EXPECT_EQ(-EAGAIN, read_notification(self->fd, &n));
 
 	/* The page is read-only and cannot be made writable. */
@@ -358,6 +390,9 @@ TEST_F(en, state_page_and_notifications)
 		    MAP_FAILED);
 	EXPECT_TRUE(mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, 1 << 20) ==
 		    MAP_FAILED);
+	/* The 1024 slots and no more. */
+	EXPECT_TRUE(mmap(NULL, ETW_MMAP_STATE_SIZE + 4096, PROT_READ, MAP_SHARED,
+			 self->fd, 0) == MAP_FAILED);
 	munmap((void *)st, ETW_MMAP_STATE_SIZE);
 }
 
@@ -457,6 +492,7 @@ static void expect_aggregate(struct __test_metadata *_metadata, int fd,
 	EXPECT_EQ(all, n.match_all);
 	EXPECT_EQ(-EAGAIN, read_notification(fd, &n));
 	EXPECT_EQ(!!code, me->enabled);
+	expect_masks(_metadata, me);
 	if (code) {
 		EXPECT_EQ(slot_level, me->level);
 		EXPECT_EQ(any, me->match_any);

@@ -210,8 +210,9 @@ TEST_F(api, disabled_path_makes_no_syscall)
 
 	/*
 	 * A provider enabled, then disabled: its state is all zeros again, so
-	 * the inline test (which reads only the level or MatchAny of an event
-	 * that has them) still answers without a system call.
+	 * the inline test (which reads one field: match_any_at[level] for a
+	 * constant event with keywords, else the level or MatchAny) still
+	 * answers without a system call.
 	 */
 	((__u8 *)&g3)[14] ^= 0xff;
 	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&g3, NULL, NULL, &was));
@@ -268,10 +269,36 @@ TEST_F(api, disabled_path_makes_no_syscall)
  * <evntprov.h> inlines the enable test of EventEnabled, EventProviderEnabled,
  * EventWrite and EventWriteTransfer.  The exported functions (reached
  * through pointers, as code that takes their address does) must give the
- * same answers in every enable state, and a stale or forged handle, or a
- * bad argument, must still get the library's error when nothing is
- * enabled, which is when the inline test answers by itself.
+ * same answers in every enable state, and a stale handle whose slot is
+ * free, or a bad argument, must still get the library's error.  A forged
+ * handle on a live registration's slot gets that registration's inline
+ * answer: ERROR_SUCCESS where its event is disabled, the library's
+ * ERROR_INVALID_HANDLE where it is enabled (so the inline EventWrite's
+ * decision shows).
  */
+/*
+ * A constant event (the inline test's MatchAnyAt path): a forged handle
+ * on h's slot shows the inline answer, which may say "disabled" only
+ * where the library does, and must where MatchAll is 0 (@exact).
+ */
+#define EXPECT_CONST_EVENT(h, level, kw, exact)				\
+	do {								\
+		static const EVENT_DESCRIPTOR cd = { .Level = level,	\
+						     .Keyword = kw };	\
+		BOOLEAN lib = enabled(h, &cd);				\
+		ULONG got = EventWrite((h) ^ (1ULL << 32), &cd, 1, &data); \
+									\
+		EXPECT_EQ(lib, EventEnabled(h, &cd));			\
+		if (lib) {						\
+			EXPECT_EQ(ERROR_INVALID_HANDLE, got);		\
+		} else if (exact) {					\
+			EXPECT_EQ(ERROR_SUCCESS, got);			\
+		} else {						\
+			EXPECT_TRUE(got == ERROR_SUCCESS ||		\
+				    got == ERROR_INVALID_HANDLE);	\
+		}							\
+	} while (0)
+
 TEST_F(api, inline_enable_test_agrees_with_library)
 {
 	BOOLEAN (EVNTAPI *enabled)(REGHANDLE, PCEVENT_DESCRIPTOR) = EventEnabled;
@@ -292,6 +319,7 @@ TEST_F(api, inline_enable_test_agrees_with_library)
 		{ 0, 0, 0 }, { 3, 0x1, 0 }, { 4, 0x3, 0x2 }, { 0, 0, 0 }, { 255, 0x4, 0 },
 	};
 	const EVENT_DESCRIPTOR *d0 = &descs[2];
+	volatile EVENT_DESCRIPTOR runtime;
 	EVENT_DATA_DESCRIPTOR data;
 	REGHANDLE h, stale;
 	unsigned int r, i;
@@ -299,9 +327,8 @@ TEST_F(api, inline_enable_test_agrees_with_library)
 	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &stale));
 	ASSERT_EQ(ERROR_SUCCESS, EventUnregister(stale));
 	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &h));
-	/* The slot is reused: the same reg_id, another generation. */
-	EXPECT_EQ((ULONG)stale, (ULONG)h);
-	EXPECT_NE(stale, h);
+	/* The freed slot waits: the next registration takes another. */
+	EXPECT_NE((ULONG)stale, (ULONG)h);
 
 	/* Nothing enabled: the inline test answers, errors stay the library's. */
 	EventDataDescCreate(&data, "x", 1);
@@ -325,8 +352,14 @@ TEST_F(api, inline_enable_test_agrees_with_library)
 						       rounds[r].level, rounds[r].any,
 						       rounds[r].all, 0));
 		for (i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {
-			const EVENT_DESCRIPTOR *d = &descs[i];
-			BOOLEAN want = enabled(h, d);
+			EVENT_DESCRIPTOR rd;
+			const EVENT_DESCRIPTOR *d = &rd;
+			BOOLEAN want;
+
+			/* Not a constant: the inline test is exact. */
+			runtime = descs[i];
+			rd = runtime;
+			want = enabled(h, d);
 
 			EXPECT_EQ(want, EventEnabled(h, d))
 				TH_LOG("round %u event %u", r, i);
@@ -336,7 +369,7 @@ TEST_F(api, inline_enable_test_agrees_with_library)
 			EXPECT_FALSE(EventEnabled(stale, d));
 			EXPECT_FALSE(EventEnabled(h ^ (1ULL << 32), d));
 			EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(stale, d, 1, &data));
-			EXPECT_EQ(ERROR_INVALID_HANDLE,
+			EXPECT_EQ(want ? ERROR_INVALID_HANDLE : ERROR_SUCCESS,
 				  EventWrite(h ^ (1ULL << 32), d, 1, &data));
 			if (!want) {
 				EXPECT_EQ(ERROR_SUCCESS, EventWrite(h, d, 1, &data));
@@ -345,11 +378,95 @@ TEST_F(api, inline_enable_test_agrees_with_library)
 			}
 		}
 	}
+	/* Two sessions, then one with MatchAll: constant events. */
+	for (r = 0; r < 3; r++) {
+		if (r == 1)
+			ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[1],
+						       (__u8 *)&self->guid,
+						       1, 2, 0x10, 0, 0));
+		if (r == 2)
+			ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0],
+						       (__u8 *)&self->guid,
+						       1, 6, 0x3, 0x2, 0));
+		EXPECT_CONST_EVENT(h, 0, 0, 1);
+		EXPECT_CONST_EVENT(h, 2, 0x10, r != 2);
+		EXPECT_CONST_EVENT(h, 3, 0x10, r != 2);
+		EXPECT_CONST_EVENT(h, 4, 0x4, r != 2);
+		EXPECT_CONST_EVENT(h, 6, 0x4, r != 2);
+		EXPECT_CONST_EVENT(h, 7, 0x4, r != 2);
+		EXPECT_CONST_EVENT(h, 5, 0x1, r != 2);
+		EXPECT_CONST_EVENT(h, 5, 0x2, r != 2);
+		EXPECT_CONST_EVENT(h, 0, 0x8, r != 2);
+		EXPECT_CONST_EVENT(h, 9, 0x4, 1);
+		EXPECT_CONST_EVENT(h, 3, 0, 1);
+		EXPECT_CONST_EVENT(h, 7, 0, 1);
+	}
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[1], (__u8 *)&self->guid,
+				       0, 0, 0, 0, 0));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], (__u8 *)&self->guid,
+				       1, 255, 0x4, 0, 0));
+
 	/* Seed 000's test, spelt out for round 4 (level 255, MatchAny 0x4). */
 	EXPECT_TRUE(EventEnabled(h, &descs[6]));
 	EXPECT_TRUE(EventEnabled(h, &descs[1]));
 	EXPECT_FALSE(EventEnabled(h, &descs[2]));
 	EventUnregister(h);
+}
+
+/*
+ * A handle that outlives its registration: libetw hands its slot out
+ * again only after every other free slot (FIFO over 2047), and until
+ * then the slot asks the library, which refuses the handle.  Once a new
+ * registration holds the slot, the old handle gets that registration's
+ * inline answer: ERROR_SUCCESS where the event is disabled for it (the
+ * one case the inline test cannot tell; Windows leaves the use of an
+ * unregistered handle undefined), the library's ERROR_INVALID_HANDLE
+ * where it may be enabled.  Handle 0 and a handle never issued always
+ * get ERROR_INVALID_HANDLE.
+ */
+TEST_F(api, stale_handle_until_its_slot_is_reused)
+{
+	static const EVENT_DESCRIPTOR info = { .Level = 4, .Keyword = 0x1 };
+	static const EVENT_DESCRIPTOR plain = { .Level = 4 };
+	EVENT_DATA_DESCRIPTOR data;
+	REGHANDLE stale, h, never = (7ULL << 32) | 2000;
+	unsigned int n;
+
+	EventDataDescCreate(&data, "x", 1);
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(0, &info, 1, &data));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(0, &plain, 1, &data));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(never, &info, 1, &data));
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &stale));
+	EXPECT_EQ(ERROR_SUCCESS, EventWrite(stale, &info, 1, &data));
+	ASSERT_EQ(ERROR_SUCCESS, EventUnregister(stale));
+	for (n = 1; ; n++) {
+		EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(stale, &info, 1, &data))
+			TH_LOG("after %u registrations", n - 1);
+		EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(stale, &plain, 1, &data));
+		EXPECT_FALSE(EventEnabled(stale, &info));
+		ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &h));
+		ASSERT_NE(0, (ULONG)h);
+		if ((ULONG)h == (ULONG)stale || n > 4096)
+			break;
+		ASSERT_EQ(ERROR_SUCCESS, EventUnregister(h));
+	}
+	EXPECT_EQ(2047, n);
+	EXPECT_NE(stale, h);
+
+	/* h disabled: the stale handle's write ends inline. */
+	EXPECT_EQ(ERROR_SUCCESS, EventWrite(stale, &info, 1, &data));
+	EXPECT_EQ(ERROR_SUCCESS, EventWrite(stale, &plain, 1, &data));
+	EXPECT_FALSE(EventEnabled(stale, &info));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s[0], (__u8 *)&self->guid,
+				       1, 4, 0x1, 0, 0));
+	EXPECT_TRUE(EventEnabled(h, &info));
+	EXPECT_FALSE(EventEnabled(stale, &info));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(stale, &info, 1, &data));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(stale, &plain, 1, &data));
+	EXPECT_EQ(ERROR_SUCCESS, EventUnregister(h));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(stale, &info, 1, &data));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(h, &info, 1, &data));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, EventWrite(0, &info, 1, &data));
 }
 
 TEST_F(api, write_and_errors)

@@ -102,6 +102,10 @@ struct etw_version {
  * @reg_id: out: the registration, valid on this file until unregistered
  * @state_index: out: index of this registration's &struct etw_reg_state in
  *	the enable-state mapping (mmap offset %ETW_MMAP_STATE)
+ * @state_size: out: sizeof(struct etw_reg_state) of the module, the
+ *	stride of that mapping (%ETW_REG_STATE_SIZE; 0 from a module older
+ *	than the per-level keyword masks, whose slots were 32 bytes)
+ * @reserved0: must be 0
  * @reserved: must be 0
  *
  * The registration belongs to the file: closing it unregisters.  If a
@@ -114,7 +118,9 @@ struct etw_provider_register {
 	__u8 guid[16];
 	__u32 reg_id;
 	__u32 state_index;
-	__u64 reserved[2];
+	__u32 state_size;
+	__u32 reserved0;
+	__u64 reserved;
 };
 
 #define ETW_PROVIDER_REGISTER_SIZE_VER0	48
@@ -157,14 +163,32 @@ struct etw_provider_unregister {
  *	that gave 0, which means all)
  * @match_all: AND of the sessions' MatchAllKeyword
  * @reserved1: 0
+ * @match_any_at: for an event of level L < %ETW_REG_STATE_LEVELS, the
+ *	keywords that can let it pass: @match_any if @enabled and (L == 0 or
+ *	L <= @level), else 0
  *
  * An event can be written only if @enabled && (level == 0 || level <=
  * @level) && (keyword == 0 || ((keyword & @match_any) && (keyword &
  * @match_all) == @match_all)): that test is EventEnabled.  The kernel still
- * filters per session.  While @enabled is 0 every other field but @seq is
- * 0 too, so a reader may decide "disabled" from the one field its event
- * tests (@level for an event with a level, @match_any for one with
- * keywords) without the sequence count.
+ * filters per session.
+ *
+ * @match_any_at folds the level test into the keyword test: for level L <
+ * 8 and keyword K != 0, K & @match_any_at[L] == 0 means the event cannot
+ * pass; non-zero means it passes if @match_all is 0, and that the whole
+ * test above decides otherwise.  A caller whose event is a constant
+ * decides "disabled" with one test of memory.  Every element is 0 when the
+ * event's level fails, so it also answers for an event of keyword 0:
+ * @match_any_at[L] != 0 exactly when its level passes.
+ *
+ * While @enabled is 0 every other field but @seq is 0 too, so a reader may
+ * decide "disabled" from the one field its event tests (@level for an
+ * event with a level, @match_any or @match_any_at[L] for one with
+ * keywords) without the sequence count: each field is written with one
+ * store, so the value read is one the field had during the read.
+ *
+ * The slots of the mapping are %ETW_REG_STATE_SIZE bytes apart (reported
+ * as @state_size by %ETW_IOC_PROVIDER_REGISTER); they were 32 bytes, up to
+ * @reserved1, before @match_any_at.  Fields are only ever added at the end.
  */
 struct etw_reg_state {
 	__u32 seq;
@@ -174,11 +198,15 @@ struct etw_reg_state {
 	__u64 match_any;
 	__u64 match_all;
 	__u64 reserved1;
+	__u64 match_any_at[8];
 };
+
+#define ETW_REG_STATE_LEVELS	8	/* elements of match_any_at */
+#define ETW_REG_STATE_SIZE	96	/* sizeof(struct etw_reg_state) */
 
 /* mmap offsets of /dev/etw. */
 #define ETW_MMAP_STATE		0x0ULL	/* ETW_MAX_REGS_PER_FILE etw_reg_state, read-only */
-#define ETW_MMAP_STATE_SIZE	(ETW_MAX_REGS_PER_FILE * 32)
+#define ETW_MMAP_STATE_SIZE	(ETW_MAX_REGS_PER_FILE * ETW_REG_STATE_SIZE)
 
 /**
  * struct etw_data_desc - EVENT_DATA_DESCRIPTOR: one block of user data
