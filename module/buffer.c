@@ -193,12 +193,12 @@ static struct etw_buffer *etw_pool_get(struct etw_session *s)
 }
 
 /*
- * Output: to the attached consumer, or the ready list; a copy to a second
- * consumer.  pool_lock held.
+ * Output: to the attached consumer, or the ready list; a copy to each
+ * copy consumer.  pool_lock held.
  */
 static void etw_buffer_output_locked(struct etw_session *s, struct etw_buffer *b)
 {
-	if (s->second)
+	if (s->nr_copiers)
 		etw_consumer_copy_locked(s, b);
 	if (s->consumer)
 		etw_consumer_publish_locked(s->consumer, b);

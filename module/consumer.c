@@ -9,11 +9,12 @@
  * the writer that runs out of buffers, by poll(), by detach): releasing a
  * buffer needs no system call.
  *
- * A session in real-time mode takes a second consumer, as Windows delivers
- * a file session's buffers to a real-time consumer too: it gets copies in
- * slots of its own, so that it never holds up the first (the logger); a
- * copy that finds no free slot is lost to it, counted in
- * RealTimeBuffersLost.
+ * A session in real-time mode takes more consumers beside the first (up to
+ * ETW_MAX_REALTIME_CONSUMERS in all), as Windows delivers a session's
+ * buffers to every real-time consumer and a file session's to real-time
+ * consumers too: these *copy consumers* get copies in slots of their own,
+ * so that they never hold up the first (the logger); a copy that finds no
+ * free slot is lost to that consumer, counted in RealTimeBuffersLost.
  *
  * A logger that may be restarted (ETW_CTRL_KEEP in its control page) has
  * the session kept when it stops, until a logger drained it (keep.c); the
@@ -36,7 +37,7 @@
 /* STOP waits this long for a logger to write the session's last buffers. */
 #define ETW_STOP_LOGGER_TIMEOUT	(60 * HZ)
 
-/* A second consumer's copies: at most this many, and this many bytes. */
+/* A copy consumer's copies: at most this many, and this many bytes. */
 #define ETW_SECOND_MAX_COPIES	64
 #define ETW_SECOND_MAX_BYTES	(16 << 20)
 
@@ -49,13 +50,13 @@ void etw_consumer_publish_locked(struct etw_consumer *c, struct etw_buffer *b)
 }
 
 /*
- * A copy of @b for the second consumer, in the slot of its ring entry
- * (entry i, slot i mod nr_copies: free once its tail passed entry i -
- * nr_copies).  pool_lock held.
+ * A copy of @b for copy consumer @c, in the slot of its ring entry (entry
+ * i, slot i mod nr_copies: free once its tail passed entry i - nr_copies).
+ * pool_lock held.
  */
-void etw_consumer_copy_locked(struct etw_session *s, struct etw_buffer *b)
+static void etw_consumer_copy_one(struct etw_session *s, struct etw_consumer *c,
+				  struct etw_buffer *b)
 {
-	struct etw_consumer *c = s->second;
 	u32 slot;
 	u64 tail;
 
@@ -73,6 +74,15 @@ void etw_consumer_copy_locked(struct etw_session *s, struct etw_buffer *b)
 	c->head++;
 	/* The copy and the entry complete before the consumer sees the head. */
 	smp_store_release(&c->ring->head, c->head);
+}
+
+/* A copy of @b for each copy consumer.  pool_lock held. */
+void etw_consumer_copy_locked(struct etw_session *s, struct etw_buffer *b)
+{
+	struct etw_consumer *c;
+
+	list_for_each_entry(c, &s->copiers, copier_node)
+		etw_consumer_copy_one(s, c, b);
 }
 
 /* Take back what the consumer's tail has passed.  pool_lock held. */
@@ -105,10 +115,12 @@ static void etw_ring_set_stopped(struct etw_consumer *c)
 
 void etw_consumer_stopped_locked(struct etw_session *s)
 {
+	struct etw_consumer *c;
+
 	if (s->consumer)
 		etw_ring_set_stopped(s->consumer);
-	if (s->second)
-		etw_ring_set_stopped(s->second);
+	list_for_each_entry(c, &s->copiers, copier_node)
+		etw_ring_set_stopped(c);
 }
 
 /* A logger that asks for the session to be kept (ETW_CTRL_KEEP). */
@@ -152,9 +164,11 @@ static void etw_consumer_detach(struct etw_consumer *c)
 
 	spin_lock(&s->pool_lock);
 	if (c->copies) {
-		/* The second consumer holds copies only. */
-		if (s->second == c)
-			s->second = NULL;
+		/* A copy consumer holds copies only. */
+		if (!list_empty(&c->copier_node)) {
+			list_del_init(&c->copier_node);
+			s->nr_copiers--;
+		}
 		spin_unlock(&s->pool_lock);
 		return;
 	}
@@ -176,7 +190,7 @@ static void etw_consumer_detach(struct etw_consumer *c)
 }
 
 /*
- * The copies of a second consumer: a power of two, at most the session's
+ * The copies of a copy consumer: a power of two, at most the session's
  * MaximumBuffers (and so the ring's entries), ETW_SECOND_MAX_COPIES and
  * ETW_SECOND_MAX_BYTES.
  */
@@ -386,6 +400,7 @@ static struct etw_consumer *etw_consumer_alloc(struct etw_session *s, u32 flags)
 		return NULL;
 	c->s = s;
 	c->flags = flags;
+	INIT_LIST_HEAD(&c->copier_node);
 	c->mask = entries - 1;
 	c->ring_bytes = PAGE_ALIGN(sizeof(*c->ring) + entries * sizeof(u32));
 	c->ctrl = vmalloc_user(PAGE_SIZE);
@@ -400,21 +415,30 @@ static struct etw_consumer *etw_consumer_alloc(struct etw_session *s, u32 flags)
 	return c;
 }
 
-/* Become the second consumer of a real-time session: copies from now on. */
-static int etw_consumer_bind_second(struct etw_consumer *c)
+/* Become a copy consumer of a real-time session: copies from now on. */
+static int etw_consumer_bind_copier(struct etw_consumer *c)
 {
 	struct etw_session *s = c->s;
-	int ret = etw_consumer_alloc_copies(c);
+	int ret;
 
+	/* Full: refused before the copies are made (checked again below). */
+	if (READ_ONCE(s->nr_copiers) >= ETW_MAX_REALTIME_CONSUMERS - 1)
+		return -EBUSY;
+	ret = etw_consumer_alloc_copies(c);
 	if (ret)
 		return ret;
 	spin_lock(&s->pool_lock);
-	if (s->second || !s->consumer) {
-		/* Taken, or the first went meanwhile: try again as the first. */
+	if (!s->consumer) {
+		/* The first went meanwhile: try again as the first. */
 		spin_unlock(&s->pool_lock);
 		return -EAGAIN;
 	}
-	s->second = c;
+	if (s->nr_copiers >= ETW_MAX_REALTIME_CONSUMERS - 1) {
+		spin_unlock(&s->pool_lock);
+		return -EBUSY;
+	}
+	list_add_tail(&c->copier_node, &s->copiers);
+	s->nr_copiers++;
 	if (s->stopped)
 		etw_ring_set_stopped(c);
 	spin_unlock(&s->pool_lock);
@@ -430,10 +454,10 @@ static int etw_consumer_bind(struct etw_consumer *c)
 	spin_lock(&s->pool_lock);
 	if (s->consumer) {
 		spin_unlock(&s->pool_lock);
-		/* A logger is never the second: it must have every buffer. */
+		/* A logger is never a copy consumer: it must have every buffer. */
 		if ((s->info.log_file_mode & ETW_MODE_REAL_TIME) &&
 		    !(c->flags & ETW_CONSUMER_F_LOGGER))
-			return etw_consumer_bind_second(c);
+			return etw_consumer_bind_copier(c);
 		return -EBUSY;
 	}
 	s->consumer = c;

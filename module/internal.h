@@ -152,8 +152,9 @@ struct etw_consumer {
 	u32 flags;			/* ETW_CONSUMER_F_* */
 	u64 head;			/* entries published */
 	u64 reclaimed;			/* entries taken back */
-	u8 *copies;			/* a second consumer: its own copies */
+	u8 *copies;			/* a copy consumer: its own copies */
 	u32 nr_copies;			/* slots in @copies, a power of two */
+	struct list_head copier_node;	/* session->copiers, pool_lock */
 };
 
 /*
@@ -177,7 +178,8 @@ struct etw_session {
 	struct list_head held;
 	struct list_head ready;
 	struct etw_consumer *consumer;
-	struct etw_consumer *second;	/* real-time mode: gets copies */
+	struct list_head copiers;	/* real-time mode: consumers of copies */
+	u32 nr_copiers;
 	u32 nr_buffers;
 	u32 nr_free;
 	u32 max_buffers;		/* info.max_buffers, raised by UPDATE */

@@ -231,6 +231,7 @@ int etw_session_start(struct etw_session_start *arg)
 		return -ENOMEM;
 	kref_init(&s->ref);
 	spin_lock_init(&s->pool_lock);
+	INIT_LIST_HEAD(&s->copiers);
 	init_waitqueue_head(&s->wait);
 	INIT_DELAYED_WORK(&s->flush_work, etw_flush_timer_fn);
 	etw_keep_init(s);

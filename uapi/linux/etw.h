@@ -828,7 +828,7 @@ struct etw_provider_set_info {
  * real-time consumer) attaches to a session with ETW_IOC_CONSUMER_ATTACH on
  * /dev/etw and gets a new file descriptor, the *consumer fd*.  One consumer
  * may be attached to a session at a time (``EBUSY``), except that a
- * session in real-time mode takes a *second consumer* (see below); closing
+ * session in real-time mode takes *copy consumers* too (see below); closing
  * the consumer fd (or the process dying) detaches it.  Attaching needs the rights that
  * controlling sessions needs (CAP_SYS_ADMIN, CAP_PERFMON or the module's
  * control group, else ``EACCES``): the fd is the capability to read the
@@ -909,14 +909,16 @@ struct etw_provider_set_info {
  * are kept at a time, beyond that a stopped session's buffers go with its
  * consumer.
  *
- * The second consumer of a real-time session (a real-time consumer of a
- * file session beside its logger, as on Windows; never one attached with
- * %ETW_CONSUMER_F_LOGGER) gets copies of the buffers output from then on,
- * in slots of its own: its buffer mapping has @nr_slots copy slots (a
- * power of two, at most MaximumBuffers, 64 and 16 MiB), and the same
- * rules apply.  It never holds up the first consumer: a buffer output
- * while all its slots are taken is not copied and counts in
- * RealTimeBuffersLost.  A third is ``EBUSY``.
+ * A real-time session takes up to %ETW_MAX_REALTIME_CONSUMERS consumers.
+ * Those beside the first are *copy consumers* (a real-time consumer of a
+ * file session beside its logger, as on Windows, or another real-time
+ * consumer; never one attached with %ETW_CONSUMER_F_LOGGER): each gets
+ * copies of the buffers output from then on, in slots of its own: its
+ * buffer mapping has @nr_slots copy slots (a power of two, at most
+ * MaximumBuffers, 64 and 16 MiB), and the same rules apply.  None holds
+ * up the first consumer or another: a buffer output while all of one's
+ * slots are taken is not copied for it and counts once in
+ * RealTimeBuffersLost.  One more is ``EBUSY``.
  *
  * Without a consumer, ETW_IOC_BUFFER_READ copies ready buffers out one by
  * one (``EBUSY`` while a consumer is attached).
@@ -926,6 +928,9 @@ struct etw_provider_set_info {
 #define ETW_CONSUMER_F_CLOEXEC	0x1	/* the new fd is O_CLOEXEC */
 #define ETW_CONSUMER_F_LOGGER	0x2	/* STOP waits for this consumer to detach */
 #define ETW_CONSUMER_F_MASK	0x3
+
+/* Consumers of one real-time session at a time, the first included. */
+#define ETW_MAX_REALTIME_CONSUMERS	8
 
 /* mmap offsets of a consumer fd (not of /dev/etw itself). */
 #define ETW_CONSUMER_MMAP_CTRL		0x0ULL
@@ -945,7 +950,7 @@ struct etw_provider_set_info {
  * @buffer_size: out: bytes of one ETL buffer
  * @buffer_stride: out: distance between slots in the buffer mapping
  * @nr_slots: out: slots in the buffer mapping (the session's buffer bound;
- *	a second consumer's copy slots)
+ *	a copy consumer's copy slots)
  * @ring_size: out: entries of the ring, a power of two >= @nr_slots
  * @ctrl_offset: out: %ETW_CONSUMER_MMAP_CTRL
  * @ctrl_bytes: out: length of the control page mapping
@@ -957,10 +962,11 @@ struct etw_provider_set_info {
  *	have it, and with %ETW_CONSUMER_F_LOGGER a stopped session kept for
  *	its logger (%ETW_CTRL_KEEP) is found too, first
  *
- * ``ENOENT``: no such session; ``EBUSY``: a consumer is attached (two, in
- *	real-time mode, or one if the caller asks to be a logger);
+ * ``ENOENT``: no such session; ``EBUSY``: a consumer is attached (in
+ *	real-time mode: %ETW_MAX_REALTIME_CONSUMERS, or one if the caller
+ *	asks to be a logger);
  * ``EACCES``: not privileged.  Ready buffers the session holds are
- * published to the new consumer at once (a second one gets copies of what
+ * published to the new consumer at once (a copy consumer gets copies of what
  * is output after it attached).
  */
 struct etw_consumer_attach {
