@@ -886,8 +886,20 @@ static void stop_in_thread(struct __test_metadata *_metadata,
 {
 	st->fd = self->fd;
 	st->id = self->id;
+	struct etw_session_info info;
+	int i;
+
 	ASSERT_EQ(0, pthread_create(th, NULL, stopper_fn, st));
-	usleep(300000);
+	/*
+	 * STOP takes the session out of the table at once: wait for that,
+	 * not for a time, then it must still be waiting for the logger.
+	 */
+	for (i = 0; i < 2000; i++) {
+		if (etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info))
+			break;
+		usleep(10000);
+	}
+	ASSERT_LT(i, 2000);
 	/* The session is kept for a logger: STOP waits. */
 	EXPECT_EQ(0, __atomic_load_n(&st->done, __ATOMIC_ACQUIRE));
 }
