@@ -24,9 +24,13 @@
  * fills with sizeof() as it knows it; the kernel accepts a smaller size
  * (the missing tail reads as zero) and a larger one only when the bytes it
  * does not know are zero (else -E2BIG).
+ *
+ * 1.0: struct etw_reg_state grew from 32 to 96 bytes (match_any_at[]), so
+ * the enable-state mapping's stride changed; ETW_IOC_WRITE_SHORT, kept
+ * sessions (ETW_CTRL_KEEP) and up to 8 real-time consumers were added.
  */
-#define ETW_ABI_MAJOR	0
-#define ETW_ABI_MINOR	1
+#define ETW_ABI_MAJOR	1
+#define ETW_ABI_MINOR	0
 
 /**
  * DOC: Errors
