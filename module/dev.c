@@ -169,6 +169,12 @@ static int etw_ioctl_consumer_attach(struct etw_file *ef, void *arg)
 	return etw_consumer_attach(arg);
 }
 
+/* Any process writes events: no privilege. */
+static int etw_ioctl_writer_open(struct etw_file *ef, void *arg)
+{
+	return etw_writer_open(ef, arg);
+}
+
 /* One on-stack buffer large enough for any ioctl's struct. */
 union etw_ioctl_buffer {
 	struct etw_version version;
@@ -184,6 +190,7 @@ union etw_ioctl_buffer {
 	struct etw_provider_set_info set_info;
 	struct etw_notify_ack ack;
 	struct etw_consumer_attach cattach;
+	struct etw_writer_open wopen;
 };
 
 /**
@@ -229,6 +236,7 @@ static_assert(sizeof(struct etw_buffer_read) >= ETW_BUFFER_READ_SIZE_VER0);
 static_assert(sizeof(struct etw_provider_set_info) >= ETW_PROVIDER_SET_INFO_SIZE_VER0);
 static_assert(sizeof(struct etw_notify_ack) >= ETW_NOTIFY_ACK_SIZE_VER0);
 static_assert(sizeof(struct etw_consumer_attach) >= ETW_CONSUMER_ATTACH_SIZE_VER0);
+static_assert(sizeof(struct etw_writer_open) >= ETW_WRITER_OPEN_SIZE_VER0);
 
 static const struct etw_ioctl_op etw_ioctl_ops[] = {
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_VERSION), struct etw_version,
@@ -250,6 +258,8 @@ static const struct etw_ioctl_op etw_ioctl_ops[] = {
 		     ETW_BUFFER_READ_SIZE_VER0, etw_ioctl_buffer_read),
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_PROVIDER_SET_INFO), struct etw_provider_set_info,
 		     ETW_PROVIDER_SET_INFO_SIZE_VER0, etw_ioctl_set_info),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_WRITER_OPEN), struct etw_writer_open,
+		     ETW_WRITER_OPEN_SIZE_VER0, etw_ioctl_writer_open),
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_NOTIFY_ACK), struct etw_notify_ack,
 		     ETW_NOTIFY_ACK_SIZE_VER0, etw_ioctl_notify_ack),
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_CONSUMER_ATTACH), struct etw_consumer_attach,
@@ -344,10 +354,14 @@ fault:
 	return -ENOIOCTLCMD;
 }
 
-static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+/*
+ * An ioctl on @ef, from its /dev/etw file or a writer fd: inlined into
+ * both, so that neither pays a call more than the other.
+ */
+static __always_inline long etw_file_ioctl(struct etw_file *ef,
+					   unsigned int cmd,
+					   void __user *uarg)
 {
-	struct etw_file *ef = filp->private_data;
-	void __user *uarg = (void __user *)arg;
 	const struct etw_ioctl_op *op;
 	/* Filled by copy_struct_from_user() before use: not zeroed per call. */
 	union etw_ioctl_buffer buf __uninitialized;
@@ -406,6 +420,19 @@ static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	return 0;
 }
 
+static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	return etw_file_ioctl(filp->private_data, cmd, (void __user *)arg);
+}
+
+/* A writer fd's ioctl (writer.c): the writes only, exactly as on the file. */
+long etw_writer_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	if (cmd != ETW_IOC_WRITE && cmd != ETW_IOC_WRITE_SHORT)
+		return -ENOTTY;
+	return etw_file_ioctl(filp->private_data, cmd, (void __user *)arg);
+}
+
 static int etw_open(struct inode *inode, struct file *filp)
 {
 	struct etw_file *ef;
@@ -413,6 +440,7 @@ static int etw_open(struct inode *inode, struct file *filp)
 	ef = kmem_cache_zalloc(etw_file_cache, GFP_KERNEL);
 	if (!ef)
 		return -ENOMEM;
+	refcount_set(&ef->ref, 1);
 	mutex_init(&ef->lock);
 	xa_init_flags(&ef->regs, XA_FLAGS_ALLOC1);
 	spin_lock_init(&ef->notify_lock);
@@ -423,19 +451,31 @@ static int etw_open(struct inode *inode, struct file *filp)
 	return nonseekable_open(inode, filp);
 }
 
+/* The last of the /dev/etw file and its writer fds is gone. */
+void etw_file_put(struct etw_file *ef)
+{
+	if (!refcount_dec_and_test(&ef->ref))
+		return;
+	/* Writers may still hold a registration under RCU. */
+	synchronize_rcu();
+	xa_destroy(&ef->regs);
+	kvfree(ef->reg_by_id);
+	vfree(ef->state);
+	mutex_destroy(&ef->lock);
+	kmem_cache_free(etw_file_cache, ef);
+}
+
+/*
+ * The registrations go with the /dev/etw file, whatever writer fds remain:
+ * those find none afterwards (EBADF, as a stale handle).
+ */
 static int etw_release(struct inode *inode, struct file *filp)
 {
 	struct etw_file *ef = filp->private_data;
 
 	etw_registry_release_file(ef);
-	/* Writers may still hold a registration under RCU. */
-	synchronize_rcu();
-	xa_destroy(&ef->regs);
-	kvfree(ef->reg_by_id);
 	etw_notify_flush(ef);
-	vfree(ef->state);
-	mutex_destroy(&ef->lock);
-	kmem_cache_free(etw_file_cache, ef);
+	etw_file_put(ef);
 	return 0;
 }
 

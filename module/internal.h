@@ -19,6 +19,7 @@
 #include <linux/nospec.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/ktime.h>
 #include <linux/types.h>
@@ -34,9 +35,12 @@ extern struct mutex etw_lock;
  * struct etw_file - the state behind one open file description of /dev/etw.
  *
  * libetw opens one per process; the registrations it makes are owned here,
- * so closing the file (or the process dying) unregisters them.
+ * so closing the file (or the process dying) unregisters them.  Writer fds
+ * (writer.c) write for the same registrations; each holds a reference on
+ * this memory, never on the registrations.
  */
 struct etw_file {
+	refcount_t ref;			/* the /dev/etw file and its writer fds */
 	struct mutex lock;		/* state area allocation, notification reads */
 	struct xarray regs;		/* reg_id -> struct etw_reg */
 	/*
@@ -200,6 +204,9 @@ struct etw_session {
 
 /* dev.c */
 bool etw_capable(void);
+struct file;
+long etw_writer_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
+void etw_file_put(struct etw_file *ef);
 int etw_dev_init(void);
 void etw_dev_exit(void);
 
@@ -388,6 +395,9 @@ void etw_consumer_reclaim_locked(struct etw_session *s);
 void etw_consumer_stopped_locked(struct etw_session *s);
 bool etw_consumer_keeps(struct etw_consumer *c);
 void etw_consumer_wait_logger(struct etw_session *s);
+
+/* writer.c: writer fds */
+int etw_writer_open(struct etw_file *ef, struct etw_writer_open *arg);
 
 /* write.c */
 int etw_write(struct etw_file *ef, struct etw_event_write *arg);

@@ -9,7 +9,7 @@ SELFTESTS	:= $(patsubst selftests/etw/%.c,$(BUILD)/selftests/%,$(SELFTEST_SRCS))
 SELFTESTS_32	:= $(addprefix $(BUILD)/selftests/,device_test_32 write_test_32 write_short_test_32 \
 		     enable_test_32 \
 		     enable_property_test_32 traits_test_32 notify_test_32 \
-		     consumer_test_32)
+		     consumer_test_32 writer_test_32)
 # The classic write kinds: FULL_HEADER32, INSTANCE32, POINTER32 messages.
 SELFTESTS_32	+= $(BUILD)/selftests/trace_write_test_32
 # The fuzzer (compat ioctls).

@@ -138,6 +138,7 @@ struct fuzz_thread {
 	uint64_t cookies[FUZZ_COOKIES];	/* of notifications read */
 	int cfds[FUZZ_CFDS];		/* consumer fds, -1 when none */
 	struct etw_consumer_attach cinfo[FUZZ_CFDS];
+	int wfd;			/* a writer fd, -1 when none */
 	uint8_t *area;			/* FUZZ_AREA, then a PROT_NONE page */
 	size_t area_used;
 	uint8_t *argmem;		/* FUZZ_ARGMEM, then a PROT_NONE page: the

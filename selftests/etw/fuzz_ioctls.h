@@ -40,6 +40,7 @@ static const struct fuzz_ioctl fuzz_ioctls[] = {
 	FUZZ_IOCTL(ETW_IOC_NOTIFY_ACK, struct etw_notify_ack, ETW_NOTIFY_ACK_SIZE_VER0, FUZZ_ANYONE, seed_notify_ack),
 	FUZZ_IOCTL(ETW_IOC_WRITE_SHORT, struct etw_event_write_short, ETW_EVENT_WRITE_SHORT_SIZE_VER0, FUZZ_ANYONE, seed_write_short),
 	FUZZ_IOCTL(ETW_IOC_CONSUMER_ATTACH, struct etw_consumer_attach, ETW_CONSUMER_ATTACH_SIZE_VER0, FUZZ_CONTROL, seed_consumer_attach),
+	FUZZ_IOCTL(ETW_IOC_WRITER_OPEN, struct etw_writer_open, ETW_WRITER_OPEN_SIZE_VER0, FUZZ_ANYONE, NULL),
 	FUZZ_CONSUMER_IOCTL(ETW_IOC_CONSUMER_QUERY, struct etw_consumer_query, ETW_CONSUMER_QUERY_SIZE_VER0, FUZZ_CONTROL, NULL),
 };
 

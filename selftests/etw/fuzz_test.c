@@ -212,6 +212,28 @@ static void fuzz_cfd_remember(struct fuzz_thread *t, const struct etw_consumer_a
 	t->cinfo[which] = *a;
 }
 
+/*
+ * A writer fd ETW_IOC_WRITER_OPEN gave: the thread keeps the newest, writes
+ * through it now and then (its file may be closed meanwhile: EBADF) and
+ * checks that nothing else answers on it.
+ */
+static void fuzz_wfd_remember(struct fuzz_thread *t, int fd)
+{
+	unsigned int i;
+
+	if (fd < 0)
+		return;
+	for (i = 0; i < FUZZ_FDS; i++)
+		if (t->fds[i] == fd)
+			return;
+	for (i = 0; i < FUZZ_CFDS; i++)
+		if (t->cfds[i] == fd)
+			return;
+	if (t->wfd >= 0 && t->wfd != fd)
+		close(t->wfd);
+	t->wfd = fd;
+}
+
 /* Call the table's ioctl @opi, counted in its statistics; errno in *@err. */
 static long fuzz_call(struct fuzz_thread *t, unsigned int opi, int fd, void *arg, int *err)
 {
@@ -309,6 +331,8 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 		cfd = fuzz_cfd(t, &cf);
 		if (cfd >= 0 && fuzz_chance(t, 30))
 			fuzz_unknown_ioctl(t, cfd, FUZZ_ON_CONSUMER);
+		else if (t->wfd >= 0 && fuzz_chance(t, 20))
+			fuzz_unknown_ioctl(t, t->wfd, FUZZ_ON_DEV);
 		else
 			fuzz_unknown_ioctl(t, fd, FUZZ_ON_DEV);
 		return;
@@ -320,8 +344,15 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 	wrong = fuzz_chance(t, 3) || (op->file == FUZZ_ON_CONSUMER && cfd < 0);
 	if (op->file == FUZZ_ON_CONSUMER && !wrong)
 		fd = cfd;
+	else if (op->file == FUZZ_ON_DEV && wrong && t->wfd >= 0 &&
+		 op->cmd != ETW_IOC_WRITE && op->cmd != ETW_IOC_WRITE_SHORT &&
+		 fuzz_chance(t, 50))
+		fd = t->wfd;	/* a writer fd answers the writes only */
 	else if (op->file == FUZZ_ON_DEV && wrong && cfd >= 0)
 		fd = cfd;
+	else if ((op->cmd == ETW_IOC_WRITE || op->cmd == ETW_IOC_WRITE_SHORT) &&
+		 t->wfd >= 0 && fuzz_chance(t, 30))
+		fd = t->wfd, wrong = false;
 	else if (op->file == FUZZ_ON_DEV)
 		wrong = false;
 
@@ -344,10 +375,13 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 		mem = FUZZ_MAX_ARG + 8;
 	where = fuzz_below(t, 20);
 	/*
-	 * A consumer fd must be read back to be closed: not into racy memory.
-	 * Nor an output pointer: the racer would aim it anywhere.
+	 * A consumer fd or a writer fd must be read back to be closed: not
+	 * into racy memory.  Nor an output pointer: the racer would aim it
+	 * anywhere.
 	 */
-	if (where == 1 && (op->cmd == ETW_IOC_CONSUMER_ATTACH || fuzz_writes_through(op->cmd)))
+	if (where == 1 && (op->cmd == ETW_IOC_CONSUMER_ATTACH ||
+			   op->cmd == ETW_IOC_WRITER_OPEN ||
+			   fuzz_writes_through(op->cmd)))
 		where = 4;
 	switch (where) {
 	case 0:		/* ends at the guard page: all of it, or less than usize */
@@ -426,6 +460,8 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 		return;
 	if (op->cmd == ETW_IOC_CONSUMER_ATTACH && usize >= ETW_CONSUMER_ATTACH_SIZE_VER0)
 		fuzz_cfd_remember(t, (struct etw_consumer_attach *)arg);
+	if (op->cmd == ETW_IOC_WRITER_OPEN && usize >= ETW_WRITER_OPEN_SIZE_VER0)
+		fuzz_wfd_remember(t, ((struct etw_writer_open *)arg)->fd);
 	if (op->cmd == ETW_IOC_PROVIDER_REGISTER && usize >= ETW_PROVIDER_REGISTER_SIZE_VER0)
 		fuzz_reg_remember(t, f, ((struct etw_provider_register *)arg)->reg_id);
 	if (op->cmd == ETW_IOC_SESSION_START && usize >= ETW_SESSION_START_SIZE_VER0) {
@@ -897,6 +933,7 @@ static int fuzz_thread_init(struct fuzz_thread *t, struct fuzz_shared *sh,
 	t->fds[0] = shared_fd;
 	for (i = 0; i < FUZZ_CFDS; i++)
 		t->cfds[i] = -1;
+	t->wfd = -1;
 	for (i = 1; i < FUZZ_FDS; i++)
 		t->fds[i] = fuzz_open();
 	t->area = fuzz_map_anon(FUZZ_AREA + page, PROT_READ | PROT_WRITE);

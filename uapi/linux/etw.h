@@ -756,6 +756,33 @@ struct etw_notify_ack {
 #define ETW_NOTIFY_ACK_SIZE_VER0	32
 
 /**
+ * struct etw_writer_open - ETW_IOC_WRITER_OPEN: a writer fd for one thread
+ * @size: sizeof(struct etw_writer_open)
+ * @flags: must be 0
+ * @fd: out: the new file descriptor, always close-on-exec
+ * @reserved: must be 0
+ *
+ * A writer fd is a file description of its own bound to the same state as
+ * the /dev/etw file it was opened from: ETW_IOC_WRITE and
+ * ETW_IOC_WRITE_SHORT through it write for that file's registrations,
+ * exactly as on the file itself, and every other ioctl is ``ENOTTY``.  A
+ * thread writing through a writer fd of its own shares no reference count
+ * with other threads' writes (every ioctl takes one on its file in a
+ * multithreaded process).  The registrations
+ * stay the /dev/etw file's: they go when it is released, and a write
+ * through a writer fd after that fails with ``EBADF``, as a stale handle.
+ * Any process may open one; it costs a file descriptor (``EMFILE``).
+ */
+struct etw_writer_open {
+	__u32 size;
+	__u32 flags;
+	__s32 fd;
+	__u32 reserved;
+};
+
+#define ETW_WRITER_OPEN_SIZE_VER0	16
+
+/**
  * struct etw_buffer_read - ETW_IOC_BUFFER_READ: take the next full buffer
  * @size: sizeof(struct etw_buffer_read)
  * @flags: must be 0
@@ -1063,6 +1090,7 @@ struct etw_consumer_query {
 #define ETW_IOC_CONSUMER_ATTACH		_IO(ETW_IOC_MAGIC, 0x08)	/* on /dev/etw */
 #define ETW_IOC_CONSUMER_QUERY		_IO(ETW_IOC_MAGIC, 0x09)	/* on a consumer fd */
 #define ETW_IOC_PROVIDER_SET_INFO	_IO(ETW_IOC_MAGIC, 0x10)
+#define ETW_IOC_WRITER_OPEN		_IO(ETW_IOC_MAGIC, 0x11)	/* on /dev/etw */
 #define ETW_IOC_NOTIFY_ACK		_IO(ETW_IOC_MAGIC, 0x14)
 #define ETW_IOC_WRITE_SHORT		_IO(ETW_IOC_MAGIC, 0x15)
 
