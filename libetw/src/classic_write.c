@@ -48,7 +48,7 @@ _Static_assert(sizeof(MOF_FIELD) == sizeof(struct etw_data_desc),
 /* Send a classic write to the kernel; the errno becomes Windows' code. */
 static ULONG classic_ioctl(struct etw_trace_write *w)
 {
-	int fd = etw_device_fd();
+	int fd = etw_writer_fd(etw_device_fd());
 
 	if (fd < 0)
 		return etw_device_error(fd);

@@ -37,6 +37,23 @@ static inline long etw_ioctl_inline(int fd, unsigned long cmd, void *arg)
 #endif
 }
 
+/*
+ * The fd this thread writes events through (writer_fd.c): its own writer
+ * fd once it has one (a TLS load and a compare, inline), else @dev, the
+ * process's /dev/etw fd, which the first call tries to open one from.
+ */
+extern _Thread_local int etw_thread_writer __attribute__((tls_model("initial-exec")));
+int etw_writer_open(int dev);
+
+static inline int etw_writer_fd(int dev)
+{
+	int w = etw_thread_writer;
+
+	if (__builtin_expect(w > 0, 1))
+		return w - 1;
+	return w < 0 || dev < 0 ? dev : etw_writer_open(dev);
+}
+
 /* Which API failed: the same errno can mean different Win32 codes. */
 enum etw_err_ctx {
 	ETW_ERR_CONTROL,	/* StartTrace, ControlTrace, EnableTrace* */

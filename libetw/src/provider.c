@@ -635,7 +635,7 @@ send_short(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
 		s.count = count;
 		s.flags = flags;
 	}
-	ret = etw_ioctl_inline(p->fd, ETW_IOC_WRITE_SHORT, &s);
+	ret = etw_ioctl_inline(etw_writer_fd(p->fd), ETW_IOC_WRITE_SHORT, &s);
 	if (ret >= 0)
 		return ERROR_SUCCESS;
 	return ret == -ENOTTY ? SEND_FULL : etw_win32_error((int)ret, ETW_ERR_WRITE);
@@ -674,7 +674,7 @@ static ULONG send_event(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
 	w.filter = filter;
 	w.count = count;
 	w.data = (uintptr_t)data;
-	ret = etw_ioctl(p->fd, ETW_IOC_WRITE, &w);
+	ret = etw_ioctl(etw_writer_fd(p->fd), ETW_IOC_WRITE, &w);
 	return ret ? etw_win32_error(ret, ETW_ERR_WRITE) : ERROR_SUCCESS;
 }
 

@@ -39,6 +39,7 @@ static inline int etw_ioctl_err(int fd, unsigned long cmd, void *arg)
 
 #endif /* ETW_SELFTESTS_H */
 
+#include <dirent.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -348,6 +349,30 @@ static inline int etw_sh(const char *cmd, char *out, size_t len)
 	}
 	status = pclose(p);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * How many of this process's descriptors link to @target ("/dev/etw",
+ * "anon_inode:[etw-writer]").  @dir is the caller's open /proc/self/fd,
+ * read again from its start: counting needs no new descriptor.
+ */
+static inline int etw_fds_to(DIR *dir, const char *target)
+{
+	char path[300], link[64];
+	struct dirent *d;
+	int n = 0;
+	ssize_t len;
+
+	rewinddir(dir);
+	while ((d = readdir(dir)) != NULL) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", d->d_name);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len <= 0)
+			continue;
+		link[len] = 0;
+		n += !strcmp(link, target);
+	}
+	return n;
 }
 
 /* Needs root in the VM; skips elsewhere. */

@@ -855,22 +855,12 @@ TEST_F(api, at_most_1024_registrations)
 /* This process's descriptors of /dev/etw. */
 static int device_fds(void)
 {
-	char path[300], target[64];
-	struct dirent *d;
 	DIR *dir = opendir("/proc/self/fd");
-	int n = 0;
-	ssize_t len;
+	int n;
 
 	if (!dir)
 		return -1;
-	while ((d = readdir(dir)) != NULL) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%s", d->d_name);
-		len = readlink(path, target, sizeof(target) - 1);
-		if (len <= 0)
-			continue;
-		target[len] = 0;
-		n += !strcmp(target, ETW_DEV);
-	}
+	n = etw_fds_to(dir, ETW_DEV);
 	closedir(dir);
 	return n;
 }
