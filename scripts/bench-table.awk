@@ -131,6 +131,10 @@ END {
 	    "x", ">=", 1.8, ">= 1.8x")
 	info("  getpid two / one (what this VM allows)",
 	     ratio("w", "scale.getpid.2", "scale.getpid.1"), "", "x")
+	info("  ioctl on the one /dev/etw fd, two / one",
+	     ratio("w", "scale.sharedfd.2", "scale.sharedfd.1"), "", "x")
+	info("  ioctl on a writer fd per thread, two / one",
+	     ratio("w", "scale.writerfd.2", "scale.writerfd.1"), "", "x")
 
 	section("4. Logger: etw record draining one producer at full speed, default buffers, 64 B events")
 	logger_rows("file on the ext4 disk (O_DIRECT)", "")

@@ -130,4 +130,25 @@ if want profile && command -v perf >/dev/null; then
 	perf report -i /tmp/perf.data --stdio --sort $sort 2>/dev/null | grep -v '^#' | grep -v '^$' | head -60
 fi
 
+# Not in the table: which struct file each CPU's ioctls take a reference
+# on (make bench BENCH_ONLY=filerefs).  A kprobe on fput(), which fdput()
+# calls when fdget() took a reference (a multithreaded process), counts
+# per CPU and file while two pinned threads write through the process's
+# one /dev/etw fd, through a writer fd each, and with EventWrite.
+if want filerefs && [ -w $t/kprobe_events ]; then
+	echo 'p:etwfput fput file=%di:x64' > $t/kprobe_events
+	e=$t/events/kprobes/etwfput
+	hist='hist:keys=common_cpu,file.hex:sort=common_cpu if comm == "etw-bench-threa"'
+	for c in sharedfd writerfd eventwrite; do
+		say "filerefs: $c: fput() calls per CPU and struct file (over 1000)"
+		echo "$hist" > $e/trigger
+		echo 1 > $e/enable
+		etw-bench-threads $c
+		echo 0 > $e/enable
+		awk '/hitcount/ { n = $NF + 0; if (n > 1000) print "#   " $0 }' $e/hist
+		echo "!$hist" > $e/trigger
+	done
+	echo '-:etwfput' >> $t/kprobe_events
+fi
+
 echo "ETW-BENCH-END"
