@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "dump_line.h"
 #include "etw.h"
 
 static void *xrealloc(void *p, size_t n)
@@ -141,10 +142,7 @@ void kv_add(struct kv_list *l, const char *key, const char *label,
 		v = fmt[1] == 'u' ? va_arg(ap, unsigned int) : va_arg(ap, uint64_t);
 		va_end(ap);
 		*--p = '\0';
-		do {
-			*--p = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
+		p = dec_u64(p, v);
 		sb_put(&l->text, p, (size_t)(d + sizeof(d) - p));
 		l->n++;
 		return;

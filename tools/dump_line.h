@@ -30,17 +30,22 @@ static inline void line_str(struct dump_line *l, const char *s)
 	line_mem(l, s, strlen(s));
 }
 
+/* @v in decimal, ending just before @end: returns where it starts. */
+static inline char *dec_u64(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
 /* @v in decimal. */
 static inline void line_u(struct dump_line *l, uint64_t v)
 {
-	char d[20];
-	int i = sizeof(d);
+	char d[20], *p = dec_u64(d + sizeof(d), v);
 
-	do {
-		d[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	line_mem(l, d + i, sizeof(d) - i);
+	line_mem(l, p, (size_t)(d + sizeof(d) - p));
 }
 
 /* @v in lowercase hex, at least @width digits, without "0x". */
