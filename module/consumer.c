@@ -20,8 +20,6 @@
  * the session kept when it stops, until a logger drained it (keep.c); the
  * next logger finds it by its GUID.
  */
-#include <linux/anon_inodes.h>
-#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -153,13 +151,29 @@ void etw_consumer_wait_logger(struct etw_session *s)
 }
 
 /*
+ * What is published and not given back returns to the front of the ready
+ * list, oldest first, and @c is the consumer no longer.  pool_lock held.
+ */
+static void etw_consumer_unpublish_locked(struct etw_consumer *c)
+{
+	struct etw_session *s = c->s;
+	struct etw_buffer *b;
+
+	while (c->head != c->reclaimed) {
+		c->head--;
+		b = s->slots[c->ring->slot[c->head & c->mask]];
+		list_add(&b->node, &s->ready);
+	}
+	s->consumer = NULL;
+}
+
+/*
  * Detach: what the consumer gave back is free, what it did not goes back
  * to the front of the ready list, oldest first, for the next consumer.
  */
 static void etw_consumer_detach(struct etw_consumer *c)
 {
 	struct etw_session *s = c->s;
-	struct etw_buffer *b;
 	bool drained;
 
 	spin_lock(&s->pool_lock);
@@ -178,15 +192,32 @@ static void etw_consumer_detach(struct etw_consumer *c)
 	/* A logger's last word on keeping the session (keep.c). */
 	if (c->flags & ETW_CONSUMER_F_LOGGER)
 		s->keep = etw_consumer_keeps(c);
-	while (c->head != c->reclaimed) {
-		c->head--;
-		b = s->slots[c->ring->slot[c->head & c->mask]];
-		list_add(&b->node, &s->ready);
-	}
-	s->consumer = NULL;
+	etw_consumer_unpublish_locked(c);
 	spin_unlock(&s->pool_lock);
 	wake_up_all(&s->wait);
 	etw_keep_detached(s, drained);
+}
+
+/*
+ * Undo etw_consumer_bind() for a consumer whose caller never got its fd:
+ * what was published goes back as it was, and nothing a detach decides
+ * (a logger's word on keeping the session, LogBuffersLost) changes.
+ */
+static void etw_consumer_unbind(struct etw_consumer *c)
+{
+	struct etw_session *s = c->s;
+
+	spin_lock(&s->pool_lock);
+	if (c->copies) {
+		list_del_init(&c->copier_node);
+		s->nr_copiers--;
+		spin_unlock(&s->pool_lock);
+		return;
+	}
+	etw_consumer_unpublish_locked(c);
+	spin_unlock(&s->pool_lock);
+	wake_up_all(&s->wait);
+	etw_keep_attach_undone(s);
 }
 
 /*
@@ -233,12 +264,25 @@ static void etw_consumer_free(struct etw_consumer *c)
 	kfree(c);
 }
 
+/* The attach's struct could not be copied back: undone, file dropped. */
+static void etw_consumer_abort(struct file *file)
+{
+	struct etw_consumer *c = file->private_data;
+
+	etw_consumer_unbind(c);
+	etw_consumer_free(c);
+	/* The release finds nothing to detach. */
+	file->private_data = NULL;
+}
+
 static int etw_consumer_release(struct inode *inode, struct file *filp)
 {
 	struct etw_consumer *c = filp->private_data;
 
-	etw_consumer_detach(c);
-	etw_consumer_free(c);
+	if (c) {
+		etw_consumer_detach(c);
+		etw_consumer_free(c);
+	}
 	return 0;
 }
 
@@ -496,12 +540,11 @@ static struct etw_session *etw_consumer_session(const struct etw_consumer_attach
 	return s;
 }
 
-int etw_consumer_attach(struct etw_consumer_attach *arg)
+int etw_consumer_attach(struct etw_consumer_attach *arg, struct etw_new_fd *nfd)
 {
 	struct etw_consumer *c;
 	struct etw_session *s;
-	struct file *file;
-	int fd, ret;
+	int ret;
 
 	if (arg->flags & ~ETW_CONSUMER_F_MASK)
 		return -EINVAL;
@@ -524,21 +567,16 @@ int etw_consumer_attach(struct etw_consumer_attach *arg)
 	if (ret)
 		goto out_free;
 
-	fd = get_unused_fd_flags(O_RDWR | (arg->flags & ETW_CONSUMER_F_CLOEXEC ?
-					   O_CLOEXEC : 0));
-	if (fd < 0) {
-		ret = fd;
-		goto out_detach;
+	ret = etw_new_fd(nfd, "[etw-consumer]", &etw_consumer_fops, c,
+			 O_RDWR | (arg->flags & ETW_CONSUMER_F_CLOEXEC ?
+				   O_CLOEXEC : 0));
+	if (ret) {
+		etw_consumer_unbind(c);
+		goto out_free;
 	}
-	file = anon_inode_getfile("[etw-consumer]", &etw_consumer_fops, c, O_RDWR);
-	if (IS_ERR(file)) {
-		put_unused_fd(fd);
-		ret = PTR_ERR(file);
-		goto out_detach;
-	}
-	fd_install(fd, file);
+	nfd->abort = etw_consumer_abort;
 
-	arg->fd = fd;
+	arg->fd = nfd->fd;
 	arg->buffer_size = s->buffer_size;
 	arg->buffer_stride = s->stride;
 	arg->nr_slots = etw_consumer_slots(c);
@@ -551,8 +589,6 @@ int etw_consumer_attach(struct etw_consumer_attach *arg)
 	arg->buffers_bytes = (u64)etw_consumer_slots(c) * s->stride;
 	return 0;
 
-out_detach:
-	etw_consumer_detach(c);
 out_free:
 	etw_consumer_free(c);
 	return ret;

@@ -8,9 +8,11 @@
  * both work), runs the handler on a kernel copy and writes the result back.
  * Handlers never see a user pointer other than the ones inside the struct.
  */
+#include <linux/anon_inodes.h>
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/err.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
@@ -162,17 +164,61 @@ static int etw_ioctl_notify_ack(struct etw_file *ef, void *arg)
 	return etw_notify_ack(ef, arg);
 }
 
-static int etw_ioctl_consumer_attach(struct etw_file *ef, void *arg)
+static int etw_ioctl_consumer_attach(struct etw_file *ef, void *arg,
+				     struct etw_new_fd *nfd)
 {
 	if (!etw_capable())
 		return -EACCES;
-	return etw_consumer_attach(arg);
+	return etw_consumer_attach(arg, nfd);
 }
 
 /* Any process writes events: no privilege. */
-static int etw_ioctl_writer_open(struct etw_file *ef, void *arg)
+static int etw_ioctl_writer_open(struct etw_file *ef, void *arg,
+				 struct etw_new_fd *nfd)
 {
-	return etw_writer_open(ef, arg);
+	return etw_writer_open(ef, arg, nfd);
+}
+
+/**
+ * etw_new_fd() - make the fd an ioctl returns, without installing it
+ * @nfd: filled: the fd, its file, no abort hook
+ * @name: the anon inode's name
+ * @fops: the file's operations; their release undoes the handler's work
+ * @priv: the file's private_data
+ * @flags: O_RDWR, O_CLOEXEC
+ *
+ * The dispatcher installs the fd once the ioctl's struct was copied back
+ * (struct etw_new_fd).
+ *
+ * Return: 0, or a negative errno and nothing made.
+ */
+int etw_new_fd(struct etw_new_fd *nfd, const char *name,
+	       const struct file_operations *fops, void *priv, int flags)
+{
+	nfd->fd = get_unused_fd_flags(flags);
+	if (nfd->fd < 0)
+		return nfd->fd;
+	nfd->file = anon_inode_getfile(name, fops, priv, flags);
+	if (IS_ERR(nfd->file)) {
+		put_unused_fd(nfd->fd);
+		return PTR_ERR(nfd->file);
+	}
+	nfd->abort = NULL;
+	return 0;
+}
+
+/*
+ * The struct of an ioctl that made @nfd could not be copied back: the
+ * caller never learns the fd, so nothing of it remains.  The file's
+ * release runs before the ioctl returns (fput() from a task defers it to
+ * the return to user space).
+ */
+static void etw_new_fd_abort(struct etw_new_fd *nfd)
+{
+	if (nfd->abort)
+		nfd->abort(nfd->file);
+	put_unused_fd(nfd->fd);
+	fput(nfd->file);
 }
 
 /* One on-stack buffer large enough for any ioctl's struct. */
@@ -201,22 +247,36 @@ union etw_ioctl_buffer {
  *	there on is copied back (an event write copies back its two counts,
  *	not the 104 bytes it came with)
  * @execute: the handler, on a kernel copy of the struct
+ * @open: instead of @execute, the handler of an ioctl that returns an fd:
+ *	it makes the fd with etw_new_fd(), and the fd is installed only
+ *	once the struct was copied back
  */
 struct etw_ioctl_op {
 	unsigned int size;
 	unsigned int min_size;
 	unsigned int out_start;
 	int (*execute)(struct etw_file *ef, void *arg);
+	int (*open)(struct etw_file *ef, void *arg, struct etw_new_fd *nfd);
 };
+
+#define ETW_IOCTL_SIZE(_struct)						\
+	(sizeof(_struct) +						\
+	 BUILD_BUG_ON_ZERO(sizeof(union etw_ioctl_buffer) < sizeof(_struct)))
 
 #define ETW_IOCTL_OP_OUT(_nr, _struct, _min, _fn, _out)				\
 	[_nr] = {							\
-		.size = sizeof(_struct) +				\
-			BUILD_BUG_ON_ZERO(sizeof(union etw_ioctl_buffer) < \
-					  sizeof(_struct)),		\
+		.size = ETW_IOCTL_SIZE(_struct),			\
 		.min_size = (_min),					\
 		.out_start = (_out),					\
 		.execute = (_fn),					\
+	}
+
+/* An ioctl that returns an fd: the whole struct goes back. */
+#define ETW_IOCTL_OP_FD(_nr, _struct, _min, _fn)			\
+	[_nr] = {							\
+		.size = ETW_IOCTL_SIZE(_struct),			\
+		.min_size = (_min),					\
+		.open = (_fn),						\
 	}
 
 #define ETW_IOCTL_OP(_nr, _struct, _min, _fn)				\
@@ -258,12 +318,12 @@ static const struct etw_ioctl_op etw_ioctl_ops[] = {
 		     ETW_BUFFER_READ_SIZE_VER0, etw_ioctl_buffer_read),
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_PROVIDER_SET_INFO), struct etw_provider_set_info,
 		     ETW_PROVIDER_SET_INFO_SIZE_VER0, etw_ioctl_set_info),
-	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_WRITER_OPEN), struct etw_writer_open,
-		     ETW_WRITER_OPEN_SIZE_VER0, etw_ioctl_writer_open),
+	ETW_IOCTL_OP_FD(_IOC_NR(ETW_IOC_WRITER_OPEN), struct etw_writer_open,
+			ETW_WRITER_OPEN_SIZE_VER0, etw_ioctl_writer_open),
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_NOTIFY_ACK), struct etw_notify_ack,
 		     ETW_NOTIFY_ACK_SIZE_VER0, etw_ioctl_notify_ack),
-	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_CONSUMER_ATTACH), struct etw_consumer_attach,
-		     ETW_CONSUMER_ATTACH_SIZE_VER0, etw_ioctl_consumer_attach),
+	ETW_IOCTL_OP_FD(_IOC_NR(ETW_IOC_CONSUMER_ATTACH), struct etw_consumer_attach,
+			ETW_CONSUMER_ATTACH_SIZE_VER0, etw_ioctl_consumer_attach),
 	/* Nothing goes back. */
 	ETW_IOCTL_OP_OUT(_IOC_NR(ETW_IOC_WRITE_SHORT), struct etw_event_write_short,
 			 ETW_EVENT_WRITE_SHORT_SIZE_VER0, etw_ioctl_write_short,
@@ -365,6 +425,7 @@ static __always_inline long etw_file_ioctl(struct etw_file *ef,
 	const struct etw_ioctl_op *op;
 	/* Filled by copy_struct_from_user() before use: not zeroed per call. */
 	union etw_ioctl_buffer buf __uninitialized;
+	struct etw_new_fd nfd;
 	unsigned int nr = _IOC_NR(cmd);
 	size_t len;
 	u32 usize;
@@ -383,7 +444,7 @@ static __always_inline long etw_file_ioctl(struct etw_file *ef,
 		return -ENOTTY;
 	/* The index comes from userspace: no speculative call through it. */
 	op = &etw_ioctl_ops[array_index_nospec(nr, ARRAY_SIZE(etw_ioctl_ops))];
-	if (!op->execute)
+	if (!op->execute && !op->open)
 		return -ENOTTY;
 
 	if (get_user(usize, (u32 __user *)uarg))
@@ -402,21 +463,29 @@ static __always_inline long etw_file_ioctl(struct etw_file *ef,
 	 * before anything happens, so that a caller who could not learn the
 	 * result (a new session's id) gets EFAULT and no side effect.  Writing
 	 * an event is exempt: it is the hot path, and its only results are
-	 * the counts of sessions that stored or lost it.
+	 * the counts of sessions that stored or lost it.  So is an ioctl that
+	 * returns an fd: it is undone if the struct cannot go back.
 	 */
 	if (nr != _IOC_NR(ETW_IOC_WRITE) && nr != _IOC_NR(ETW_IOC_WRITE_SHORT) &&
+	    !op->open &&
 	    copy_to_user(uarg, &buf, min_t(size_t, usize, op->size)))
 		return -EFAULT;
 
-	ret = op->execute(ef, &buf);
+	ret = op->open ? op->open(ef, &buf, &nfd) : op->execute(ef, &buf);
 	if (ret)
 		return ret;
 
 	len = min_t(size_t, usize, op->size);
 	if (len > op->out_start &&
 	    copy_to_user(uarg + op->out_start, (u8 *)&buf + op->out_start,
-			 len - op->out_start))
+			 len - op->out_start)) {
+		if (op->open)
+			etw_new_fd_abort(&nfd);
 		return -EFAULT;
+	}
+	/* Only now can the caller's other threads see and use the fd. */
+	if (op->open)
+		fd_install(nfd.fd, nfd.file);
 	return 0;
 }
 

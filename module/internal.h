@@ -13,6 +13,7 @@
 #ifndef _ETW_INTERNAL_H
 #define _ETW_INTERNAL_H
 
+#include <linux/fs.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -204,7 +205,26 @@ struct etw_session {
 
 /* dev.c */
 bool etw_capable(void);
-struct file;
+
+/**
+ * struct etw_new_fd - an fd an ioctl returns, not yet in the caller's table
+ * @fd: reserved with get_unused_fd_flags()
+ * @file: what @fd will refer to; its release undoes what the handler did
+ * @abort: if not NULL, undoes it instead, before @file is dropped
+ *
+ * A handler that returns an fd (etw_ioctl_op.open) makes it with
+ * etw_new_fd() and stores @fd in its struct.  The dispatcher installs it
+ * once the struct was copied back; if that fails, @fd is put back and
+ * @file dropped, so the caller never holds an fd it was not told about.
+ */
+struct etw_new_fd {
+	int fd;
+	struct file *file;
+	void (*abort)(struct file *file);
+};
+
+int etw_new_fd(struct etw_new_fd *nfd, const char *name,
+	       const struct file_operations *fops, void *priv, int flags);
 long etw_writer_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
 void etw_file_put(struct etw_file *ef);
 int etw_dev_init(void);
@@ -277,6 +297,7 @@ void etw_keep_init(struct etw_session *s);
 bool etw_keep_stopped(struct etw_session *s);
 struct etw_session *etw_keep_find(u32 logger_id, const u8 *guid);
 void etw_keep_detached(struct etw_session *s, bool drained);
+void etw_keep_attach_undone(struct etw_session *s);
 
 /* The session clock: CLOCK_MONOTONIC in ns, the "QPC" of our ETL files. */
 static inline u64 etw_clock(void)
@@ -388,7 +409,7 @@ int etw_provider_set_info(struct etw_file *ef, struct etw_provider_set_info *arg
 void etw_traits_release(struct etw_reg *r);
 
 /* consumer.c: the mmap consumer of a session */
-int etw_consumer_attach(struct etw_consumer_attach *arg);
+int etw_consumer_attach(struct etw_consumer_attach *arg, struct etw_new_fd *nfd);
 void etw_consumer_publish_locked(struct etw_consumer *c, struct etw_buffer *b);
 void etw_consumer_copy_locked(struct etw_session *s, struct etw_buffer *b);
 void etw_consumer_reclaim_locked(struct etw_session *s);
@@ -397,7 +418,8 @@ bool etw_consumer_keeps(struct etw_consumer *c);
 void etw_consumer_wait_logger(struct etw_session *s);
 
 /* writer.c: writer fds */
-int etw_writer_open(struct etw_file *ef, struct etw_writer_open *arg);
+int etw_writer_open(struct etw_file *ef, struct etw_writer_open *arg,
+		    struct etw_new_fd *nfd);
 
 /* write.c */
 int etw_write(struct etw_file *ef, struct etw_event_write *arg);

@@ -182,3 +182,18 @@ void etw_keep_detached(struct etw_session *s, bool drained)
 	if (done)
 		etw_session_put(s);	/* the list's */
 }
+
+/*
+ * An attach to @s was undone (its caller never got the fd): @s
+ * waits for a logger as before.  Its timeout runs on, or starts again if
+ * it ran out meanwhile (it discards nothing while a consumer is attached).
+ */
+void etw_keep_attach_undone(struct etw_session *s)
+{
+	mutex_lock(&etw_lock);
+	/* A pending work holds one reference: taken if it was not pending. */
+	if (s->kept && queue_delayed_work(system_wq, &s->keep_work,
+					  ETW_KEEP_TIMEOUT))
+		kref_get(&s->ref);
+	mutex_unlock(&etw_lock);
+}

@@ -17,7 +17,6 @@
  * always did, and a write through a writer fd afterwards finds no
  * registration (EBADF, as a stale handle).
  */
-#include <linux/anon_inodes.h>
 #include <linux/compat.h>
 #include <linux/fcntl.h>
 #include <linux/fs.h>
@@ -37,20 +36,22 @@ static const struct file_operations etw_writer_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 };
 
-int etw_writer_open(struct etw_file *ef, struct etw_writer_open *arg)
+int etw_writer_open(struct etw_file *ef, struct etw_writer_open *arg,
+		    struct etw_new_fd *nfd)
 {
-	int fd;
+	int ret;
 
 	if (arg->flags || arg->reserved)
 		return -EINVAL;
 	/* The caller's /dev/etw file holds a reference: never the first. */
 	refcount_inc(&ef->ref);
-	fd = anon_inode_getfd("[etw-writer]", &etw_writer_fops, ef,
-			      O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
+	/* Once the file exists, its release drops the reference. */
+	ret = etw_new_fd(nfd, "[etw-writer]", &etw_writer_fops, ef,
+			 O_RDWR | O_CLOEXEC);
+	if (ret) {
 		etw_file_put(ef);
-		return fd;
+		return ret;
 	}
-	arg->fd = fd;
+	arg->fd = nfd->fd;
 	return 0;
 }

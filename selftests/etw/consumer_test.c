@@ -245,24 +245,39 @@ TEST_F(consumer, attach_read_give_back)
 	consumer_close(&c);
 }
 
-TEST_F(consumer, ready_buffers_published_on_attach)
+/* A new session with 50 events in ready buffers, no consumer yet. */
+static void fifty_ready(struct __test_metadata *_metadata,
+			FIXTURE_DATA(consumer) *self, const char *name)
 {
-	struct seen s = { 0 };
-	struct consumer c;
 	long lost = 0;
 	int i;
 
-	memcpy(s.guid, self->guid, 16);
-	start(_metadata, self, "etwtest-cons-early", 0, 4, 0, 0);
+	start(_metadata, self, name, 0, 4, 0, 0);
 	for (i = 0; i < 50; i++)
 		etw_write_counted(self->fd, self->reg, i, &lost);
 	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_FLUSH, NULL));
+}
+
+/* A consumer attaches and finds all 50 published at once, in order. */
+static void attach_reads_fifty(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(consumer) *self)
+{
+	struct seen s = { 0 };
+	struct consumer c;
+
+	memcpy(s.guid, self->guid, 16);
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
 	EXPECT_LT(0, ring_head(&c));
 	consume(&c, &s);
 	EXPECT_EQ(50, s.events);
 	EXPECT_EQ(0, s.bad);
 	consumer_close(&c);
+}
+
+TEST_F(consumer, ready_buffers_published_on_attach)
+{
+	fifty_ready(_metadata, self, "etwtest-cons-early");
+	attach_reads_fifty(_metadata, self);
 }
 
 TEST_F(consumer, one_consumer_and_buffer_read_refused)
@@ -905,6 +920,56 @@ static void stop_in_thread(struct __test_metadata *_metadata,
 }
 
 /*
+ * A logger that asked for ETW_CTRL_KEEP attaches to a new session, 300
+ * events are written, and it dies holding what was published to it.
+ */
+static void logger_dies(struct __test_metadata *_metadata,
+			FIXTURE_DATA(consumer) *self, const char *name,
+			struct etw_session_info *info, long *written, long *lost)
+{
+	struct consumer c;
+	int i;
+
+	/* Room for every event: the last buffer is a partial one, marked. */
+	start(_metadata, self, name, 0, 4, 32, 32);
+	pin_cpu(0);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, info));
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &c));
+	c.ctrl->flags = ETW_CTRL_KEEP;
+	for (i = 0; i < 300; i++)
+		*written += etw_write_counted(self->fd, self->reg, i, lost);
+	EXPECT_LT(0, ring_head(&c));
+	consumer_close(&c);
+}
+
+/*
+ * The next logger finds the session kept by GUID and drains it, and STOP
+ * (in @th) returns the final counts: every event once, every buffer once.
+ */
+static void next_logger_drains(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(consumer) *self, const __u8 *guid,
+			       struct stopper *st, pthread_t th, long written)
+{
+	struct seen s = { 0 };
+	struct consumer d;
+
+	memcpy(s.guid, self->guid, 16);
+	ASSERT_EQ(0, consumer_attach_guid(self->fd, self->id, ETW_CONSUMER_F_LOGGER,
+					  guid, &d));
+	EXPECT_EQ(ETW_RING_STOPPED, d.ring->flags);
+	consume(&d, &s);
+	consumer_close(&d);
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, st->ret);
+	EXPECT_EQ(written, s.events);
+	EXPECT_EQ(0, st->info.events_lost);
+	EXPECT_EQ(s.buffers, st->info.buffers_written);
+	EXPECT_EQ(0, st->info.log_buffers_lost);
+	EXPECT_EQ(1, s.markers);
+	EXPECT_EQ(0, s.bad);
+}
+
+/*
  * ETW_CTRL_KEEP: a logger that asked for it detaches (dies) from a running
  * session; the session stops meanwhile and is kept; the next logger finds
  * it by GUID, drains it, and STOP returns the final counts: every event
@@ -915,24 +980,12 @@ TEST_F(consumer, kept_for_the_next_logger)
 	static const __u8 other[16] = { 1 };
 	struct etw_session_info info;
 	struct stopper st = { 0 };
-	struct seen s = { 0 };
-	struct consumer c, d;
+	struct consumer d;
 	long lost = 0, written = 0;
 	pthread_t th;
 	int i;
 
-	memcpy(s.guid, self->guid, 16);
-	/* Room for every event: the last buffer is a partial one, marked. */
-	start(_metadata, self, "etwtest-cons-keep", 0, 4, 32, 32);
-	pin_cpu(0);
-	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
-	ASSERT_EQ(0, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &c));
-	c.ctrl->flags = ETW_CTRL_KEEP;
-	for (i = 0; i < 300; i++)
-		written += etw_write_counted(self->fd, self->reg, i, &lost);
-	/* Dies holding what was published to it. */
-	EXPECT_LT(0, ring_head(&c));
-	consumer_close(&c);
+	logger_dies(_metadata, self, "etwtest-cons-keep", &info, &written, &lost);
 	for (i = 0; i < 100; i++)
 		written += etw_write_counted(self->fd, self->reg, i, &lost);
 	stop_in_thread(_metadata, self, &st, &th);
@@ -942,21 +995,9 @@ TEST_F(consumer, kept_for_the_next_logger)
 	EXPECT_EQ(-ENOENT, consumer_attach_guid(self->fd, self->id,
 						ETW_CONSUMER_F_LOGGER, other, &d));
 	EXPECT_EQ(-ENOENT, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &d));
-	ASSERT_EQ(0, consumer_attach_guid(self->fd, self->id, ETW_CONSUMER_F_LOGGER,
-					  info.guid, &d));
-	EXPECT_EQ(ETW_RING_STOPPED, d.ring->flags);
-	consume(&d, &s);
-	consumer_close(&d);
-	pthread_join(th, NULL);
-	EXPECT_EQ(0, st.ret);
 	EXPECT_EQ(0, lost);
 	EXPECT_EQ(400, written);
-	EXPECT_EQ(written, s.events);
-	EXPECT_EQ(lost, st.info.events_lost);
-	EXPECT_EQ(s.buffers, st.info.buffers_written);
-	EXPECT_EQ(0, st.info.log_buffers_lost);
-	EXPECT_EQ(1, s.markers);
-	EXPECT_EQ(0, s.bad);
+	next_logger_drains(_metadata, self, info.guid, &st, th, written);
 	/* Drained: no longer kept. */
 	EXPECT_EQ(-ENOENT, consumer_attach_guid(self->fd, self->id,
 						ETW_CONSUMER_F_LOGGER, info.guid, &d));
@@ -989,6 +1030,98 @@ TEST_F(consumer, kept_session_given_up)
 	EXPECT_EQ(written + lost, st.info.events_lost);
 	EXPECT_LT(0, st.info.log_buffers_lost);
 	EXPECT_EQ(0, st.info.buffers_written);
+}
+
+/*
+ * ETW_IOC_CONSUMER_ATTACH with its struct in a read-only page: EFAULT,
+ * like every ioctl whose result cannot go back, and the attach undone.
+ * No fd is left in the caller's table and the session is as it was.
+ */
+static int attach_read_only(int dev, __u32 logger_id, __u32 flags,
+			    const __u8 *guid, DIR *dir)
+{
+	struct etw_consumer_attach a = { .size = sizeof(a) }, *ro;
+	int n = etw_fd_count(dir), ret;
+	int m = etw_fds_to(dir, "anon_inode:[etw-consumer]");
+
+	a.flags = flags;
+	a.logger_id = logger_id;
+	if (guid)
+		memcpy(a.guid, guid, sizeof(a.guid));
+	ro = etw_read_only_copy(&a, sizeof(a));
+	if (!ro)
+		return -ENOMEM;
+	ret = etw_ioctl_err(dev, ETW_IOC_CONSUMER_ATTACH, ro);
+	etw_read_only_free(ro);
+	if (etw_fd_count(dir) != n ||
+	    etw_fds_to(dir, "anon_inode:[etw-consumer]") != m)
+		return -EMFILE;		/* an fd was left behind */
+	return ret;
+}
+
+/* The buffers published to the undone attach go to the next consumer. */
+TEST_F(consumer, read_only_attach_leaves_no_fd)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	int i;
+
+	ASSERT_TRUE(dir != NULL);
+	fifty_ready(_metadata, self, "etwtest-cons-ro");
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(-EFAULT, attach_read_only(self->fd, self->id,
+						    ETW_CONSUMER_F_CLOEXEC, NULL, dir));
+	/* Not EBUSY: the place is free, and every buffer is there, in order. */
+	attach_reads_fifty(_metadata, self);
+	closedir(dir);
+}
+
+/* An undone copy consumer gives its place back: seven more still attach. */
+TEST_F(consumer, read_only_copy_consumer_gives_its_place_back)
+{
+	struct consumer c[ETW_MAX_REALTIME_CONSUMERS + 1];
+	DIR *dir = opendir("/proc/self/fd");
+	int k, n = ETW_MAX_REALTIME_CONSUMERS;
+
+	ASSERT_TRUE(dir != NULL);
+	start(_metadata, self, "etwtest-cons-ro-rt", ETW_MODE_REAL_TIME, 4, 4, 8);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c[0]));
+	for (k = 0; k < n; k++)
+		EXPECT_EQ(-EFAULT, attach_read_only(self->fd, self->id, 0, NULL, dir));
+	for (k = 1; k < n; k++)
+		ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c[k]));
+	EXPECT_EQ(-EBUSY, consumer_attach(self->fd, self->id, 0, &c[n]));
+	for (k = n - 1; k >= 0; k--)
+		consumer_close(&c[k]);
+	closedir(dir);
+}
+
+/*
+ * A kept session (ETW_CTRL_KEEP) stays kept when a logger's attach is
+ * undone: not discarded as a logger leaving without ETW_CTRL_KEEP would
+ * have it, STOP still waits, and the next logger drains every event.
+ */
+TEST_F(consumer, read_only_logger_attach_keeps_the_session)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct etw_session_info info;
+	struct stopper st = { 0 };
+	long lost = 0, written = 0;
+	pthread_t th;
+	int i;
+
+	ASSERT_TRUE(dir != NULL);
+	logger_dies(_metadata, self, "etwtest-cons-ro-keep", &info, &written, &lost);
+	stop_in_thread(_metadata, self, &st, &th);
+
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(-EFAULT, attach_read_only(self->fd, self->id,
+						    ETW_CONSUMER_F_LOGGER,
+						    info.guid, dir));
+	EXPECT_EQ(0, __atomic_load_n(&st.done, __ATOMIC_ACQUIRE));
+	EXPECT_EQ(0, lost);
+	EXPECT_EQ(300, written);
+	next_logger_drains(_metadata, self, info.guid, &st, th, written);
+	closedir(dir);
 }
 
 TEST_HARNESS_MAIN

@@ -44,6 +44,7 @@ static inline int etw_ioctl_err(int fd, unsigned long cmd, void *arg)
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -373,6 +374,44 @@ static inline int etw_fds_to(DIR *dir, const char *target)
 		n += !strcmp(link, target);
 	}
 	return n;
+}
+
+/* How many descriptors this process has (@dir: as for etw_fds_to()). */
+static inline int etw_fd_count(DIR *dir)
+{
+	struct dirent *d;
+	int n = 0;
+
+	rewinddir(dir);
+	while ((d = readdir(dir)) != NULL)
+		n += d->d_name[0] != '.';
+	return n;
+}
+
+/*
+ * @len bytes of @src alone in a page made read-only: an ioctl reads its
+ * struct from there and cannot write it back.  NULL if mmap fails;
+ * munmap() it with etw_read_only_free().
+ */
+static inline void *etw_read_only_copy(const void *src, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memcpy(p, src, len);
+	if (mprotect(p, page, PROT_READ)) {
+		munmap(p, page);
+		return NULL;
+	}
+	return p;
+}
+
+static inline void etw_read_only_free(void *p)
+{
+	munmap(p, sysconf(_SC_PAGESIZE));
 }
 
 /* Needs root in the VM; skips elsewhere. */

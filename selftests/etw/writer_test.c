@@ -342,6 +342,41 @@ static int become_nobody(void)
 	return geteuid() == NOBODY ? 0 : -1;
 }
 
+/*
+ * A struct the kernel cannot write back (read-only page): EFAULT, and no
+ * writer fd is left in the table, however often; a writer opens and
+ * writes afterwards.  The reference each attempt took on the file is
+ * dropped too: the module's cache would report it at unload.
+ */
+TEST_F(writer, read_only_struct_leaves_no_fd)
+{
+	struct etw_writer_open o = { .size = sizeof(o) }, *ro;
+	struct etw_counts counts;
+	DIR *dir = opendir("/proc/self/fd");
+	__u32 reg;
+	int i, n, w;
+
+	ASSERT_TRUE(dir != NULL);
+	ASSERT_EQ(0, etw_register_simple(self->fd, self->guid, &reg));
+	ro = etw_read_only_copy(&o, sizeof(o));
+	ASSERT_TRUE(ro != NULL);
+	n = etw_fd_count(dir);
+	for (i = 0; i < 100; i++)
+		EXPECT_EQ(-EFAULT, etw_ioctl_err(self->fd, ETW_IOC_WRITER_OPEN, ro));
+	EXPECT_EQ(n, etw_fd_count(dir));
+	EXPECT_EQ(0, etw_fds_to(dir, "anon_inode:[etw-writer]"));
+
+	w = writer_open(self->fd);
+	ASSERT_LE(0, w);
+	EXPECT_EQ(n + 1, etw_fd_count(dir));
+	EXPECT_EQ(0, etw_write_simple(w, reg, 31, 4, 0, "after", 5));
+	ASSERT_LE(0, etw_count(self->fd, self->logger, self->guid, &counts));
+	EXPECT_EQ(1, counts.by_id[31]);
+	close(w);
+	etw_read_only_free(ro);
+	closedir(dir);
+}
+
 /* Writing needs no privilege: nor does a writer fd. */
 TEST_F(writer, unprivileged)
 {
