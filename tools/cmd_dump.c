@@ -194,6 +194,7 @@ int cmd_dump(int argc, char **argv)
 	d.summary = o.summary;
 	ret = run(&d, argc - optind, argv + optind, o.order);
 	kv_free(&d.kvs);
+	sb_free(&d.sb);
 	if (fflush(d.out) || ferror(d.out))
 		ret = etw_error("dump: write error: %s", strerror(errno));
 	if (d.out != stdout && fclose(d.out))

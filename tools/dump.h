@@ -130,6 +130,7 @@ struct dump {
 	bool in_events;			/* the file's event list is open */
 	const char *path;
 	struct kv_list kvs;		/* scratch for the formats */
+	struct sbuf sb;			/* and another */
 };
 
 /* The event's fixed fields, for the formats that print them by name. */

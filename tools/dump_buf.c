@@ -81,13 +81,17 @@ void sb_hex(struct sbuf *sb, const void *data, size_t n)
 {
 	static const char digits[] = "0123456789abcdef";
 	const unsigned char *p = data;
+	char *q;
 
 	sb_grow(sb, 2 * n);
+	/* Through a local pointer: a store through sb->p may alias sb->len. */
+	q = sb->p + sb->len;
 	for (size_t i = 0; i < n; i++) {
-		sb->p[sb->len++] = digits[p[i] >> 4];
-		sb->p[sb->len++] = digits[p[i] & 15];
+		*q++ = digits[p[i] >> 4];
+		*q++ = digits[p[i] & 15];
 	}
-	sb->p[sb->len] = '\0';
+	*q = '\0';
+	sb->len += 2 * n;
 }
 
 void kv_reset(struct kv_list *l)

@@ -5,8 +5,10 @@
  * name, value.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "dump.h"
+#include "dump_line.h"
 
 static void begin(struct dump *d)
 {
@@ -51,49 +53,83 @@ static void field(FILE *out, const char *s)
 }
 
 /* "key=value; ..." in one field. */
-static void joined(FILE *out, const struct kv_list *l)
+static void joined(FILE *out, const struct kv_list *l, struct sbuf *sb)
 {
-	struct sbuf sb = { 0 };
-
-	sb_printf(&sb, "%s", "");
-	for (size_t i = 0; i < l->n; i++)
-		sb_printf(&sb, "%s%s=%s", i ? "; " : "", l->v[i].key,
-			  l->v[i].value);
-	field(out, sb.p);
-	sb_free(&sb);
+	sb_reset(sb);
+	sb_put(sb, "", 0);
+	for (size_t i = 0; i < l->n; i++) {
+		if (i)
+			sb_put(sb, "; ", 2);
+		sb_put(sb, l->v[i].key, strlen(l->v[i].key));
+		sb_putc(sb, '=');
+		sb_put(sb, l->v[i].value, strlen(l->v[i].value));
+	}
+	field(out, sb->p);
 }
 
-static void ids(FILE *out, const struct etw_etl_event *ev)
+static void number(struct dump_line *l, uint64_t v)
 {
-	if (ev->has & ETW_ETL_HAS_IDS)
-		fprintf(out, "%u,%u,", ev->process_id, ev->thread_id);
-	else
-		fputs(",,", out);
+	line_u(l, v);
+	line_str(l, ",");
 }
 
+static void hex(struct dump_line *l, uint64_t v, int width)
+{
+	line_str(l, "0x");
+	line_x(l, v, width);
+	line_str(l, ",");
+}
+
+/*
+ * The row by hand (dump_line.h), not with fprintf(): the fixed columns go
+ * out a line at a time, the strings that may need quoting one by one.
+ * The kind, provider GUID and time are never quoted.
+ */
 static void event(struct dump *d, const struct dump_event *e)
 {
 	const struct etw_etl_event *ev = e->ev;
 	FILE *out = d->out;
-	struct sbuf hex = { 0 };
+	struct dump_line l = { 0 };
 
 	field(out, d->path);
-	fprintf(out, "%" PRIu64 ",%s,%" PRIu64 ",%u,", e->index, e->time,
-		ev->timestamp, ev->processor);
-	ids(out, ev);
-	fprintf(out, "%s,%s,", e->kind, e->provider);
+	number(&l, e->index);
+	line_str(&l, e->time);
+	line_str(&l, ",");
+	number(&l, ev->timestamp);
+	number(&l, ev->processor);
+	if (ev->has & ETW_ETL_HAS_IDS) {
+		number(&l, ev->process_id);
+		number(&l, ev->thread_id);
+	} else {
+		line_str(&l, ",,");
+	}
+	line_str(&l, e->kind);
+	line_str(&l, ",");
+	line_str(&l, e->provider);
+	line_str(&l, ",");
+	line_put(&l, out);
 	field(out, e->provider_name ? e->provider_name : "");
 	field(out, e->event_name ? e->event_name : "");
-	fprintf(out, "%u,%u,%u,%u,%u,%u,0x%016" PRIx64 ",0x%04x,0x%04x,",
-		ev->id, ev->version, ev->channel, ev->level, ev->opcode,
-		ev->task, ev->keyword, ev->hook_id, ev->flags);
-	joined(out, &e->ext);
-	joined(out, &e->fields);
-	sb_printf(&hex, "%s", "");
+	number(&l, ev->id);
+	number(&l, ev->version);
+	number(&l, ev->channel);
+	number(&l, ev->level);
+	number(&l, ev->opcode);
+	number(&l, ev->task);
+	hex(&l, ev->keyword, 16);
+	hex(&l, ev->hook_id, 4);
+	hex(&l, ev->flags, 4);
+	line_put(&l, out);
+	joined(out, &e->ext, &d->sb);
+	joined(out, &e->fields, &d->sb);
+	number(&l, ev->data_size);
+	line_put(&l, out);
+	sb_reset(&d->sb);
+	sb_put(&d->sb, "", 0);
 	if (!e->decoded)
-		sb_hex(&hex, ev->data, ev->data_size);
-	fprintf(out, "%u,%s\n", ev->data_size, hex.p);
-	sb_free(&hex);
+		sb_hex(&d->sb, ev->data, ev->data_size);
+	sb_putc(&d->sb, '\n');
+	fwrite(d->sb.p, 1, d->sb.len, out);
 }
 
 static void counts(struct dump *d, const char *section,
