@@ -151,6 +151,23 @@ void kv_add(struct kv_list *l, const char *key, const char *label,
 		l->n++;
 		return;
 	}
+	/* Flags and keywords: "0x%04x", "0x%016" PRIx64. */
+	if (!strcmp(fmt, "0x%04x") || !strcmp(fmt, "0x%016" PRIx64)) {
+		char d[24], *p = d + sizeof(d);
+		uint64_t v;
+		int width = fmt[4] == '4' ? 4 : 16;
+
+		va_start(ap, fmt);
+		v = width == 4 ? va_arg(ap, unsigned int) : va_arg(ap, uint64_t);
+		va_end(ap);
+		*--p = '\0';
+		p = hex_u64(p, v, width);
+		*--p = 'x';
+		*--p = '0';
+		sb_put(&l->text, p, (size_t)(d + sizeof(d) - p));
+		l->n++;
+		return;
+	}
 	/* One formatting pass when it fits, which is nearly always. */
 	room = l->text.cap - l->text.len;
 	va_start(ap, fmt);

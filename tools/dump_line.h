@@ -48,18 +48,28 @@ static inline void line_u(struct dump_line *l, uint64_t v)
 	line_mem(l, p, (size_t)(d + sizeof(d) - p));
 }
 
+/*
+ * @v in lowercase hex, at least @width digits (at most 16), without "0x",
+ * ending just before @end: returns where it starts.
+ */
+static inline char *hex_u64(char *end, uint64_t v, int width)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *p = end;
+
+	do {
+		*--p = hex[v & 15];
+		v >>= 4;
+	} while (v || end - p < width);
+	return p;
+}
+
 /* @v in lowercase hex, at least @width digits, without "0x". */
 static inline void line_x(struct dump_line *l, uint64_t v, int width)
 {
-	static const char hex[] = "0123456789abcdef";
-	char d[16];
-	int i = sizeof(d);
+	char d[16], *p = hex_u64(d + sizeof(d), v, width);
 
-	do {
-		d[--i] = hex[v & 15];
-		v >>= 4;
-	} while (v || (int)sizeof(d) - i < width);
-	line_mem(l, d + i, sizeof(d) - i);
+	line_mem(l, p, (size_t)(d + sizeof(d) - p));
 }
 
 static inline void line_put(struct dump_line *l, FILE *out)
