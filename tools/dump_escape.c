@@ -84,9 +84,10 @@ static bool plain(unsigned char c, unsigned int fmt)
 
 /*
  * Walk s: runs of plain ASCII go out in one write, anything else one
- * code point at a time through put.
+ * code point at a time through put.  Inlined into each escaper, so that
+ * plain() is tested for its one format: most bytes take this loop.
  */
-static void each_cp(FILE *out, const char *s, unsigned int fmt,
+static inline __attribute__((always_inline)) void each_cp(FILE *out, const char *s, unsigned int fmt,
 		    void (*put)(FILE *, uint32_t))
 {
 	const unsigned char *p = (const unsigned char *)s, *run = p;
