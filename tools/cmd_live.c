@@ -361,6 +361,7 @@ int cmd_live(int argc, char **argv)
 		stop_own(own);
 	dump_prep_free(&l.pp);
 	kv_free(&l.d.kvs);
+	sb_free(&l.d.sb);
 	if (l.write_error == EPIPE)
 		return 0;
 	if (!l.write_error && (fflush(l.d.out) || (l.d.out != stdout && fclose(l.d.out))))
