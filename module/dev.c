@@ -379,42 +379,6 @@ fault_out:
 }
 
 /*
- * ETW_IOC_WRITE_SHORT, the hot path of every EventWrite: a request of
- * today's size at an 8-byte aligned address is read in one user access
- * window, its 7 words by 7 straight-line loads, and the handler is called
- * directly; nothing is written back.  Anything else goes to the generic
- * path unchanged (-ENOIOCTLCMD), which gives the same errors.
- */
-static long etw_ioctl_write_short_fast(struct etw_file *ef, void __user *uarg)
-{
-	union {
-		struct etw_event_write_short w;
-		u64 word[7];
-	} buf __uninitialized;
-	const u64 __user *src = uarg;
-
-	BUILD_BUG_ON(sizeof(buf) != sizeof(struct etw_event_write_short));
-	if (!IS_ALIGNED((unsigned long)uarg, 8) ||
-	    !user_access_begin(uarg, sizeof(buf)))
-		return -ENOIOCTLCMD;
-	unsafe_get_user(buf.word[0], &src[0], fault);
-	unsafe_get_user(buf.word[1], &src[1], fault);
-	unsafe_get_user(buf.word[2], &src[2], fault);
-	unsafe_get_user(buf.word[3], &src[3], fault);
-	unsafe_get_user(buf.word[4], &src[4], fault);
-	unsafe_get_user(buf.word[5], &src[5], fault);
-	unsafe_get_user(buf.word[6], &src[6], fault);
-	user_access_end();
-	if (buf.w.size != sizeof(buf))
-		return -ENOIOCTLCMD;
-	return etw_write_short(ef, &buf.w);
-
-fault:
-	user_access_end();
-	return -ENOIOCTLCMD;
-}
-
-/*
  * An ioctl on @ef, from its /dev/etw file or a writer fd: inlined into
  * both, so that neither pays a call more than the other.
  */
@@ -432,7 +396,7 @@ static __always_inline long etw_file_ioctl(struct etw_file *ef,
 	int ret;
 
 	if (cmd == ETW_IOC_WRITE_SHORT) {
-		ret = etw_ioctl_write_short_fast(ef, uarg);
+		ret = etw_write_short_user(ef, uarg);
 		if (ret != -ENOIOCTLCMD)
 			return ret;
 	} else if (cmd == ETW_IOC_WRITE) {

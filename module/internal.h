@@ -86,10 +86,26 @@ struct etw_route_entry {
 	u16 event_ids[ETW_MAX_FILTER_EVENT_IDS];
 };
 
-/* What writers read: the sessions a provider's events go to. */
+/*
+ * EnableProperty bits that change nothing a record holds or whether it is
+ * kept: a route whose one session has no other bit can take the fast lane.
+ */
+#define ETW_ENABLE_NO_EFFECT	(ETW_ENABLE_PSM_KEY | \
+				 ETW_ENABLE_ENABLE_KEYWORD_0 | \
+				 ETW_ENABLE_SILOS | \
+				 ETW_ENABLE_SOURCE_CONTAINER_TRACKING)
+
+/*
+ * What writers read: the sessions a provider's events go to.  @fast, set
+ * when the route is built (etw_route_publish()), says that an event is
+ * decided by entry[0]'s level and keywords alone: one session, no PID or
+ * event id filter, no EnableProperty that adds an item or drops events
+ * (write_fast.c).
+ */
 struct etw_route {
 	struct rcu_head rcu;
 	unsigned int count;
+	bool fast;
 	struct etw_route_entry entry[];
 };
 
@@ -424,6 +440,9 @@ int etw_writer_open(struct etw_file *ef, struct etw_writer_open *arg,
 /* write.c */
 int etw_write(struct etw_file *ef, struct etw_event_write *arg);
 int etw_write_short(struct etw_file *ef, const struct etw_event_write_short *a);
+
+/* write_fast.c: ETW_IOC_WRITE_SHORT's request, and its fast lane */
+long etw_write_short_user(struct etw_file *ef, const void __user *uarg);
 
 /* write_classic.c: TraceEvent, TraceEventInstance, TraceMessage */
 int etw_write_classic(struct etw_trace_write *arg);

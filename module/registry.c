@@ -67,6 +67,18 @@ static void etw_provider_put(struct etw_provider *p)
 }
 
 /*
+ * Can every event of @route be decided by its first entry's level and
+ * keywords alone, and stored with nothing but the header and the payload?
+ */
+static bool etw_route_is_fast(const struct etw_route *route)
+{
+	const struct etw_route_entry *e = &route->entry[0];
+
+	return route->count == 1 && !e->pid_count && !e->event_id_count &&
+	       !(e->enable_property & ~ETW_ENABLE_NO_EFFECT);
+}
+
+/*
  * Copy enables[] into a new route for writers.  Removals pass __GFP_NOFAIL:
  * a stopping session must become unreachable whatever the memory pressure
  * (the route is at most a few hundred bytes).
@@ -82,6 +94,7 @@ static int etw_route_publish(struct etw_provider *p, gfp_t gfp)
 		new->count = p->nr_enables;
 		memcpy(new->entry, p->enables,
 		       p->nr_enables * sizeof(p->enables[0]));
+		new->fast = etw_route_is_fast(new);
 	}
 	old = rcu_dereference_protected(p->route, lockdep_is_held(&etw_lock));
 	rcu_assign_pointer(p->route, new);

@@ -6,7 +6,7 @@
 SELFTEST_SRCS	:= $(wildcard selftests/etw/*_test.c)
 SELFTESTS	:= $(patsubst selftests/etw/%.c,$(BUILD)/selftests/%,$(SELFTEST_SRCS))
 # Tests again as 32-bit programs: the compat ioctl path, EVENT_HEADER32.
-SELFTESTS_32	:= $(addprefix $(BUILD)/selftests/,device_test_32 write_test_32 write_short_test_32 \
+SELFTESTS_32	:= $(addprefix $(BUILD)/selftests/,device_test_32 write_test_32 write_short_test_32 write_fast_test_32 \
 		     enable_test_32 \
 		     enable_property_test_32 traits_test_32 notify_test_32 \
 		     consumer_test_32 writer_test_32)

@@ -1,0 +1,663 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fast lane of ETW_IOC_WRITE_SHORT (module/write_fast.c): an inline
+ * payload for a provider one session enables with nothing but a level and
+ * keywords.  Every event here is such a write, so a lane that ignored a
+ * rule would store what it must not, or miss what it must: a second
+ * session, PID and event id filters, EnableProperty items and drops,
+ * provider traits, the level and keyword test, a full buffer (ENOSPC and
+ * the exact EventsLost), a payload that faults or is not resident, every
+ * payload size around the copy's word and block edges, and enables that
+ * change while a thread writes.
+ *
+ * The lane needs this CPU's buffer to be current (the first event of a
+ * buffer takes the full path, which switches buffers): the tests run on
+ * one CPU and write a warm-up event (WARM, left out of the checks) while
+ * the route is a plain one, then set the rule under test.
+ */
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "kselftest_harness.h"
+#include "etw_selftests.h"
+
+#define EXT_RELATED	0x0001
+#define EXT_SID		0x0002
+#define EXT_STACK32	0x0005
+#define EXT_STACK64	0x0006
+#define EXT_TRAITS	0x000C
+
+/* The warm-up event's id. */
+#define WARM		999
+
+FIXTURE(fw)
+{
+	int fd;
+	__u8 guid[16];
+	__u32 reg;
+	__u32 s;
+};
+
+FIXTURE_SETUP(fw)
+{
+	cpu_set_t one;
+
+	etw_require_root(_metadata);
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	self->fd = etw_open_or_skip(_metadata);
+	etw_stop_test_sessions(self->fd);
+	etw_test_guid(self->guid, 0x3c);
+	ASSERT_EQ(0, etw_register_simple(self->fd, self->guid, &self->reg));
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-fw", 0, 64, 0, &self->s));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 0, 0, 0, 0));
+}
+
+FIXTURE_TEARDOWN(fw)
+{
+	if (self->fd >= 0) {
+		etw_stop_test_sessions(self->fd);
+		close(self->fd);
+	}
+}
+
+/* An event with an inline payload: what libetw sends for EventWrite. */
+static int write_inline(int fd, __u32 reg, __u16 id, __u8 level, __u64 kw,
+			__u32 flags, const void *data, __u32 len)
+{
+	struct etw_event_write_short s = { .size = sizeof(s), .reg_id = reg };
+
+	s.desc = (struct etw_event_desc){ .id = id, .version = 1, .channel = 16,
+		.level = level, .opcode = 2, .task = 7, .keyword = kw };
+	memset(s.activity_id, 0xa5, sizeof(s.activity_id));
+	s.activity_id[0] = (__u8)id;
+	s.flags = ETW_WRITE_F_INLINE | flags;
+	s.data = (uintptr_t)data;
+	s.count = len;
+	return etw_ioctl_err(fd, ETW_IOC_WRITE_SHORT, &s);
+}
+
+/* The warm-up event: this CPU's buffers of the sessions become current. */
+#define warm(self) \
+	ASSERT_EQ(0, write_inline((self)->fd, (self)->reg, WARM, 1, 0, 0, "w", 1))
+
+/* The records of one drain but the warm-up's: each whole, up to 64. */
+struct recs {
+	__u8 rec[64][1024];
+	int n;
+	int warm;
+};
+
+static int keep(const struct etw_test_event_header *h, const __u8 *buffer,
+		__u32 cpu, void *ctx)
+{
+	struct recs *r = ctx;
+
+	if (h->desc.id == WARM) {
+		r->warm++;
+		return 0;
+	}
+	if (r->n < 64)
+		memcpy(r->rec[r->n], h, h->size < 1024 ? h->size : 1024);
+	r->n++;
+	return 0;
+}
+
+static struct recs *drain(struct __test_metadata *_metadata, int fd, __u32 s)
+{
+	static struct recs r;
+	long n;
+
+	memset(&r, 0, sizeof(r));
+	n = etw_drain(fd, s, keep, &r);
+	EXPECT_EQ(n, r.n + r.warm);
+	return &r;
+}
+
+static const struct etw_test_event_header *hdr(const struct recs *r, int i)
+{
+	return (const void *)r->rec[i];
+}
+
+/* The records' extended item types, in order; -1 if malformed. */
+static int items(const struct etw_test_event_header *h, __u16 *types, int max)
+{
+	struct etw_test_ext x[8];
+	int i, n = etw_test_ext_items(h, x, 8, NULL);
+
+	for (i = 0; i < n && i < max; i++)
+		types[i] = x[i].type;
+	return n;
+}
+
+/*
+ * Every size around the copy's edges (4/2/1-byte tails, words, 32-byte
+ * blocks, the 256-byte switch to the kernel's copy): the exact bytes,
+ * size and header of each record.
+ */
+TEST_F(fw, payload_sizes)
+{
+	static const __u32 sizes[] = {
+		0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 39,
+		40, 63, 64, 65, 100, 255, 256, 257, 264, 512, 900,
+	};
+	const unsigned int n = sizeof(sizes) / sizeof(sizes[0]);
+	static __u8 data[1024];
+	struct recs *r;
+	unsigned int i, j;
+
+	warm(self);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < sizes[i]; j++)
+			data[j] = (__u8)(i * 31 + j * 7 + 1);
+		ASSERT_EQ(0, write_inline(self->fd, self->reg, i, 4, 0x10,
+					  0, data, sizes[i])) TH_LOG("size %u", sizes[i]);
+	}
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(n, r->n);
+	for (i = 0; i < n; i++) {
+		const struct etw_test_event_header *h = hdr(r, i);
+
+		EXPECT_EQ(0x50 + sizes[i], h->size) TH_LOG("size %u", sizes[i]);
+		EXPECT_EQ(sizeof(long) == 8 ? 0xC013 : 0xC012, h->header_type);
+		EXPECT_EQ(0, h->flags);
+		EXPECT_EQ(0, h->event_property);
+		EXPECT_EQ(syscall(SYS_gettid), h->thread_id);
+		EXPECT_EQ(getpid(), h->process_id);
+		EXPECT_EQ(0, memcmp(self->guid, h->provider_id, 16));
+		EXPECT_EQ(i, h->desc.id);
+		EXPECT_EQ(1, h->desc.version);
+		EXPECT_EQ(16, h->desc.channel);
+		EXPECT_EQ(4, h->desc.level);
+		EXPECT_EQ(2, h->desc.opcode);
+		EXPECT_EQ(7, h->desc.task);
+		EXPECT_EQ(0x10, h->desc.keyword);
+		EXPECT_EQ(i, h->activity_id[0]);
+		EXPECT_EQ(0xa5, h->activity_id[15]);
+		if (i)
+			EXPECT_LE(hdr(r, i - 1)->timestamp, h->timestamp);
+		for (j = 0; j < sizes[i] && 0x50 + j < 1024; j++)
+			if (r->rec[i][0x50 + j] != (__u8)(i * 31 + j * 7 + 1))
+				break;
+		EXPECT_EQ(j, sizes[i]) TH_LOG("size %u: byte %u differs", sizes[i], j);
+	}
+}
+
+/*
+ * EventWriteString's flag; KernelTime and UserTime are the thread's in
+ * milliseconds, as the tick accounts them, the same as the next event
+ * written by ETW_IOC_WRITE says (within a few ticks: time goes on).
+ */
+TEST_F(fw, string_flag_and_times)
+{
+	static const char msg[] = "fast string";
+	const struct etw_test_event_header *h, *o;
+	volatile __u64 spin = 0;
+	struct timespec ts;
+	struct recs *r;
+	__u64 cpu_ms;
+
+	/* 100 ms of this thread's time, nearly all in user space. */
+	do {
+		for (int i = 0; i < 100000; i++)
+			spin += i;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	} while (ts.tv_sec == 0 && ts.tv_nsec < 100000000);
+	warm(self);
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 1, 4, 0, ETW_WRITE_F_STRING,
+				  msg, sizeof(msg)));
+	ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, 2, 4, 0, msg, sizeof(msg)));
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(2, r->n);
+	h = hdr(r, 0);
+	o = hdr(r, 1);
+	EXPECT_EQ(4, h->flags);			/* STRING_ONLY */
+	EXPECT_EQ(0, o->flags);
+	EXPECT_EQ(0x50 + sizeof(msg), h->size);
+	EXPECT_EQ(0, memcmp(msg, r->rec[0] + 0x50, sizeof(msg)));
+	cpu_ms = ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	EXPECT_LT(0, h->user_time);
+	EXPECT_LE((__u64)h->kernel_time + h->user_time, cpu_ms + 40);
+	EXPECT_LE(h->kernel_time, o->kernel_time);
+	EXPECT_LE(o->kernel_time, h->kernel_time + 12);
+	EXPECT_LE(h->user_time, o->user_time);
+	EXPECT_LE(o->user_time, h->user_time + 12);
+}
+
+/* A second session gets the event too; then only the first again. */
+TEST_F(fw, two_sessions)
+{
+	struct recs *r;
+	__u32 b;
+	__u64 x = 42;
+
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-fw2", 0, 64, 0, &b));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, b, self->guid, 1, 0, 0, 0, 0));
+	warm(self);
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 1, 4, 0, 0, &x, 8));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, b, self->guid, 0, 0, 0, 0, 0));
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 2, 4, 0, 0, &x, 8));
+	EXPECT_EQ(2, drain(_metadata, self->fd, self->s)->n);
+	r = drain(_metadata, self->fd, b);
+	ASSERT_EQ(1, r->n);
+	EXPECT_EQ(1, hdr(r, 0)->desc.id);
+	EXPECT_EQ(0, memcmp(&x, r->rec[0] + 0x50, 8));
+}
+
+/* A PID filter: another process only, then this one too. */
+TEST_F(fw, pid_filter)
+{
+	struct etw_enable e = { .size = sizeof(e), .control_code = 1 };
+	__u64 x = 7;
+
+	e.logger_id = self->s;
+	memcpy(e.guid, self->guid, 16);
+	e.pids[0] = getpid() + 1;
+	e.pid_count = 1;
+	warm(self);
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 1, 4, 0, 0, &x, 8));
+	EXPECT_EQ(0, drain(_metadata, self->fd, self->s)->n);
+	e.pids[1] = getpid();
+	e.pid_count = 2;
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+	warm(self);
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 1, 4, 0, 0, &x, 8));
+	EXPECT_EQ(1, drain(_metadata, self->fd, self->s)->n);
+}
+
+/* An event id filter, excluding and then enabling id 9. */
+TEST_F(fw, event_id_filter)
+{
+	struct etw_enable e = { .size = sizeof(e), .control_code = 1 };
+	static const __u16 ids[] = { 9 };
+	struct recs *r;
+
+	e.logger_id = self->s;
+	memcpy(e.guid, self->guid, 16);
+	e.event_ids = (uintptr_t)ids;
+	e.event_id_count = 1;
+	e.event_ids_enable = 0;
+	warm(self);
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 9, 4, 0, 0, NULL, 0));
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 10, 4, 0, 0, NULL, 0));
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(1, r->n);
+	EXPECT_EQ(10, hdr(r, 0)->desc.id);
+	e.event_ids_enable = 1;
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 0, 0, 0, 0));
+	warm(self);
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 9, 4, 0, 0, NULL, 0));
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 10, 4, 0, 0, NULL, 0));
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(1, r->n);
+	EXPECT_EQ(9, hdr(r, 0)->desc.id);
+}
+
+/* The session's level, MatchAnyKeyword and MatchAllKeyword. */
+TEST_F(fw, level_and_keywords)
+{
+	static const struct { __u8 level; __u64 kw; int kept; } ev[] = {
+		{ 4, 0x30, 0 },		/* level above the session's 3 */
+		{ 3, 0x20, 0 },		/* MatchAll 0x30 not all there */
+		{ 3, 0x40, 0 },		/* no MatchAny bit */
+		{ 3, 0x30, 1 },
+		{ 0, 0x70, 1 },		/* level 0: any level */
+		{ 2, 0, 1 },		/* keyword 0: any keyword */
+	};
+	struct recs *r;
+	unsigned int i, kept = 0;
+
+	warm(self);
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 3,
+				       0x30, 0x30, 0));
+	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		ASSERT_EQ(0, write_inline(self->fd, self->reg, i, ev[i].level,
+					  ev[i].kw, 0, NULL, 0));
+		kept += ev[i].kept;
+	}
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(kept, r->n);
+	for (i = 0, kept = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		if (ev[i].kept)
+			EXPECT_EQ(i, hdr(r, kept++)->desc.id);
+}
+
+/*
+ * EnableProperty: IGNORE_KEYWORD_0 and EXCLUDE_INPRIVATE drop events,
+ * SID and STACK_TRACE add items, PSM_KEY (no effect) changes nothing.
+ */
+TEST_F(fw, enable_properties)
+{
+	const struct etw_test_event_header *h;
+	__u64 x = 3;
+	__u16 t[8];
+	struct recs *r;
+
+	warm(self);
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 0, 0, 0,
+				       ETW_ENABLE_IGNORE_KEYWORD_0));
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 1, 4, 0, 0, &x, 8));
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 2, 4, 1, 0, &x, 8));
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(1, r->n);
+	EXPECT_EQ(2, hdr(r, 0)->desc.id);
+
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 0, 0, 0, 0));
+	warm(self);
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 0, 0, 0,
+				       ETW_ENABLE_EXCLUDE_INPRIVATE));
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 1, 4, 0,
+				  ETW_WRITE_F_INPRIVATE, &x, 8));
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 2, 4, 0, 0, &x, 8));
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(1, r->n);
+	EXPECT_EQ(2, hdr(r, 0)->desc.id);
+
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 0, 0, 0, 0));
+	warm(self);
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 0, 0, 0,
+				       ETW_ENABLE_SID | ETW_ENABLE_STACK_TRACE));
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 1, 4, 0, 0, &x, 8));
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(1, r->n);
+	h = hdr(r, 0);
+	EXPECT_EQ(1, h->flags & 1);		/* EXTENDED_INFO */
+	ASSERT_EQ(2, items(h, t, 8));
+	EXPECT_EQ(EXT_SID, t[0]);
+	EXPECT_EQ(sizeof(long) == 8 ? EXT_STACK64 : EXT_STACK32, t[1]);
+	EXPECT_EQ(0, memcmp(&x, (const __u8 *)h + h->size - 8, 8));
+
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 0, 0, 0, 0));
+	warm(self);
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 0, 0, 0,
+				       ETW_ENABLE_PSM_KEY));
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 1, 4, 0, 0, &x, 8));
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(1, r->n);
+	EXPECT_EQ(0x58, hdr(r, 0)->size);
+	EXPECT_EQ(0, hdr(r, 0)->flags);
+}
+
+/* Provider traits (EventSetInformation) are an item of every record. */
+TEST_F(fw, provider_traits)
+{
+	static const __u8 traits[] = { 14, 0, 'F', 'a', 's', 't', 'P', 'v', 0,
+				       5, 0, 0x80, 0xab, 0xcd };
+	struct etw_provider_set_info si = { .size = sizeof(si) };
+	const struct etw_test_event_header *h;
+	__u16 t[8];
+	struct recs *r;
+
+	si.reg_id = self->reg;
+	si.info_class = ETW_INFO_SET_TRAITS;
+	si.data = (uintptr_t)traits;
+	si.length = sizeof(traits);
+	warm(self);
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_PROVIDER_SET_INFO, &si));
+	ASSERT_EQ(0, write_inline(self->fd, self->reg, 1, 4, 0, 0, "abc", 3));
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(1, r->n);
+	h = hdr(r, 0);
+	ASSERT_EQ(1, items(h, t, 8));
+	EXPECT_EQ(EXT_TRAITS, t[0]);
+	EXPECT_EQ(0, memcmp("abc", (const __u8 *)h + h->size - 3, 3));
+}
+
+/*
+ * ETW_IOC_WRITE on the same one-session route: EventWriteEx's filter
+ * bit for the session drops the event, a related activity id is an item.
+ */
+TEST_F(fw, write_ex_filter_and_related)
+{
+	struct etw_data_desc d = { .ptr = (uintptr_t)"xyz", .size = 3 };
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+	const struct etw_test_event_header *h;
+	__u16 t[8];
+	struct recs *r;
+
+	w.reg_id = self->reg;
+	w.desc.id = 5;
+	w.desc.level = 4;
+	w.count = 1;
+	w.data = (uintptr_t)&d;
+	w.filter = 1ULL << (self->s - 1);
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	EXPECT_EQ(0, w.written);
+	w.filter = 0;
+	w.flags = ETW_WRITE_F_RELATED;
+	memset(w.related_id, 0x77, 16);
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_WRITE, &w));
+	EXPECT_EQ(1, w.written);
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(1, r->n);
+	h = hdr(r, 0);
+	ASSERT_EQ(1, items(h, t, 8));
+	EXPECT_EQ(EXT_RELATED, t[0]);
+}
+
+/*
+ * A payload that faults part-way (the next page unmapped), one that ends
+ * at the page's end, and pages not yet resident, on both copies (words up
+ * to 256 bytes, the kernel's copy above).
+ */
+TEST_F(fw, payload_faults_and_residency)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	static const __u32 sizes[] = { 5, 13, 64, 300 };
+	struct etw_session_info info;
+	struct recs *r;
+	unsigned int i;
+	__u8 *map;
+
+	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(map != MAP_FAILED);
+	ASSERT_EQ(0, munmap(map + page, page));
+	memset(map, 0x3e, page);
+	warm(self);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		EXPECT_EQ(-EFAULT, write_inline(self->fd, self->reg, 1, 4, 0, 0,
+						map + page - sizes[i] + 1, sizes[i]))
+			TH_LOG("size %u", sizes[i]);
+		EXPECT_EQ(0, write_inline(self->fd, self->reg, 2, 4, 0, 0,
+					  map + page - sizes[i], sizes[i]))
+			TH_LOG("size %u", sizes[i]);
+	}
+	ASSERT_EQ(0, munmap(map, page));
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		map = mmap(NULL, page, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_TRUE(map != MAP_FAILED);
+		EXPECT_EQ(0, write_inline(self->fd, self->reg, 3, 4, 0, 0,
+					  map + 8, sizes[i]));
+		munmap(map, page);
+	}
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(8, r->n);
+	for (i = 0; i < 8; i++) {
+		const struct etw_test_event_header *h = hdr(r, i);
+		__u32 size = sizes[i % 4], j;
+		__u8 want = i < 4 ? 0x3e : 0;
+
+		EXPECT_EQ(i < 4 ? 2 : 3, h->desc.id);
+		EXPECT_EQ(0x50 + size, h->size);
+		for (j = 0; j < size; j++)
+			if (r->rec[i][0x50 + j] != want)
+				break;
+		EXPECT_EQ(size, j);
+	}
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(0, info.events_lost);
+}
+
+/*
+ * A full session: each write is stored (0) or lost (ENOSPC); the records
+ * are exactly the stored ones and EventsLost exactly the others.
+ */
+TEST_F(fw, full_buffers_lose_exactly)
+{
+	struct etw_session_info info;
+	__u32 small, i, stored = 0, lost = 0;
+	__u64 payload[25];
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 0, 0, 0, 0, 0));
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-fw-small", 0, 1, 1, &small));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, small, self->guid, 1, 0, 0, 0, 0));
+	for (i = 0; i < 400; i++) {
+		int ret;
+
+		payload[0] = i;
+		ret = write_inline(self->fd, self->reg, 1, 4, 0, 0, payload,
+				   sizeof(payload));
+		ASSERT_TRUE(ret == 0 || ret == -ENOSPC) TH_LOG("write %u: %d", i, ret);
+		if (ret)
+			lost++;
+		else
+			stored++;
+	}
+	ASSERT_LT(0, lost);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, small, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(lost, info.events_lost);
+	EXPECT_EQ(stored, etw_drain(self->fd, small, NULL, NULL));
+}
+
+/* A thread writing id 1 and id 2 events until told to stop. */
+struct racer {
+	int fd;
+	__u32 reg;
+	volatile int stop;
+	volatile int writes;
+	int lost;	/* ENOSPC: a session lost it */
+	int errors;	/* anything else */
+};
+
+static void *race_writer(void *arg)
+{
+	struct racer *w = arg;
+	__u64 payload[4];
+	cpu_set_t other;
+	int i;
+
+	/* Beside the thread that changes the enables, if there are two CPUs. */
+	CPU_ZERO(&other);
+	CPU_SET(sysconf(_SC_NPROCESSORS_ONLN) > 1, &other);
+	sched_setaffinity(0, sizeof(other), &other);
+	for (i = 0; !w->stop && i < 20000; i++, w->writes = i) {
+		payload[0] = i;
+		payload[1] = 1 + (i & 1);
+		payload[2] = ~(__u64)i;
+		payload[3] = 0x1234;
+		switch (write_inline(w->fd, w->reg, 1 + (i & 1), 4, 0, 0,
+				     payload, sizeof(payload))) {
+		case 0:
+			break;
+		case -ENOSPC:
+			w->lost++;
+			break;
+		default:
+			w->errors++;
+		}
+	}
+	return NULL;
+}
+
+struct race_check {
+	int bad;
+	int id2;
+	int n;
+};
+
+static int race_fn(const struct etw_test_event_header *h, const __u8 *buffer,
+		   __u32 cpu, void *ctx)
+{
+	struct race_check *c = ctx;
+	struct etw_test_ext x[8];
+	__u32 off;
+	__u64 p[4];
+
+	c->n++;
+	if (etw_test_ext_items(h, x, 8, &off) < 0 || h->size != off + 32) {
+		c->bad++;
+		return 0;
+	}
+	memcpy(p, (const __u8 *)h + off, 32);
+	if (p[1] != h->desc.id || p[2] != ~p[0] || p[3] != 0x1234)
+		c->bad++;
+	c->id2 += h->desc.id == 2;
+	return 0;
+}
+
+/*
+ * While the thread writes, the route changes between one session (the
+ * fast lane), two (the second excludes id 2), and one with the stack
+ * item: every write is stored or counted lost (ENOSPC), every record is
+ * whole, the second session never holds an id 2 event.
+ */
+TEST_F(fw, enables_change_during_writes)
+{
+	struct etw_enable e = { .size = sizeof(e), .control_code = 1 };
+	static const __u16 ids[] = { 2 };
+	struct racer w = { .fd = self->fd, .reg = self->reg };
+	struct race_check a = { 0 }, b = { 0 };
+	struct etw_session_info ia, ib;
+	pthread_t t;
+	__u32 second;
+	int round;
+
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s, ETW_CONTROL_STOP, NULL));
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-fw-a", 0, 64, 200, &self->s));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 0, 0, 0, 0));
+	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-fw-b", 0, 64, 200, &second));
+	e.logger_id = second;
+	memcpy(e.guid, self->guid, 16);
+	e.event_ids = (uintptr_t)ids;
+	e.event_id_count = 1;
+	ASSERT_EQ(0, pthread_create(&t, NULL, race_writer, &w));
+	/* At least 200 changes, and 2000 writes while they happen. */
+	for (round = 0; round < 200 || (w.writes < 2000 && round < 1000000); round++) {
+		switch (round % 4) {
+		case 0:
+			e.control_code = 1;
+			EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+			break;
+		case 1:
+			e.control_code = 0;
+			EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+			break;
+		case 2:
+			EXPECT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1,
+						       0, 0, 0, ETW_ENABLE_STACK_TRACE));
+			break;
+		default:
+			EXPECT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1,
+						       0, 0, 0, 0));
+			break;
+		}
+	}
+	w.stop = 1;
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, w.errors);
+	EXPECT_LT(0, w.writes);
+	EXPECT_LE(0, etw_drain(self->fd, self->s, race_fn, &a));
+	EXPECT_LE(0, etw_drain(self->fd, second, race_fn, &b));
+	/* The pool grows behind the writer: what it lost is counted. */
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s, ETW_CONTROL_QUERY, &ia));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, second, ETW_CONTROL_QUERY, &ib));
+	EXPECT_EQ(w.writes, a.n + ia.events_lost);
+	EXPECT_LE(ia.events_lost, w.lost);
+	EXPECT_LE(w.lost, ia.events_lost + ib.events_lost);
+	EXPECT_EQ(0, a.bad);
+	EXPECT_EQ(0, b.bad);
+	EXPECT_EQ(0, b.id2);
+}
+
+TEST_HARNESS_MAIN
