@@ -379,8 +379,10 @@ fault_out:
 }
 
 /*
- * An ioctl on @ef, from its /dev/etw file or a writer fd: inlined into
- * both, so that neither pays a call more than the other.
+ * An ioctl on @ef, from its /dev/etw file or a writer fd, but for
+ * ETW_IOC_WRITE_SHORT, which reads its own request (write_fast.c) and
+ * comes here only for a layout it does not read: inlined into the file's
+ * ioctl, so that the null ioctl and every other one pay no call more.
  */
 static __always_inline long etw_file_ioctl(struct etw_file *ef,
 					   unsigned int cmd,
@@ -395,11 +397,7 @@ static __always_inline long etw_file_ioctl(struct etw_file *ef,
 	u32 usize;
 	int ret;
 
-	if (cmd == ETW_IOC_WRITE_SHORT) {
-		ret = etw_write_short_user(ef, uarg);
-		if (ret != -ENOIOCTLCMD)
-			return ret;
-	} else if (cmd == ETW_IOC_WRITE) {
+	if (cmd == ETW_IOC_WRITE) {
 		ret = etw_ioctl_write_fast(ef, uarg);
 		if (ret != -ENOIOCTLCMD)
 			return ret;
@@ -453,17 +451,44 @@ static __always_inline long etw_file_ioctl(struct etw_file *ef,
 	return 0;
 }
 
+/*
+ * The generic path as a function: for a request write_fast.c does not read
+ * itself, and a writer fd's other write.
+ */
+noinline long etw_file_ioctl_generic(struct etw_file *ef, unsigned int cmd,
+				     void __user *uarg)
+{
+	return etw_file_ioctl(ef, cmd, uarg);
+}
+
+/*
+ * ETW_IOC_WRITE_SHORT first, as on a writer fd (below).  Here GCC sets up
+ * the generic path's frame (its request buffer, the stack protector's
+ * canary) on entry all the same; libetw writes through writer fds.
+ */
 static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
+	if (cmd == ETW_IOC_WRITE_SHORT)
+		return etw_write_short_user(filp->private_data,
+					    (void __user *)arg);
 	return etw_file_ioctl(filp->private_data, cmd, (void __user *)arg);
 }
 
-/* A writer fd's ioctl (writer.c): the writes only, exactly as on the file. */
+/*
+ * A writer fd's ioctl (writer.c): the writes only, exactly as on the file.
+ * EventWrite's is a tail call from a function without a frame (GCC sets
+ * up the generic path's frame on entry, whatever the command): the other
+ * write pays the call to the generic path instead.
+ */
 long etw_writer_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
-	if (cmd != ETW_IOC_WRITE && cmd != ETW_IOC_WRITE_SHORT)
+	if (cmd == ETW_IOC_WRITE_SHORT)
+		return etw_write_short_user(filp->private_data,
+					    (void __user *)arg);
+	if (cmd != ETW_IOC_WRITE)
 		return -ENOTTY;
-	return etw_file_ioctl(filp->private_data, cmd, (void __user *)arg);
+	return etw_file_ioctl_generic(filp->private_data, cmd,
+				      (void __user *)arg);
 }
 
 static int etw_open(struct inode *inode, struct file *filp)

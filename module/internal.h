@@ -242,6 +242,8 @@ struct etw_new_fd {
 int etw_new_fd(struct etw_new_fd *nfd, const char *name,
 	       const struct file_operations *fops, void *priv, int flags);
 long etw_writer_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
+long etw_file_ioctl_generic(struct etw_file *ef, unsigned int cmd,
+			    void __user *uarg);
 void etw_file_put(struct etw_file *ef);
 int etw_dev_init(void);
 void etw_dev_exit(void);
@@ -442,7 +444,7 @@ int etw_write(struct etw_file *ef, struct etw_event_write *arg);
 int etw_write_short(struct etw_file *ef, const struct etw_event_write_short *a);
 
 /* write_fast.c: ETW_IOC_WRITE_SHORT's request, and its fast lane */
-long etw_write_short_user(struct etw_file *ef, const void __user *uarg);
+long etw_write_short_user(struct etw_file *ef, void __user *uarg);
 
 /* write_classic.c: TraceEvent, TraceEventInstance, TraceMessage */
 int etw_write_classic(struct etw_trace_write *arg);

@@ -137,16 +137,14 @@ static __always_inline int etw_ucopy(void *dst, const void __user *src,
 	u8 *d = dst;
 
 	if (len >= 8) {
-		const u8 __user *last_s = s + len - 8;
-		u8 *last_d = d + len - 8;
-
 		for (; len >= 32; len -= 32, s += 32, d += 32)
 			if (!etw_ucopy_32(d, s))
 				return -EFAULT;
 		for (; len > 8; len -= 8, s += 8, d += 8)
 			if (!etw_ucopy_8(d, s, 0))
 				return -EFAULT;
-		if (len && !etw_ucopy_8(last_d, last_s, 0))
+		/* 0 to 8 bytes left: the last word, ending at the end. */
+		if (len && !etw_ucopy_8(d + len - 8, s + len - 8, 0))
 			return -EFAULT;
 		return 0;
 	}

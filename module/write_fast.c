@@ -34,7 +34,7 @@
  */
 #define ETW_FAST_WORD_COPY_MAX	256
 
-/* The payload into the record, page faults disabled by the caller. */
+/* The payload into the record; preemption and page faults disabled. */
 static __always_inline int etw_fast_copy(u8 *dst, u64 uptr, u32 len)
 {
 	const u8 __user *src = u64_to_user_ptr(uptr);
@@ -56,9 +56,16 @@ static __always_inline int etw_fast_copy(u8 *dst, u64 uptr, u32 len)
 }
 
 /*
+ * This CPU's copy of the request being written: read with preemption
+ * disabled, it lives in no stack frame (a frame with an array or an
+ * address taken gets the stack protector's canary; this one has neither).
+ */
+static DEFINE_PER_CPU(struct etw_event_write_short, etw_fast_req);
+
+/*
  * Write @a's event through the fast lane if it qualifies: 0 when written,
  * -EAGAIN when it must take etw_write_short() (nothing written, counted or
- * changed).
+ * changed).  Preemption disabled by the caller, and page faults.
  */
 static __always_inline int etw_write_fast(struct etw_file *ef,
 					  const struct etw_event_write_short *a)
@@ -72,9 +79,8 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	struct etw_reg *r;
 	u32 len = ETW_EVENT_HEADER_SIZE + a->count;
 	u32 room = ALIGN(len, 8);
-	u64 kw = a->desc.keyword;
-	u8 level = a->desc.level;
 	u32 f = a->flags & ~ETW_WRITE_F_STRING;
+	u64 now;
 
 	/*
 	 * One inline payload (@count its size) or no data descriptor at all
@@ -83,58 +89,66 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	if ((f != ETW_WRITE_F_INLINE && (f || a->count)) ||
 	    a->count > ETW_MAX_EVENT_SIZE - ETW_EVENT_HEADER_SIZE)
 		return -EAGAIN;
+	/*
+	 * The clock first: the one call, before anything the rest keeps in
+	 * registers.  Preemption is off from before it to the commit, so the
+	 * records of this CPU are still in timestamp order.
+	 */
+	now = etw_clock();
+	a = this_cpu_ptr(&etw_fast_req);
 
-	/* An RCU read side, as in etw_write_route(), up to the commit. */
-	preempt_disable();
+	/* An RCU read side (preemption disabled), as in etw_write_route(). */
 	r = etw_reg_lookup_rcu(ef, a->reg_id);
 	/* Provider traits are an item of every record. */
 	if (!r || rcu_access_pointer(r->traits))
-		goto slow;
+		return -EAGAIN;
 	route = rcu_dereference_sched(r->prov->route);
 	if (!route || !route->fast)
-		goto slow;
+		return -EAGAIN;
 	/* etw_route_accepts() for a fast route: level, then keywords. */
 	e = &route->entry[0];
-	if ((level && level > e->level) ||
-	    (kw && (!(kw & e->match_any) ||
-		    (kw & e->match_all) != e->match_all)))
-		goto slow;
+	if ((a->desc.level && a->desc.level > e->level) ||
+	    (a->desc.keyword && (!(a->desc.keyword & e->match_any) ||
+				 (a->desc.keyword & e->match_all) != e->match_all)))
+		return -EAGAIN;
 	s = e->session;
 	b = this_cpu_ptr(s->cpu)->cur;
 	if (unlikely(!b || b->offset + room > s->buffer_size))
-		goto slow;
+		return -EAGAIN;
 	h = (struct etl_event_header *)(b->data + b->offset);
-
-	pagefault_disable();
-	if (unlikely(etw_fast_copy((u8 *)(h + 1), a->data, a->count))) {
-		pagefault_enable();
-		goto slow;
-	}
-	pagefault_enable();
+	if (unlikely(etw_fast_copy((u8 *)(h + 1), a->data, a->count)))
+		return -EAGAIN;
 
 	/* etw_record_fill() for a record without extended items. */
 	t = current;
 	h->size = len;
 	h->header_type = in_compat_syscall() ? ETL_HEADER_TYPE_EVENT32 :
 					       ETL_HEADER_TYPE_EVENT64;
-	h->flags = a->flags & ETW_WRITE_F_STRING ?
-		   ETL_EVENT_FLAG_STRING_ONLY : 0;
+	BUILD_BUG_ON(ETW_WRITE_F_STRING != ETL_EVENT_FLAG_STRING_ONLY);
+	h->flags = a->flags & ETW_WRITE_F_STRING;
 	h->event_property = 0;
 	h->thread_id = task_pid_nr(t);
 	h->process_id = task_tgid_nr(t);
-	h->timestamp = etw_clock();
+	h->timestamp = now;
 	export_guid(h->provider_id, &r->prov->guid);
 	memcpy(&h->desc, &a->desc, sizeof(h->desc));
 	h->kernel_time = div_u64(READ_ONCE(t->stime), NSEC_PER_MSEC);
 	h->user_time = div_u64(READ_ONCE(t->utime), NSEC_PER_MSEC);
 	memcpy(h->activity_id, a->activity_id, sizeof(h->activity_id));
 	b->offset += room;
-	preempt_enable();
 	return 0;
+}
 
-slow:
+/*
+ * The full path for this CPU's request: a copy of it in this frame, then
+ * preemption back on.  Preemption disabled on entry.
+ */
+static noinline int etw_write_short_slow(struct etw_file *ef)
+{
+	struct etw_event_write_short w = *this_cpu_ptr(&etw_fast_req);
+
 	preempt_enable();
-	return -EAGAIN;
+	return etw_write_short(ef, &w);
 }
 
 /**
@@ -143,27 +157,45 @@ slow:
  * @uarg: the caller's &struct etw_event_write_short
  *
  * A request of today's size at an 8-byte aligned address is read in one
- * user access window, its 7 words by straight-line loads (ucopy.h); the
- * event takes the fast lane or etw_write_short().  Nothing is written
- * back.
+ * user access window, its 7 words by straight-line loads (ucopy.h), into
+ * this CPU's copy; the event takes the fast lane or etw_write_short().
+ * Nothing is written back.  A request that cannot be read so (another
+ * layout, or a page not resident: page faults are disabled) goes to the
+ * generic path, which reads and checks it as for any ioctl.
  *
- * Return: 0 or the write's negative errno; -ENOIOCTLCMD for any other
- * request layout, which the generic path reads and checks the same way.
+ * Return: 0 or the write's negative errno.
  */
-long etw_write_short_user(struct etw_file *ef, const void __user *uarg)
+long etw_write_short_user(struct etw_file *ef, void __user *uarg)
 {
-	struct etw_event_write_short w __uninitialized;
+	struct etw_event_write_short *w;
 	int ret;
 
-	BUILD_BUG_ON(sizeof(w) != 56);
-	if (!IS_ALIGNED((unsigned long)uarg, 8) ||
-	    !user_access_begin(uarg, sizeof(w)))
-		return -ENOIOCTLCMD;
-	ret = etw_ucopy(&w, uarg, sizeof(w));
+	BUILD_BUG_ON(sizeof(*w) != 56);
+	if (!IS_ALIGNED((unsigned long)uarg, 8))
+		goto generic;
+	preempt_disable();
+	pagefault_disable();
+	w = this_cpu_ptr(&etw_fast_req);
+	if (!user_access_begin(uarg, sizeof(*w)))
+		goto enable;
+	if (!etw_ucopy_32(w, uarg) || !etw_ucopy_8(w, uarg, 32) ||
+	    !etw_ucopy_8(w, uarg, 40) || !etw_ucopy_8(w, uarg, 48))
+		goto fault;
 	user_access_end();
-	if (ret || w.size != sizeof(w))
-		return -ENOIOCTLCMD;
-	if (!etw_write_fast(ef, &w))
-		return 0;
-	return etw_write_short(ef, &w);
+	if (w->size != sizeof(*w))
+		goto enable;
+	ret = etw_write_fast(ef, w);
+	pagefault_enable();
+	if (ret)
+		return etw_write_short_slow(ef);
+	preempt_enable();
+	return 0;
+
+fault:
+	user_access_end();
+enable:
+	pagefault_enable();
+	preempt_enable();
+generic:
+	return etw_file_ioctl_generic(ef, ETW_IOC_WRITE_SHORT, uarg);
 }
