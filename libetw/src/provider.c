@@ -611,15 +611,14 @@ static _Thread_local GUID thread_activity __attribute__((tls_model("initial-exec
 /*
  * ETW_IOC_WRITE_SHORT, the 56-byte request of most events (no related
  * activity id, no EventWriteEx filter): a single untyped data descriptor
- * travels in the request itself.  Returns the Win32 result, or SEND_FULL.
+ * travels in the request itself.
  */
-static inline __attribute__((always_inline)) ULONG
-send_short(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
-	   LPCGUID activity, ULONG count, PEVENT_DATA_DESCRIPTOR data,
-	   __u32 flags)
+static inline __attribute__((always_inline)) void
+short_request(struct etw_event_write_short *sp, const struct etw_prov *p,
+	      PCEVENT_DESCRIPTOR desc, LPCGUID activity, ULONG count,
+	      PEVENT_DATA_DESCRIPTOR data, __u32 flags)
 {
 	struct etw_event_write_short s;
-	long ret;
 
 	s.size = sizeof(s);
 	s.reg_id = p->reg_id;
@@ -635,6 +634,19 @@ send_short(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
 		s.count = count;
 		s.flags = flags;
 	}
+	*sp = s;
+}
+
+/* ETW_IOC_WRITE_SHORT: the Win32 result, or SEND_FULL. */
+static inline __attribute__((always_inline)) ULONG
+send_short(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
+	   LPCGUID activity, ULONG count, PEVENT_DATA_DESCRIPTOR data,
+	   __u32 flags)
+{
+	struct etw_event_write_short s;
+	long ret;
+
+	short_request(&s, p, desc, activity, count, data, flags);
 	ret = etw_ioctl_inline(etw_writer_fd(p->fd), ETW_IOC_WRITE_SHORT, &s);
 	if (ret >= 0)
 		return ERROR_SUCCESS;
@@ -718,24 +730,41 @@ static ULONG write_event(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR desc,
 			  flags);
 }
 
+/* write_enabled()'s every other case: send_event() as a tail call. */
+static __attribute__((noinline)) ULONG
+write_full(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
+	   LPCGUID activity, LPCGUID related, ULONG count,
+	   PEVENT_DATA_DESCRIPTOR data)
+{
+	return send_event(p, desc, 0, activity, related, count, data, 0);
+}
+
 /*
  * The module's sessions want the event: the short request built here,
- * the system call next.  A function of its own (a tail call) so that the
- * private loggers' path keeps no frame it does not use.
+ * the system call next, on the thread's writer fd.  A function of its
+ * own (a tail call) so that the private loggers' path keeps no frame it
+ * does not use; it calls nothing but in tail position, so it saves no
+ * register either.  No writer fd yet, a related activity id, or a module
+ * without the short request (ENOTTY): write_full().
  */
 static __attribute__((noinline)) ULONG
 write_enabled(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
 	      LPCGUID activity, LPCGUID related, ULONG count,
 	      PEVENT_DATA_DESCRIPTOR data)
 {
-	ULONG err;
+	struct etw_event_write_short s;
+	int w = etw_thread_writer;
+	long ret;
 
-	if (!related) {
-		err = send_short(p, desc, activity, count, data, 0);
-		if (err != SEND_FULL)
-			return err;
-	}
-	return send_event(p, desc, 0, activity, related, count, data, 0);
+	if (related || w <= 0)
+		return write_full(p, desc, activity, related, count, data);
+	short_request(&s, p, desc, activity, count, data, 0);
+	ret = etw_ioctl_inline(w - 1, ETW_IOC_WRITE_SHORT, &s);
+	if (ret >= 0)
+		return ERROR_SUCCESS;
+	if (ret == -ENOTTY)
+		return write_full(p, desc, activity, related, count, data);
+	return etw_win32_error((int)ret, ETW_ERR_WRITE);
 }
 
 /*
