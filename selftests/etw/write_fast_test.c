@@ -496,6 +496,44 @@ TEST_F(fw, payload_faults_and_residency)
 }
 
 /*
+ * A request in a page not yet mapped (a file's page, never touched): the
+ * lane reads the request with page faults disabled, fails, and the
+ * generic path reads it with faults allowed and writes the event.
+ */
+TEST_F(fw, request_not_resident)
+{
+	static const char msg[] = "from a file";
+	struct etw_event_write_short s = { .size = sizeof(s), .reg_id = self->reg };
+	struct recs *r;
+	int i, mfd;
+	void *map;
+
+	s.desc.id = 4;
+	s.desc.level = 4;
+	s.flags = ETW_WRITE_F_INLINE;
+	s.data = (uintptr_t)msg;
+	s.count = sizeof(msg);
+	warm(self);
+	for (i = 0; i < 2; i++) {
+		mfd = memfd_create("etwtest-request", 0);
+		ASSERT_LE(0, mfd);
+		ASSERT_EQ(sizeof(s), pwrite(mfd, &s, sizeof(s), 0));
+		map = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, mfd, 0);
+		ASSERT_TRUE(map != MAP_FAILED);
+		EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_WRITE_SHORT, map));
+		munmap(map, sysconf(_SC_PAGESIZE));
+		close(mfd);
+	}
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(2, r->n);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(4, hdr(r, i)->desc.id);
+		EXPECT_EQ(0x50 + sizeof(msg), hdr(r, i)->size);
+		EXPECT_EQ(0, memcmp(msg, r->rec[i] + 0x50, sizeof(msg)));
+	}
+}
+
+/*
  * A full session: each write is stored (0) or lost (ENOSPC); the records
  * are exactly the stored ones and EventsLost exactly the others.
  */
