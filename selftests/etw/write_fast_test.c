@@ -698,4 +698,34 @@ TEST_F(fw, enables_change_during_writes)
 	EXPECT_EQ(0, b.id2);
 }
 
+/*
+ * Sessions started, enabled and stopped while the thread writes: the
+ * lane finds the route and buffers of a session that is going away or
+ * gone under the same RCU rules as the full path.  Every write is stored
+ * or counted lost, or finds no session (0); nothing else.
+ */
+TEST_F(fw, sessions_stop_during_writes)
+{
+	struct racer w = { .fd = self->fd, .reg = self->reg };
+	struct etw_session_info info;
+	pthread_t t;
+	__u32 id;
+	int round;
+
+	/* The session started each round is the route's only one. */
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 0, 0, 0, 0, 0));
+	ASSERT_EQ(0, pthread_create(&t, NULL, race_writer, &w));
+	for (round = 0; round < 30 || (w.writes < 2000 && round < 100000); round++) {
+		ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-fw-stop", 0,
+						      round % 2 ? 4 : 64, 0, &id));
+		ASSERT_EQ(0, etw_enable_simple(self->fd, id, self->guid, 1, 0, 0, 0, 0));
+		usleep(1000);
+		ASSERT_EQ(0, etw_session_ctl(self->fd, id, ETW_CONTROL_STOP, &info));
+	}
+	w.stop = 1;
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, w.errors);
+	EXPECT_LT(0, w.writes);
+}
+
 TEST_HARNESS_MAIN
