@@ -77,13 +77,13 @@ scripts/vm/mkinitramfs.sh "$initrd" "$BUILD/kmod/linux-headers-$rel/etw.ko" "$st
 append="console=ttyS0 quiet panic=-1 nokaslr tsc=reliable clocksource=tsc"
 append="$append cryptomgr.notests=1 etwvm=bench ${BENCH_APPEND:-}"
 [ -n "${BENCH_ONLY:-}" ] && append="$append etwbench=$(echo $BENCH_ONLY | tr ' ' ,)"
-boot() { # boot NAME QEMU-ARGS...
-	name=$1
-	shift
+boot() { # boot NAME KERNEL-COMMAND-LINE QEMU-ARGS...
+	name=$1 cmdline=$2
+	shift 2
 	echo "bench: boot $name ($(( $(date +%s) - start )) s so far)" >&2
 	cp --sparse=always "$disk" "$out/disk.img"
 	timeout -k 10 "${ETW_VM_TIMEOUT:-420}" qemu-system-x86_64 -cpu max -m 2G "$@" \
-		-kernel "$BUILD/vm/$rel/vmlinuz" -initrd "$initrd" -append "$append" \
+		-kernel "$BUILD/vm/$rel/vmlinuz" -initrd "$initrd" -append "$cmdline" \
 		-drive "file=$out/disk.img,format=raw,if=virtio,cache=unsafe" \
 		-nographic -no-reboot -nodefaults -serial stdio -monitor none \
 		< /dev/null > "$out/$name.log" 2>&1 || true
@@ -103,8 +103,13 @@ disk=$BUILD/vm/$rel/disk-ext4.img
 scripts/vm/disk.sh "$disk"
 runs=${BENCH_RUNS:-wall icount}
 rm -f "$out/wall.txt" "$out/icount.txt"
-case " $runs " in *" wall "*) boot wall -accel tcg -smp 2 ;; esac
-case " $runs " in *" icount "*) boot icount -accel tcg -smp 1 -icount shift=0,sleep=off ;; esac
+# The wall boot's clock is the host's TSC: give the guest its rate, as the
+# test VMs do (scripts/vm/tsc-khz.sh), or a calibration the loaded host
+# threw off makes every rate of the run wrong.  The icount boot's TSC
+# counts instructions, and its calibration is exact.
+tsc_khz=$(scripts/vm/tsc-khz.sh)
+case " $runs " in *" wall "*) boot wall "$append${tsc_khz:+ tsc_early_khz=$tsc_khz}" -accel tcg -smp 2 ;; esac
+case " $runs " in *" icount "*) boot icount "$append" -accel tcg -smp 1 -icount shift=0,sleep=off ;; esac
 touch "$out/wall.txt" "$out/icount.txt"
 
 awk -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v kernel="$rel" \

@@ -27,20 +27,9 @@ timeout_s=${ETW_VM_TIMEOUT:-600}
 append="console=ttyS0 quiet panic=-1 slub_debug=FZPU kfence.sample_interval=10 page_poison=1"
 append="$append softlockup_panic=0 no_timer_check tsc=reliable nokaslr etwvm=$mode ${ETW_VM_APPEND:-}"
 
-# Under TCG the guest's TSC counts at the host's rate, but on a loaded host
-# the guest's boot calibration can miss it by 4-9x (PIT "deviates from
-# HPET"), and with tsc=reliable nothing corrects it: the guest's clock then
-# runs that much fast, and every timeout and "for 180 s" of the tests
-# shrinks with it.  Tell the guest the host's rate (ETW_VM_TSC_KHZ
-# overrides); without one the guest calibrates as before.
-host_tsc_khz() {
-	dmesg 2>/dev/null | sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9]*\)\.\([0-9][0-9][0-9]\) MHz.*/\1\2/p' | tail -n 1 | grep . && return
-	dmesg 2>/dev/null | sed -n 's/.*tsc: Detected \([0-9]*\)\.\([0-9][0-9][0-9]\) MHz processor.*/\1\2/p' | tail -n 1 | grep . && return
-	# "cpu MHz" is the TSC's rate only where the kernel cannot read the actual one.
-	grep -q '^flags.* constant_tsc' /proc/cpuinfo && ! grep -q '^flags.* aperfmperf' /proc/cpuinfo &&
-		sed -n 's/^cpu MHz[[:space:]]*: \([0-9]*\)\.\([0-9][0-9][0-9]\).*/\1\2/p' /proc/cpuinfo | head -n 1
-}
-tsc_khz=${ETW_VM_TSC_KHZ:-$(host_tsc_khz || true)}
+# The host's TSC rate, so that the guest's clock keeps time on a loaded
+# host (scripts/vm/tsc-khz.sh); without one the guest calibrates as before.
+tsc_khz=$("$(dirname "$0")/tsc-khz.sh")
 [ -n "$tsc_khz" ] && append="$append tsc_early_khz=$tsc_khz"
 
 # The disk: one ext4 image per kernel directory, never changed (snapshot).
