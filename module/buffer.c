@@ -75,11 +75,21 @@ static void etw_buffer_add_locked(struct etw_session *s, struct etw_buffer *b)
 	s->nr_free++;
 }
 
-/* A CPU may need a buffer soon: keep at least one free per CPU. */
+/*
+ * Keep more free than the writers' reserve (etw_pool_reserve()): a CPU
+ * may need a buffer soon, and a consumer waiting for its watermark is
+ * woken when the free buffers fall to the reserve.
+ */
 static bool etw_pool_wants_more(struct etw_session *s)
 {
-	return !s->stopped && s->nr_free < num_online_cpus() &&
+	return !s->stopped && s->nr_free <= etw_pool_reserve(s) &&
 	       s->nr_buffers < s->max_buffers;
+}
+
+static void etw_wake_consumer(struct etw_session *s)
+{
+	if (wq_has_sleeper(&s->wait))
+		wake_up_interruptible_poll(&s->wait, EPOLLIN | EPOLLRDNORM);
 }
 
 static void etw_buffer_grow_fn(struct work_struct *work)
@@ -178,8 +188,8 @@ static struct etw_buffer *etw_pool_get(struct etw_session *s)
 {
 	struct etw_buffer *b;
 
-	if (list_empty(&s->free))
-		etw_consumer_reclaim_locked(s);
+	/* What the consumer gave back counts as free before the pool grows. */
+	etw_consumer_reclaim_locked(s);
 	b = list_first_entry_or_null(&s->free, struct etw_buffer, node);
 	if (b)
 		s->nr_free--;
@@ -206,15 +216,9 @@ static void etw_buffer_output_locked(struct etw_session *s, struct etw_buffer *b
 		list_add_tail(&b->node, &s->ready);
 }
 
-static void etw_wake_consumer(struct etw_session *s)
-{
-	if (wq_has_sleeper(&s->wait))
-		wake_up_interruptible_poll(&s->wait, EPOLLIN | EPOLLRDNORM);
-}
-
-/* Finish a buffer's header and tail and hand it over. */
-static void etw_buffer_hand_over(struct etw_session *s, struct etw_buffer *b,
-				 bool final)
+/* Finish a buffer's header and tail, before it is handed over. */
+static void etw_buffer_finish(struct etw_session *s, struct etw_buffer *b,
+			      bool final)
 {
 	struct etl_buffer_header *h = (struct etl_buffer_header *)b->data;
 
@@ -234,16 +238,20 @@ static void etw_buffer_hand_over(struct etw_session *s, struct etw_buffer *b,
 		h->buffer_flag |= ETL_BUFFER_FLAG_EVENTS_LOST;
 	h->buffer_type = ETL_BUFFER_TYPE_GENERIC;
 	memset(b->data + b->offset, 0xff, s->buffer_size - b->offset);
+}
 
-	spin_lock(&s->pool_lock);
+/* Hand a finished buffer over: its SequenceNumber, then out.  pool_lock held. */
+static void etw_buffer_hand_over_locked(struct etw_session *s,
+					struct etw_buffer *b)
+{
+	struct etl_buffer_header *h = (struct etl_buffer_header *)b->data;
+
 	b->sequence = ++s->sequence;
 	h->sequence_number = b->sequence;
 	if (s->info.log_file_mode & ETW_MODE_BUFFERING)
 		list_add_tail(&b->node, &s->held);
 	else
 		etw_buffer_output_locked(s, b);
-	spin_unlock(&s->pool_lock);
-	etw_wake_consumer(s);
 }
 
 /*
@@ -259,6 +267,8 @@ void etw_buffers_output_held(struct etw_session *s, bool stop)
 		list_del(&b->node);
 		etw_buffer_output_locked(s, b);
 	}
+	/* FLUSH, the FlushTimer, STOP: delivered whatever the watermarks. */
+	etw_consumers_urge_locked(s);
 	if (stop) {
 		s->stopped = true;
 		etw_consumer_stopped_locked(s);
@@ -277,16 +287,24 @@ void etw_buffers_output_held(struct etw_session *s, bool stop)
 void *etw_buffer_switch(struct etw_session *s, struct etw_cpu *c)
 {
 	struct etw_buffer *b = c->cur;
+	bool wake;
 
 	if (b) {
 		c->cur = NULL;
-		etw_buffer_hand_over(s, b, false);
+		etw_buffer_finish(s, b, false);
 	}
+	/* One lock for both: the full buffer out, a free one in. */
 	spin_lock(&s->pool_lock);
+	if (b)
+		etw_buffer_hand_over_locked(s, b);
 	b = etw_pool_get(s);
 	if (!b && (s->info.log_file_mode & ETW_MODE_REAL_TIME) && !c->starved)
 		s->rt_buffers_lost++;
+	/* The consumer's watermark, with the pool as the writers now see it. */
+	wake = etw_consumers_ready_locked(s);
 	spin_unlock(&s->pool_lock);
+	if (wake)
+		etw_wake_consumer(s);
 	c->starved = !b;
 	if (!b)
 		return NULL;
@@ -311,7 +329,13 @@ void etw_buffer_flush_cpu(struct etw_session *s, unsigned int cpu, bool final)
 	if (!b || b->offset == ETW_BUFFER_HEADER_SIZE)
 		return;
 	c->cur = NULL;
-	etw_buffer_hand_over(s, b, final);
+	etw_buffer_finish(s, b, final);
+	spin_lock(&s->pool_lock);
+	etw_buffer_hand_over_locked(s, b);
+	/* A partial buffer: everything published so far is delivered. */
+	etw_consumers_urge_locked(s);
+	spin_unlock(&s->pool_lock);
+	etw_wake_consumer(s);
 }
 
 /* ETW_IOC_BUFFER_READ: the oldest ready buffer, or NULL. */

@@ -295,7 +295,7 @@ static __poll_t etw_consumer_poll(struct file *filp, poll_table *wait)
 	poll_wait(filp, &s->wait, wait);
 	spin_lock(&s->pool_lock);
 	etw_consumer_reclaim_locked(s);
-	pending = c->head != READ_ONCE(c->ctrl->tail);
+	pending = etw_consumer_ready_locked(s, c);
 	stopped = s->stopped;
 	spin_unlock(&s->pool_lock);
 	if (pending)
@@ -509,6 +509,8 @@ static int etw_consumer_bind(struct etw_consumer *c)
 		list_del(&b->node);
 		etw_consumer_publish_locked(c, b);
 	}
+	/* What was ready before it came is delivered at once. */
+	c->urgent = c->head;
 	if (s->stopped)
 		etw_consumer_stopped_locked(s);
 	spin_unlock(&s->pool_lock);

@@ -173,6 +173,7 @@ struct etw_consumer {
 	u32 flags;			/* ETW_CONSUMER_F_* */
 	u64 head;			/* entries published */
 	u64 reclaimed;			/* entries taken back */
+	u64 urgent;			/* entries a flush published (watermark.c) */
 	u8 *copies;			/* a copy consumer: its own copies */
 	u32 nr_copies;			/* slots in @copies, a power of two */
 	struct list_head copier_node;	/* session->copiers, pool_lock */
@@ -434,6 +435,12 @@ void etw_consumer_reclaim_locked(struct etw_session *s);
 void etw_consumer_stopped_locked(struct etw_session *s);
 bool etw_consumer_keeps(struct etw_consumer *c);
 void etw_consumer_wait_logger(struct etw_session *s);
+
+/* watermark.c: when a consumer is woken */
+bool etw_consumer_ready_locked(struct etw_session *s, struct etw_consumer *c);
+bool etw_consumers_ready_locked(struct etw_session *s);
+u32 etw_pool_reserve(struct etw_session *s);
+void etw_consumers_urge_locked(struct etw_session *s);
 
 /* writer.c: writer fds */
 int etw_writer_open(struct etw_file *ef, struct etw_writer_open *arg,

@@ -4,8 +4,8 @@
  * refused, publishing and giving back buffers without a system call,
  * poll, detach and re-attach, a stopped session drained by its consumer,
  * the pool growing between MinimumBuffers and MaximumBuffers, real-time
- * and buffering modes.  Every count is exact: events written = events read
- * + events counted lost.
+ * and buffering modes, the wake-up watermark.  Every count is exact:
+ * events written = events read + events counted lost.
  */
 #include <poll.h>
 #include <pthread.h>
@@ -720,9 +720,12 @@ TEST_F(consumer, buffering_ring_on_flush)
 
 /*
  * Real-time mode: the FlushTimer hands partial buffers to the consumer,
- * with no FLUSH and no STOP; every event arrives once.
+ * with no FLUSH and no STOP, whatever its @watermark; every event arrives
+ * once.
  */
-TEST_F(consumer, flush_timer_hands_over)
+static void flush_timer_run(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(consumer) *self, const char *name,
+			    __u32 watermark)
 {
 	struct etw_session_control u = { .size = sizeof(u) };
 	struct seen s = { 0 };
@@ -732,27 +735,32 @@ TEST_F(consumer, flush_timer_hands_over)
 	int i;
 
 	memcpy(s.guid, self->guid, 16);
-	start(_metadata, self, "etwtest-cons-timer", ETW_MODE_REAL_TIME, 4, 4, 8);
+	start(_metadata, self, name, ETW_MODE_REAL_TIME, 4, 4, 8);
 	u.code = ETW_CONTROL_UPDATE;
 	u.logger_id = self->id;
 	u.info.flush_timer = 1;
 	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &u));
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	c.ctrl->watermark = watermark;
+	pin_cpu(0);	/* one partial buffer, handed over at once */
 	for (i = 0; i < 10; i++)
 		written += etw_write_counted(self->fd, self->reg, i, &lost);
 	EXPECT_EQ(10, written);
 	p.fd = c.fd;
 	p.events = POLLIN;
 	/* One timer tick is 1 s; a loaded machine may take longer. */
-	for (i = 0; i < 300 && s.events < written; i++) {
-		poll(&p, 1, 100);
-		consume(&c, &s);
-	}
+	ASSERT_EQ(1, poll(&p, 1, 60000));
+	consume(&c, &s);
 	EXPECT_EQ(written, s.events);
 	EXPECT_EQ(0, lost);
 	EXPECT_EQ(0, s.bad);
 	EXPECT_EQ(0, s.markers);	/* not the session's last buffer */
 	consumer_close(&c);
+}
+
+TEST_F(consumer, flush_timer_hands_over)
+{
+	flush_timer_run(_metadata, self, "etwtest-cons-timer", 0);
 }
 
 /*
@@ -1122,6 +1130,213 @@ TEST_F(consumer, read_only_logger_attach_keeps_the_session)
 	EXPECT_EQ(300, written);
 	next_logger_drains(_metadata, self, info.guid, &st, th, written);
 	closedir(dir);
+}
+
+/* Write from this CPU until @n entries are published; the events written. */
+static long write_until_head(FIXTURE_DATA(consumer) *self, struct consumer *c,
+			     __u64 n, long *lost)
+{
+	long written = 0;
+	int i;
+
+	for (i = 0; ring_head(c) < n && i < 1000000; i++)
+		written += etw_write_counted(self->fd, self->reg, i & 0xffff, lost);
+	return written;
+}
+
+static int poll_now(struct consumer *c, short *revents)
+{
+	struct pollfd p = { .fd = c->fd, .events = POLLIN };
+	int n = poll(&p, 1, 0);
+
+	*revents = p.revents;
+	return n;
+}
+
+/*
+ * The wake-up watermark: poll() says nothing below it and EPOLLIN at it,
+ * though the buffers are published (the ring's head moves); 0 is ABI 1.0's
+ * wake-up per buffer, and so is a tail the kernel ignores.
+ */
+TEST_F(consumer, watermark_wakes_at_count)
+{
+	struct seen s = { 0 };
+	struct consumer c;
+	long written = 0, lost = 0;
+	short rev;
+
+	memcpy(s.guid, self->guid, 16);
+	/* 36 buffers: the pool is far from low at 3. */
+	start(_metadata, self, "etwtest-cons-wm", 0, 4, 16, 0);
+	pin_cpu(0);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	c.ctrl->watermark = 3;
+	written += write_until_head(self, &c, 1, &lost);
+	EXPECT_EQ(0, poll_now(&c, &rev));
+	written += write_until_head(self, &c, 2, &lost);
+	EXPECT_EQ(0, poll_now(&c, &rev));
+	EXPECT_EQ(2, ring_head(&c));
+	written += write_until_head(self, &c, 3, &lost);
+	EXPECT_EQ(1, poll_now(&c, &rev));
+	EXPECT_EQ(POLLIN, rev);
+	consume(&c, &s);
+	EXPECT_EQ(0, poll_now(&c, &rev));
+
+	/* 0: each buffer, as before. */
+	written += write_until_head(self, &c, 4, &lost);
+	EXPECT_EQ(0, poll_now(&c, &rev));
+	c.ctrl->watermark = 0;
+	EXPECT_EQ(1, poll_now(&c, &rev));
+	c.ctrl->watermark = 3;
+	EXPECT_EQ(0, poll_now(&c, &rev));
+	/* A tail past the head is ignored: ready, as without a watermark. */
+	give_back(&c, ring_head(&c) + 5);
+	EXPECT_EQ(1, poll_now(&c, &rev));
+	give_back(&c, 3);
+	EXPECT_EQ(0, poll_now(&c, &rev));
+
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, NULL));
+	consume(&c, &s);
+	EXPECT_EQ(0, lost);
+	EXPECT_EQ(written, s.events);
+	EXPECT_EQ(0, s.bad);
+	consumer_close(&c);
+}
+
+/* Writes until the ring holds @n entries beyond @from, in a thread. */
+struct wm_writer {
+	FIXTURE_DATA(consumer) *self;
+	struct consumer *c;
+	__u64 from;
+	long written, lost;
+	volatile int below;	/* one short of the watermark, then a pause */
+};
+
+static void *wm_writer_fn(void *arg)
+{
+	struct wm_writer *w = arg;
+
+	pin_cpu(1);
+	w->written += write_until_head(w->self, w->c, w->from + 2, &w->lost);
+	__atomic_store_n(&w->below, 1, __ATOMIC_RELEASE);
+	usleep(300000);
+	w->written += write_until_head(w->self, w->c, w->from + 3, &w->lost);
+	return NULL;
+}
+
+/*
+ * A poll() that sleeps is not woken by buffers below the watermark: it
+ * returns with the watermark's count published, not before.
+ */
+TEST_F(consumer, watermark_sleeping_poll)
+{
+	struct wm_writer w = { .self = self };
+	struct consumer c;
+	struct pollfd p;
+	pthread_t t;
+	__u64 head;
+
+	start(_metadata, self, "etwtest-cons-wmsleep", 0, 4, 16, 0);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	c.ctrl->watermark = 3;
+	w.c = &c;
+	ASSERT_EQ(0, pthread_create(&t, NULL, wm_writer_fn, &w));
+	p.fd = c.fd;
+	p.events = POLLIN;
+	EXPECT_EQ(1, poll(&p, 1, 60000));
+	head = ring_head(&c);
+	EXPECT_EQ(1, __atomic_load_n(&w.below, __ATOMIC_ACQUIRE));
+	EXPECT_LE(3, head);
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, w.lost);
+	consumer_close(&c);
+}
+
+/*
+ * Below its watermark, the consumer is woken when the writers run low: a
+ * quarter of MaximumBuffers left, or one per online CPU.  Not one event is
+ * lost while it waits.
+ */
+TEST_F(consumer, watermark_wakes_when_pool_low)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), low, written = 0, lost = 0;
+	struct seen s = { 0 };
+	struct consumer c;
+	__u64 at;
+	short rev;
+
+	memcpy(s.guid, self->guid, 16);
+	/* All 16 from the start: no growth to wait for. */
+	start(_metadata, self, "etwtest-cons-wmlow", 0, 4, 16, 16);
+	pin_cpu(0);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	c.ctrl->watermark = 14;
+	/* The writers' buffers: 16, less those published, less this CPU's. */
+	low = 16 / 4 > cpus ? 16 / 4 : cpus;
+	at = 16 - 1 - low;
+	ASSERT_LT(0, at);
+	written += write_until_head(self, &c, at - 1, &lost);
+	EXPECT_EQ(0, poll_now(&c, &rev));
+	written += write_until_head(self, &c, at, &lost);
+	EXPECT_EQ(1, poll_now(&c, &rev));
+	EXPECT_EQ(0, lost);
+	/* Far beyond the pool: "when low", the same. */
+	c.ctrl->watermark = 0xffffffff;
+	EXPECT_EQ(1, poll_now(&c, &rev));
+	consume(&c, &s);
+	EXPECT_EQ(0, poll_now(&c, &rev));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, NULL));
+	consume(&c, &s);
+	EXPECT_EQ(0, lost);
+	EXPECT_EQ(written, s.events);
+	consumer_close(&c);
+}
+
+/*
+ * FLUSH delivers what is below the watermark at once: the partial buffer
+ * and the full ones before it; STOP too, then EPOLLHUP.
+ */
+TEST_F(consumer, watermark_flush_and_stop_deliver)
+{
+	struct seen s = { 0 };
+	struct consumer c;
+	long written = 0, lost = 0;
+	short rev;
+	int i;
+
+	memcpy(s.guid, self->guid, 16);
+	start(_metadata, self, "etwtest-cons-wmflush", 0, 4, 16, 0);
+	pin_cpu(0);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	c.ctrl->watermark = 8;
+	written += write_until_head(self, &c, 2, &lost);
+	for (i = 0; i < 5; i++)
+		written += etw_write_counted(self->fd, self->reg, i, &lost);
+	EXPECT_EQ(0, poll_now(&c, &rev));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_FLUSH, NULL));
+	EXPECT_EQ(1, poll_now(&c, &rev));
+	EXPECT_EQ(3, consume(&c, &s));
+	EXPECT_EQ(written, s.events);
+	/* Delivered: the watermark holds again for what comes next. */
+	written += write_until_head(self, &c, 4, &lost);
+	EXPECT_EQ(0, poll_now(&c, &rev));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, NULL));
+	EXPECT_EQ(1, poll_now(&c, &rev));
+	EXPECT_EQ(POLLIN, rev);
+	consume(&c, &s);
+	EXPECT_EQ(1, poll_now(&c, &rev));
+	EXPECT_EQ(POLLHUP, rev);
+	EXPECT_EQ(0, lost);
+	EXPECT_EQ(written, s.events);
+	EXPECT_EQ(1, s.markers);
+	EXPECT_EQ(0, s.bad);
+	consumer_close(&c);
+}
+
+/* The FlushTimer delivers a partial buffer below the watermark. */
+TEST_F(consumer, watermark_flush_timer_delivers)
+{
+	flush_timer_run(_metadata, self, "etwtest-cons-wmtimer", 4);
 }
 
 TEST_HARNESS_MAIN

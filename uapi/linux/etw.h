@@ -1026,14 +1026,55 @@ struct etw_consumer_attach {
  * @log_buffers_lost: buffers the consumer could not write to its file
  *	(reported by QUERY and STOP as LogBuffersLost)
  * @flags: ETW_CTRL_* (read by the kernel at STOP and at detach)
+ * @watermark: ready buffers the consumer wants before it is woken; 0 (the
+ *	page as it comes) wakes it for each (see "The wake-up watermark")
+ * @reserved0: 0
  * @reserved: 0
  */
 struct etw_consumer_ctrl {
 	__u64 tail;
 	__u32 log_buffers_lost;
 	__u32 flags;
-	__u64 reserved[6];
+	__u32 watermark;
+	__u32 reserved0;
+	__u64 reserved[5];
 };
+
+/**
+ * DOC: The wake-up watermark
+ *
+ * A consumer that writes buffers to a device pays per request (a wake-up,
+ * poll(), the write system call, the device's request), not per byte: it
+ * asks to be woken for several buffers at once by storing a count in the
+ * @watermark of its control page, as ftrace's ``buffer_percent`` does.
+ * poll() then reports ``EPOLLIN`` (and a buffer's publication wakes a
+ * sleeping poll()) only when one of these holds:
+ *
+ * - at least @watermark published entries are beyond @tail;
+ * - the session runs low on buffers, while at least one entry is beyond
+ *   @tail: those its writers can take now (free, or given back) are a
+ *   quarter of MaximumBuffers or fewer, or no more than one per online
+ *   CPU (the *reserve*; the pool grows, up to MaximumBuffers, to keep more
+ *   than that free); for a copy consumer, a quarter of its copy slots or
+ *   fewer are free.  A consumer that waits for its watermark does not
+ *   hold buffers the writers need;
+ * - an entry published by a flush is beyond @tail: the FlushTimer,
+ *   ETW_CONTROL_FLUSH, ETW_CONTROL_STOP, a buffering-mode ring's output,
+ *   and the buffers already ready when the consumer attached.  Those, and
+ *   every full buffer published before them, are delivered as promptly as
+ *   without a watermark.
+ *
+ * 0 wakes the consumer for every buffer (ABI 1.0's behaviour), and so does
+ * a @tail the kernel ignores (see above).  No value is refused: one beyond
+ * what can be ready at once (MaximumBuffers, or a copy consumer's copy
+ * slots) means "when low or flushed", as the rules above say.
+ * ``EPOLLHUP`` is unchanged.
+ *
+ * Memory ordering: the kernel reads @watermark with READ_ONCE() each time
+ * it publishes a buffer and in each poll(); the consumer stores it
+ * (relaxed) before the poll() it applies to.  A change made while another
+ * thread sleeps in poll() applies from the next buffer published.
+ */
 
 /* etw_consumer_ctrl.flags */
 #define ETW_CTRL_KEEP	0x1	/* a logger: keep the stopped session for the next */
