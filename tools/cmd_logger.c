@@ -74,9 +74,23 @@ static void ready(int fd, int err)
 #define BATCH 64
 
 /*
+ * The logger is woken for this many ready buffers at once: a quarter of
+ * the session's buffers (MaximumBuffers), at least one.  Its cost is per
+ * wake-up and per write request, not per byte, so it falls with the
+ * batch; the rest of the pool is the margin for a device that stalls
+ * (the kernel wakes the logger earlier anyway when the writers run low,
+ * and at once for what a flush or STOP delivers).
+ */
+static unsigned int logger_watermark(const struct etw_session_info *info)
+{
+	return info->max_buffers >= 8 ? info->max_buffers / 4 : 1;
+}
+
+/*
  * Write every published buffer; a failed write is a lost buffer.  Those
  * published together go in as few writes as the file allows: one
  * wake-up, one write for the buffers that follow each other in the file.
+ * Each batch goes back to the session as soon as it is written.
  */
 static void write_ready(struct etw_session_reader *r, struct etw_etl_writer *w,
 			unsigned int *failed)
@@ -90,6 +104,7 @@ static void write_ready(struct etw_session_reader *r, struct etw_etl_writer *w,
 		f = 0;
 		etw_etl_writer_buffers(w, b, n, &f);
 		*failed += f;
+		etw_session_reader_release(r);
 	} while (n == BATCH);
 	etw_session_reader_set_log_buffers_lost(r, etw_etl_writer_lost(w) + *failed);
 }
@@ -133,8 +148,10 @@ static int run(struct logger_job *j)
 	 * Supervised, a writer has a successor: from now on, if it dies the
 	 * kernel keeps the session when it stops until a writer drained it.
 	 */
-	if (!ret)
+	if (!ret) {
 		etw_session_reader_set_keep(r, j->supervised);
+		etw_session_reader_set_watermark(r, logger_watermark(&info));
+	}
 	ready(j->ready_fd, ret);
 	if (ret) {
 		etw_session_reader_close(r);

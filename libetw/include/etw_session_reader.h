@@ -44,11 +44,22 @@ unsigned int etw_session_reader_buffer_size(const struct etw_session_reader *r);
 /*
  * Give back the buffers taken so far (a caller that waits is done with
  * them), then wait up to @timeout_ms (-1: forever) for a buffer.  1: one
- * is ready;
+ * is ready (with a watermark: that many, or fewer that a flush delivered
+ * or the session needs back soon);
  * 0: timed out; -ESHUTDOWN: the session stopped and every buffer was read
  * and given back.
  */
 int etw_session_reader_wait(struct etw_session_reader *r, int timeout_ms);
+
+/*
+ * Be woken for @buffers ready buffers at once rather than for each (0:
+ * for each, the default); the kernel wakes the reader sooner when a flush
+ * delivers buffers or the session runs low on them, and bounds @buffers
+ * by half the session's (uapi/linux/etw.h, "The wake-up watermark").
+ * On a module without it, the reader is woken for each buffer.
+ */
+void etw_session_reader_set_watermark(struct etw_session_reader *r,
+				      unsigned int buffers);
 
 /*
  * The next published buffer not yet taken, or NULL.  It stays valid until

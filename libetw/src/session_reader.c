@@ -21,6 +21,7 @@ struct etw_session_reader {
 	const struct etw_consumer_ring *ring;
 	const unsigned char *bufs;
 	unsigned long long taken;	/* entries handed out by next() */
+	unsigned int watermark;		/* as stored in the control page */
 };
 
 static void unmap_all(struct etw_session_reader *r)
@@ -101,6 +102,18 @@ static unsigned long long head(const struct etw_session_reader *r)
 	return __atomic_load_n(&r->ring->head, __ATOMIC_ACQUIRE);
 }
 
+/*
+ * Enough published and not taken to go on without asking the kernel: one,
+ * or the watermark's worth.  Fewer may be ready too (a flush, a session
+ * low on buffers): only poll() knows.
+ */
+static int enough(const struct etw_session_reader *r)
+{
+	unsigned long long n = head(r) - r->taken;
+
+	return n && n >= r->watermark;
+}
+
 ETW_EXPORT int etw_session_reader_wait(struct etw_session_reader *r,
 				       int timeout_ms)
 {
@@ -108,9 +121,9 @@ ETW_EXPORT int etw_session_reader_wait(struct etw_session_reader *r,
 	int n;
 
 	for (;;) {
-		if (head(r) != r->taken)
+		if (enough(r))
 			return 1;
-		/* Everything taken: give it back, or poll keeps saying POLLIN. */
+		/* What was taken goes back: the kernel counts from the tail. */
 		etw_session_reader_release(r);
 		n = poll(&p, 1, timeout_ms);
 		if (n < 0 && errno == EINTR)
@@ -147,6 +160,14 @@ ETW_EXPORT void etw_session_reader_set_log_buffers_lost(struct etw_session_reade
 							unsigned int n)
 {
 	__atomic_store_n(&r->ctrl->log_buffers_lost, n, __ATOMIC_RELAXED);
+}
+
+ETW_EXPORT void etw_session_reader_set_watermark(struct etw_session_reader *r,
+						 unsigned int buffers)
+{
+	r->watermark = buffers;
+	/* Read by the kernel at its next publication or poll(). */
+	__atomic_store_n(&r->ctrl->watermark, buffers, __ATOMIC_RELAXED);
 }
 
 ETW_EXPORT void etw_session_reader_set_keep(struct etw_session_reader *r, int keep)
