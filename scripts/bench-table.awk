@@ -73,6 +73,12 @@ function logger_rows(where, p,    n, r, lost, share, rate) {
 	     cost("i", p "producer.events"), "")
 	row("  events lost (session + missing in file)", lost["w"], lost["i"],
 	    "", "==", 0, "0")
+	# When the session ran out of buffers: at the start (the pool still
+	# growing) or later (the logger stalled), and how often.
+	info("    first failed write (none: all written)", cost("w", p "producer.first_failed"),
+	     cost("i", p "producer.first_failed"), "")
+	info("    runs of failed writes", cost("w", p "producer.failed_runs"),
+	     cost("i", p "producer.failed_runs"), "")
 	row("  logger CPU / producer CPU", share["w"], share["i"], "%", "<=", 10, "<= 10%")
 	info("  file MB/s written", rate["w"], rate["i"], "")
 }
