@@ -2,8 +2,9 @@
 /*
  * ETW_IOC_WRITE_SHORT's request, and the fast lane of the common event.
  *
- * Most events are one payload (ETW_WRITE_F_INLINE) from a registration
- * with no provider traits, for a provider one session enables with no
+ * Most events are one payload (ETW_WRITE_F_INLINE), or a few untyped data
+ * descriptors (a manifest's fields), from a registration with no provider
+ * traits, for a provider one session enables with no
  * filter but its level and keywords and no EnableProperty item.  The route
  * says so when it is built (etw_route_is_fast()).  Such an event is: the
  * registration, the route, a level and keyword test, room in this CPU's
@@ -62,13 +63,68 @@ static __always_inline int etw_fast_copy(u8 *dst, u64 uptr, u32 len)
  */
 static DEFINE_PER_CPU(struct etw_event_write_short, etw_fast_req);
 
+/* Data descriptors the fast lane reads itself; more take the full path. */
+#define ETW_FAST_DESCS		8
+
+/* This CPU's copy of the request's data descriptors, as etw_fast_req. */
+struct etw_fast_descs {
+	struct etw_data_desc d[ETW_FAST_DESCS];
+};
+
+static DEFINE_PER_CPU(struct etw_fast_descs, etw_fast_descs);
+
+/*
+ * @count data descriptors at @uptr into this CPU's copy: the size of the
+ * payload they make, or -1 for the full path (too many, a typed one,
+ * whose meaning depends on the registration, or a fault).
+ */
+static __always_inline s64 etw_fast_descs_read(u64 uptr, u32 count)
+{
+	struct etw_data_desc *d = this_cpu_ptr(&etw_fast_descs)->d;
+	const void __user *src = u64_to_user_ptr(uptr);
+	u64 total = 0;
+	u32 i;
+
+	if (count > ETW_FAST_DESCS ||
+	    !user_access_begin(src, count * sizeof(*d)))
+		return -1;
+	if (etw_ucopy(d, src, count * sizeof(*d))) {
+		user_access_end();
+		return -1;
+	}
+	user_access_end();
+	for (i = 0; i < count; i++) {
+		if (d[i].type != ETW_DATA_DESC_NONE)
+			return -1;
+		total += d[i].size;
+	}
+	return total;
+}
+
+/* The blocks of this CPU's @count descriptors, one after the other. */
+static __always_inline int etw_fast_copy_descs(u8 *dst, u32 count)
+{
+	const struct etw_data_desc *d = this_cpu_ptr(&etw_fast_descs)->d;
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		if (etw_fast_copy(dst, d[i].ptr, d[i].size))
+			return -EFAULT;
+		dst += d[i].size;
+	}
+	return 0;
+}
+
 /*
  * Write @a's event through the fast lane if it qualifies: 0 when written,
  * -EAGAIN when it must take etw_write_short() (nothing written, counted or
- * changed).  Preemption disabled by the caller, and page faults.
+ * changed).  Preemption disabled by the caller, and page faults.  The
+ * payload is @a's inline one (or none: @count 0), or with @with_descs
+ * @count data descriptors at @data.
  */
 static __always_inline int etw_write_fast(struct etw_file *ef,
-					  const struct etw_event_write_short *a)
+					  const struct etw_event_write_short *a,
+					  const bool with_descs)
 {
 	const struct etw_route_entry *e;
 	const struct etw_route *route;
@@ -76,19 +132,28 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	struct task_struct *t;
 	struct etw_session *s;
 	struct etw_buffer *b;
-	struct etw_reg *r;
-	u32 len = ETW_EVENT_HEADER_SIZE + a->count;
-	u32 room = ALIGN(len, 8);
-	u32 f = a->flags & ~ETW_WRITE_F_STRING;
+	struct etw_reg *r = NULL;
+	s64 size = a->count;
+	u32 len, room;
 	u64 now;
 
-	/*
-	 * One inline payload (@count its size) or no data descriptor at all
-	 * (@count 0); EventWriteString's flag; no other flag.
-	 */
-	if ((f != ETW_WRITE_F_INLINE && (f || a->count)) ||
-	    a->count > ETW_MAX_EVENT_SIZE - ETW_EVENT_HEADER_SIZE)
+	if (with_descs) {
+		/*
+		 * The registration first: a provider with traits (every
+		 * TraceLogging one, whose descriptors are typed) leaves
+		 * before its descriptors are read.
+		 */
+		r = etw_reg_lookup_rcu(ef, a->reg_id);
+		if (!r || rcu_access_pointer(r->traits))
+			return -EAGAIN;
+		size = etw_fast_descs_read(a->data, a->count);
+		if (size < 0)
+			return -EAGAIN;
+	}
+	if (size > ETW_MAX_EVENT_SIZE - ETW_EVENT_HEADER_SIZE)
 		return -EAGAIN;
+	len = ETW_EVENT_HEADER_SIZE + size;
+	room = ALIGN(len, 8);
 	/*
 	 * The clock first: the one call, before anything the rest keeps in
 	 * registers.  Preemption is off from before it to the commit, so the
@@ -98,10 +163,12 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	a = this_cpu_ptr(&etw_fast_req);
 
 	/* An RCU read side (preemption disabled), as in etw_write_route(). */
-	r = etw_reg_lookup_rcu(ef, a->reg_id);
-	/* Provider traits are an item of every record. */
-	if (!r || rcu_access_pointer(r->traits))
-		return -EAGAIN;
+	if (!with_descs) {
+		r = etw_reg_lookup_rcu(ef, a->reg_id);
+		/* Provider traits are an item of every record. */
+		if (!r || rcu_access_pointer(r->traits))
+			return -EAGAIN;
+	}
 	route = rcu_dereference_sched(r->prov->route);
 	if (!route || !route->fast)
 		return -EAGAIN;
@@ -116,7 +183,9 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	if (unlikely(!b || b->offset + room > s->buffer_size))
 		return -EAGAIN;
 	h = (struct etl_event_header *)(b->data + b->offset);
-	if (unlikely(etw_fast_copy((u8 *)(h + 1), a->data, a->count)))
+	if (unlikely(with_descs ?
+		     etw_fast_copy_descs((u8 *)(h + 1), a->count) :
+		     etw_fast_copy((u8 *)(h + 1), a->data, size)))
 		return -EAGAIN;
 
 	/* etw_record_fill() for a record without extended items. */
@@ -137,6 +206,16 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	memcpy(h->activity_id, a->activity_id, sizeof(h->activity_id));
 	b->offset += room;
 	return 0;
+}
+
+/*
+ * The lane's instance for data descriptors, a function of its own: the
+ * inline payload's, in etw_write_short_user(), keeps its registers.
+ */
+static noinline int etw_write_fast_descs(struct etw_file *ef,
+					 const struct etw_event_write_short *a)
+{
+	return etw_write_fast(ef, a, true);
 }
 
 /*
@@ -169,6 +248,7 @@ long etw_write_short_user(struct etw_file *ef, void __user *uarg)
 {
 	struct etw_event_write_short *w;
 	int ret;
+	u32 f;
 
 	BUILD_BUG_ON(sizeof(*w) != 56);
 	if (!IS_ALIGNED((unsigned long)uarg, 8))
@@ -184,7 +264,18 @@ long etw_write_short_user(struct etw_file *ef, void __user *uarg)
 	user_access_end();
 	if (w->size != sizeof(*w))
 		goto enable;
-	ret = etw_write_fast(ef, w);
+	/*
+	 * One inline payload (@count its size) or none (no descriptor), or
+	 * up to ETW_FAST_DESCS untyped data descriptors; EventWriteString's
+	 * flag; no other flag.
+	 */
+	f = w->flags & ~ETW_WRITE_F_STRING;
+	if (f == ETW_WRITE_F_INLINE || (!f && !w->count))
+		ret = etw_write_fast(ef, w, false);
+	else if (!f)
+		ret = etw_write_fast_descs(ef, w);
+	else
+		ret = -EAGAIN;
 	pagefault_enable();
 	if (ret)
 		return etw_write_short_slow(ef);

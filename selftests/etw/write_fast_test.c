@@ -533,6 +533,110 @@ TEST_F(fw, request_not_resident)
 	}
 }
 
+/* An event from data descriptors (the short request without INLINE). */
+static int write_descs(int fd, __u32 reg, __u16 id, const struct etw_data_desc *d,
+		       __u32 count)
+{
+	struct etw_event_write_short s = { .size = sizeof(s), .reg_id = reg };
+
+	s.desc.id = id;
+	s.desc.level = 4;
+	s.data = (uintptr_t)d;
+	s.count = count;
+	return etw_ioctl_err(fd, ETW_IOC_WRITE_SHORT, &s);
+}
+
+/*
+ * Data descriptors: up to eight read by the lane, nine by the full path,
+ * empty blocks, a typed one the registration did not opt into (payload
+ * all the same), descriptors or blocks that fault, descriptors not
+ * resident; and provider traits, which take the full path.
+ */
+TEST_F(fw, data_descriptors)
+{
+	static const __u8 traits[] = { 14, 0, 'F', 'a', 's', 't', 'P', 'v', 0,
+				       5, 0, 0x80, 0xab, 0xcd };
+	struct etw_provider_set_info si = { .size = sizeof(si) };
+	static const __u32 counts[] = { 1, 2, 3, 8, 9 };
+	struct etw_data_desc d[9], *map;
+	static __u8 blocks[9][40];
+	__u8 want[9 * 40];
+	unsigned int i, j, off;
+	__u8 on = 1;
+	__u16 t[8];
+	struct recs *r;
+	int mfd;
+
+	for (i = 0; i < 9; i++) {
+		memset(blocks[i], 0x11 * (i + 1), sizeof(blocks[i]));
+		d[i] = (struct etw_data_desc){ .ptr = (uintptr_t)blocks[i],
+					       .size = (i * 13) % 40 };
+	}
+	warm(self);
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		ASSERT_EQ(0, write_descs(self->fd, self->reg, counts[i], d, counts[i]));
+	d[1].type = 1;				/* not opted in: payload */
+	ASSERT_EQ(0, write_descs(self->fd, self->reg, 20, d, 3));
+	d[1].type = 0;
+	EXPECT_EQ(-EFAULT, write_descs(self->fd, self->reg, 21, (void *)8, 2));
+	d[2].ptr = 8;
+	EXPECT_EQ(-EFAULT, write_descs(self->fd, self->reg, 22, d, 3));
+	d[2].ptr = (uintptr_t)blocks[2];
+	mfd = memfd_create("etwtest-descs", 0);
+	ASSERT_LE(0, mfd);
+	ASSERT_EQ(sizeof(d), pwrite(mfd, d, sizeof(d), 0));
+	map = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, mfd, 0);
+	ASSERT_TRUE(map != MAP_FAILED);
+	ASSERT_EQ(0, write_descs(self->fd, self->reg, 23, map, 3));
+	munmap(map, sysconf(_SC_PAGESIZE));
+	close(mfd);
+
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(7, r->n);
+	for (i = 0; i < 7; i++) {
+		const struct etw_test_event_header *h = hdr(r, i);
+		__u32 count = i < 5 ? counts[i] : 3;
+
+		for (j = 0, off = 0; j < count; j++) {
+			memcpy(want + off, blocks[j], d[j].size);
+			off += d[j].size;
+		}
+		EXPECT_EQ(i < 5 ? counts[i] : 20 + 3 * (i - 5), h->desc.id);
+		EXPECT_EQ(0x50 + off, h->size) TH_LOG("record %u", i);
+		EXPECT_EQ(0, h->flags);
+		EXPECT_EQ(0, memcmp(want, r->rec[i] + 0x50, off)) TH_LOG("record %u", i);
+	}
+
+	/* Opted into descriptor types: the typed block is the schema item. */
+	si.reg_id = self->reg;
+	si.info_class = ETW_INFO_USE_DESCRIPTOR_TYPE;
+	si.data = (uintptr_t)&on;
+	si.length = 1;
+	warm(self);
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_PROVIDER_SET_INFO, &si));
+	d[1].type = ETW_DATA_DESC_EVENT_METADATA;
+	ASSERT_EQ(0, write_descs(self->fd, self->reg, 24, d, 3));
+	d[1].type = 0;
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(1, r->n);
+	ASSERT_EQ(1, items(hdr(r, 0), t, 8));
+	EXPECT_EQ(0x000B, t[0]);		/* EVENT_SCHEMA_TL */
+	EXPECT_EQ(0x50 + 8 + 16 + d[0].size + d[2].size, hdr(r, 0)->size);
+
+	si.reg_id = self->reg;
+	si.info_class = ETW_INFO_SET_TRAITS;
+	si.data = (uintptr_t)traits;
+	si.length = sizeof(traits);
+	warm(self);
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_PROVIDER_SET_INFO, &si));
+	ASSERT_EQ(0, write_descs(self->fd, self->reg, 30, d, 2));
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(1, r->n);
+	EXPECT_EQ(1, hdr(r, 0)->flags & 1);	/* the traits item */
+	EXPECT_EQ(0, memcmp(blocks[1], (const __u8 *)hdr(r, 0) + hdr(r, 0)->size -
+			    d[1].size, d[1].size));
+}
+
 /*
  * A full session: each write is stored (0) or lost (ENOSPC); the records
  * are exactly the stored ones and EventsLost exactly the others.
