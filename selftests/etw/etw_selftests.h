@@ -119,6 +119,19 @@ static inline int etw_register_simple(int fd, const __u8 guid[16], __u32 *reg_id
 	return ret;
 }
 
+/* EventSetInformation's ioctl for registration @reg: 0 or -errno. */
+static inline int etw_set_info(int fd, __u32 reg, __u32 cls, const void *data,
+			       __u32 len)
+{
+	struct etw_provider_set_info si = { .size = sizeof(si) };
+
+	si.reg_id = reg;
+	si.info_class = cls;
+	si.data = (uintptr_t)data;
+	si.length = len;
+	return etw_ioctl_err(fd, ETW_IOC_PROVIDER_SET_INFO, &si);
+}
+
 static inline int etw_write_simple(int fd, __u32 reg_id, __u16 id, __u8 level,
 				   __u64 keyword, const void *data, __u32 len)
 {

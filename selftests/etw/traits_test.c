@@ -37,17 +37,6 @@ FIXTURE_TEARDOWN(tr)
 	}
 }
 
-static int set_info(int fd, __u32 reg, __u32 cls, const void *data, __u32 len)
-{
-	struct etw_provider_set_info si = { .size = sizeof(si) };
-
-	si.reg_id = reg;
-	si.info_class = cls;
-	si.data = (uintptr_t)data;
-	si.length = len;
-	return etw_ioctl_err(fd, ETW_IOC_PROVIDER_SET_INFO, &si);
-}
-
 /* The last record of the provider, whole. */
 struct rec {
 	__u8 guid[16];
@@ -124,26 +113,26 @@ TEST_F(tr, traits_are_validated_and_set_once)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		EXPECT_EQ(-EINVAL, set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS,
-					    bad[i], lens[i])) TH_LOG("blob %u", i);
-	EXPECT_EQ(-EFAULT, set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS,
-				    (void *)8, 14));
-	EXPECT_EQ(-EBADF, set_info(self->fd, 999, ETW_INFO_SET_TRAITS, traits, 14));
-	EXPECT_EQ(-EOPNOTSUPP, set_info(self->fd, self->reg, 0, NULL, 0));
-	EXPECT_EQ(-EOPNOTSUPP, set_info(self->fd, self->reg, 4, traits, 14));
-	EXPECT_EQ(-EINVAL, set_info(self->fd, self->reg, ETW_INFO_USE_DESCRIPTOR_TYPE,
-				    &on, 4));
+		EXPECT_EQ(-EINVAL, etw_set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS,
+						bad[i], lens[i])) TH_LOG("blob %u", i);
+	EXPECT_EQ(-EFAULT, etw_set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS,
+					(void *)8, 14));
+	EXPECT_EQ(-EBADF, etw_set_info(self->fd, 999, ETW_INFO_SET_TRAITS, traits, 14));
+	EXPECT_EQ(-EOPNOTSUPP, etw_set_info(self->fd, self->reg, 0, NULL, 0));
+	EXPECT_EQ(-EOPNOTSUPP, etw_set_info(self->fd, self->reg, 4, traits, 14));
+	EXPECT_EQ(-EINVAL, etw_set_info(self->fd, self->reg, ETW_INFO_USE_DESCRIPTOR_TYPE,
+					&on, 4));
 	/* A longer buffer is fine: the blob says its own size. */
 	memcpy(longer, traits, 14);
-	EXPECT_EQ(0, set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS, longer, 20));
-	EXPECT_EQ(-EEXIST, set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS, traits, 14));
+	EXPECT_EQ(0, etw_set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS, longer, 20));
+	EXPECT_EQ(-EEXIST, etw_set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS, traits, 14));
 	/* The minimal blob: its size and an empty name. */
 	{
 		__u32 reg2;
 		static const __u8 min[] = { 3, 0, 0, 0x77 };
 
 		ASSERT_EQ(0, etw_register_simple(self->fd, self->guid, &reg2));
-		EXPECT_EQ(0, set_info(self->fd, reg2, ETW_INFO_SET_TRAITS, min, 4));
+		EXPECT_EQ(0, etw_set_info(self->fd, reg2, ETW_INFO_SET_TRAITS, min, 4));
 	}
 }
 
@@ -152,7 +141,7 @@ TEST_F(tr, every_event_carries_the_traits)
 	struct rec r;
 	unsigned int x;
 
-	ASSERT_EQ(0, set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS, traits, 14));
+	ASSERT_EQ(0, etw_set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS, traits, 14));
 	ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, 3, 4, 0, "abc", 3));
 	ASSERT_LE(1, last_record(self->fd, self->s, self->guid, &r));
 	EXPECT_EQ(1, r.n);
@@ -217,7 +206,7 @@ TEST_F(tr, metadata_descriptors_become_items)
 	struct rec r;
 	unsigned int x;
 
-	ASSERT_EQ(0, set_info(self->fd, self->reg, ETW_INFO_USE_DESCRIPTOR_TYPE, &on, 1));
+	ASSERT_EQ(0, etw_set_info(self->fd, self->reg, ETW_INFO_USE_DESCRIPTOR_TYPE, &on, 1));
 	ASSERT_EQ(0, tl_write(self->fd, self->reg, meta, 13, 1, NULL));
 	ASSERT_EQ(1, last_record(self->fd, self->s, self->guid, &r));
 	EXPECT_EQ(11, r.b[0x2b]);			/* channel */
@@ -247,7 +236,7 @@ TEST_F(tr, metadata_descriptors_become_items)
 	EXPECT_EQ(0x000b, u16at(r.b + item_at(r.b, 2) + 2));
 
 	/* Switched off again: payload once more. */
-	ASSERT_EQ(0, set_info(self->fd, self->reg, ETW_INFO_USE_DESCRIPTOR_TYPE, &off, 1));
+	ASSERT_EQ(0, etw_set_info(self->fd, self->reg, ETW_INFO_USE_DESCRIPTOR_TYPE, &off, 1));
 	ASSERT_EQ(0, tl_write(self->fd, self->reg, meta, 13, 1, NULL));
 	ASSERT_EQ(1, last_record(self->fd, self->s, self->guid, &r));
 	EXPECT_EQ(0, u16at(r.b + 4));
@@ -259,7 +248,7 @@ TEST_F(tr, one_traits_item_when_both_sources_exist)
 	struct rec r;
 	unsigned int x;
 
-	ASSERT_EQ(0, set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS, other, 4));
+	ASSERT_EQ(0, etw_set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS, other, 4));
 	ASSERT_EQ(0, tl_write(self->fd, self->reg, meta, 13, 1, NULL));
 	ASSERT_EQ(1, last_record(self->fd, self->s, self->guid, &r));
 	x = item_at(r.b, 0);
@@ -277,7 +266,7 @@ TEST_F(tr, bad_types_and_timestamp_override)
 	__u8 on = 1;
 	struct rec r;
 
-	ASSERT_EQ(0, set_info(self->fd, self->reg, ETW_INFO_USE_DESCRIPTOR_TYPE, &on, 1));
+	ASSERT_EQ(0, etw_set_info(self->fd, self->reg, ETW_INFO_USE_DESCRIPTOR_TYPE, &on, 1));
 	/* Two schemas, an unknown type, a 4-byte timestamp: EINVAL. */
 	EXPECT_EQ(-EINVAL, tl_write(self->fd, self->reg, traits, 14, 2, NULL));
 	EXPECT_EQ(-EINVAL, tl_write(self->fd, self->reg, meta, 13, 9, NULL));
@@ -302,7 +291,7 @@ TEST_F(tr, metadata_counts_towards_the_size_limits)
 	__u8 on = 1;
 	struct rec r;
 
-	ASSERT_EQ(0, set_info(self->fd, self->reg, ETW_INFO_USE_DESCRIPTOR_TYPE, &on, 1));
+	ASSERT_EQ(0, etw_set_info(self->fd, self->reg, ETW_INFO_USE_DESCRIPTOR_TYPE, &on, 1));
 	/*
 	 * 14 + 6 bytes of data fit beside 65,400 bytes of metadata as raw
 	 * payload, but the two items' headers and padding push it over.

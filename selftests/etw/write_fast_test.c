@@ -79,6 +79,10 @@ static int write_inline(int fd, __u32 reg, __u16 id, __u8 level, __u64 kw,
 	return etw_ioctl_err(fd, ETW_IOC_WRITE_SHORT, &s);
 }
 
+/* A provider traits blob: its size, a name, one trait. */
+static const __u8 traits[] = { 14, 0, 'F', 'a', 's', 't', 'P', 'v', 0,
+			       5, 0, 0x80, 0xab, 0xcd };
+
 /* The warm-up event: this CPU's buffers of the sessions become current. */
 #define warm(self) \
 	ASSERT_EQ(0, write_inline((self)->fd, (self)->reg, WARM, 1, 0, 0, "w", 1))
@@ -386,19 +390,13 @@ TEST_F(fw, enable_properties)
 /* Provider traits (EventSetInformation) are an item of every record. */
 TEST_F(fw, provider_traits)
 {
-	static const __u8 traits[] = { 14, 0, 'F', 'a', 's', 't', 'P', 'v', 0,
-				       5, 0, 0x80, 0xab, 0xcd };
-	struct etw_provider_set_info si = { .size = sizeof(si) };
 	const struct etw_test_event_header *h;
 	__u16 t[8];
 	struct recs *r;
 
-	si.reg_id = self->reg;
-	si.info_class = ETW_INFO_SET_TRAITS;
-	si.data = (uintptr_t)traits;
-	si.length = sizeof(traits);
 	warm(self);
-	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_PROVIDER_SET_INFO, &si));
+	ASSERT_EQ(0, etw_set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS, traits,
+			      sizeof(traits)));
 	ASSERT_EQ(0, write_inline(self->fd, self->reg, 1, 4, 0, 0, "abc", 3));
 	r = drain(_metadata, self->fd, self->s);
 	ASSERT_EQ(1, r->n);
@@ -554,9 +552,6 @@ static int write_descs(int fd, __u32 reg, __u16 id, const struct etw_data_desc *
  */
 TEST_F(fw, data_descriptors)
 {
-	static const __u8 traits[] = { 14, 0, 'F', 'a', 's', 't', 'P', 'v', 0,
-				       5, 0, 0x80, 0xab, 0xcd };
-	struct etw_provider_set_info si = { .size = sizeof(si) };
 	static const __u32 counts[] = { 1, 2, 3, 8, 9 };
 	struct etw_data_desc d[9], *map;
 	static __u8 blocks[9][40];
@@ -608,12 +603,8 @@ TEST_F(fw, data_descriptors)
 	}
 
 	/* Opted into descriptor types: the typed block is the schema item. */
-	si.reg_id = self->reg;
-	si.info_class = ETW_INFO_USE_DESCRIPTOR_TYPE;
-	si.data = (uintptr_t)&on;
-	si.length = 1;
 	warm(self);
-	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_PROVIDER_SET_INFO, &si));
+	ASSERT_EQ(0, etw_set_info(self->fd, self->reg, ETW_INFO_USE_DESCRIPTOR_TYPE, &on, 1));
 	d[1].type = ETW_DATA_DESC_EVENT_METADATA;
 	ASSERT_EQ(0, write_descs(self->fd, self->reg, 24, d, 3));
 	d[1].type = 0;
@@ -623,12 +614,9 @@ TEST_F(fw, data_descriptors)
 	EXPECT_EQ(0x000B, t[0]);		/* EVENT_SCHEMA_TL */
 	EXPECT_EQ(0x50 + 8 + 16 + d[0].size + d[2].size, hdr(r, 0)->size);
 
-	si.reg_id = self->reg;
-	si.info_class = ETW_INFO_SET_TRAITS;
-	si.data = (uintptr_t)traits;
-	si.length = sizeof(traits);
 	warm(self);
-	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_PROVIDER_SET_INFO, &si));
+	ASSERT_EQ(0, etw_set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS, traits,
+			      sizeof(traits)));
 	ASSERT_EQ(0, write_descs(self->fd, self->reg, 30, d, 2));
 	r = drain(_metadata, self->fd, self->s);
 	ASSERT_EQ(1, r->n);
