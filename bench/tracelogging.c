@@ -13,6 +13,7 @@
 #include <TraceLoggingProvider.h>
 
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 
@@ -43,6 +44,16 @@ int main(void)
 	if (EnableTraceEx2(s.id, &tl_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
 			   4, 0x1, 0, 0, NULL))
 		bench_die("EnableTraceEx2 of the TraceLogging provider failed");
+	/*
+	 * TraceLoggingProviderEnabled() reads what the provider's enable
+	 * callback stored, and EnableTraceEx2 does not wait for callbacks:
+	 * measuring before it ran would time a disabled provider.
+	 */
+	for (int i = 0; !TraceLoggingProviderEnabled(tl_provider, 4, 0x1); i++) {
+		if (i == 10000)
+			bench_die("the TraceLogging provider's callback never ran");
+		usleep(1000);
+	}
 	EventDataDescCreate(&d[0], &count, sizeof(count));
 	EventDataDescCreate(&d[1], text, sizeof(text));
 
