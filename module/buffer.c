@@ -13,6 +13,8 @@
  * slots (consumer.c) while the pool grows.
  */
 #include <linux/cpu.h>
+#include <linux/gfp.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/poll.h>
@@ -46,6 +48,41 @@ void etw_buffer_memory_uncharge(u64 bytes)
 	atomic64_sub(bytes, &etw_buffer_bytes);
 }
 
+/*
+ * A buffer's memory, zeroed: one compound page when the stride is a power
+ * of two and the allocator has one at hand, else vmalloc_user().  A
+ * consumer maps either.  The compound page is for O_DIRECT from the
+ * consumer's mapping: GUP-fast pins a page of a large folio, but falls
+ * back to the slow walk (the mmap lock, a page-table walk per page) for
+ * an order-0 page without a mapping, as vmalloc's are, on kernels with
+ * CONFIG_SECRETMEM (6.12).
+ */
+static void *etw_buffer_mem_alloc(u32 stride)
+{
+	struct page *page = NULL;
+
+	if (is_power_of_2(stride))
+		page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_COMP |
+				   __GFP_NOWARN | __GFP_NORETRY,
+				   get_order(stride));
+	return page ? page_address(page) : vmalloc_user(stride);
+}
+
+/* The page of buffer memory at @p (for a consumer's mapping). */
+struct page *etw_buffer_mem_page(void *p)
+{
+	return is_vmalloc_addr(p) ? vmalloc_to_page(p) : virt_to_page(p);
+}
+
+/* Mapped pages hold references of their own: they go when unmapped. */
+static void etw_buffer_mem_free(void *p)
+{
+	if (is_vmalloc_addr(p))
+		vfree(p);
+	else
+		put_page(virt_to_page(p));
+}
+
 static struct etw_buffer *etw_buffer_alloc(struct etw_session *s)
 {
 	struct etw_buffer *b;
@@ -55,7 +92,7 @@ static struct etw_buffer *etw_buffer_alloc(struct etw_session *s)
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		goto out_unaccount;
-	b->data = vmalloc_user(s->stride);
+	b->data = etw_buffer_mem_alloc(s->stride);
 	if (b->data)
 		return b;
 	kfree(b);
@@ -158,7 +195,7 @@ void etw_buffers_free(struct etw_session *s)
 
 	cancel_work_sync(&s->grow_work);
 	for (i = 0; i < s->nr_buffers; i++) {
-		vfree(s->slots[i]->data);
+		etw_buffer_mem_free(s->slots[i]->data);
 		kfree(s->slots[i]);
 		atomic64_sub(s->stride, &etw_buffer_bytes);
 	}

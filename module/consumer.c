@@ -329,7 +329,7 @@ static vm_fault_t etw_consumer_fault(struct vm_fault *vmf)
 	b = smp_load_acquire(&s->slots[slot]);
 	if (!b)
 		return VM_FAULT_SIGBUS;
-	page = vmalloc_to_page(b->data + in);
+	page = etw_buffer_mem_page(b->data + in);
 	get_page(page);
 	vmf->page = page;
 	return 0;

@@ -326,6 +326,8 @@ static inline u64 etw_clock(void)
 
 /* buffer.c: the buffer pool and the per-CPU write side */
 void *etw_buffer_switch(struct etw_session *s, struct etw_cpu *c);
+struct page;
+struct page *etw_buffer_mem_page(void *p);
 
 /*
  * Room for @len bytes (8-aligned, at most buffer_size - header) in this
