@@ -81,6 +81,15 @@ function logger_rows(where, p,    n, r, lost, share, rate) {
 	     cost("i", p "producer.failed_runs"), "")
 	row("  logger CPU / producer CPU", share["w"], share["i"], "%", "<=", 10, "<= 10%")
 	info("  file MB/s written", rate["w"], rate["i"], "")
+	if (p == "")
+		info("  no events: logger ms (icount: M instr.)", idle("w"), idle("i"), "")
+}
+
+# The logger's CPU time in the run without events: its fixed cost.
+function idle(r) {
+	if (!has(r, "idle.logger.cpu_ns") || !has(r, "idle.producer.cpu_ns"))
+		return ""
+	return (val(r, "idle.logger.cpu_ns") - val(r, "idle.producer.cpu_ns")) / 1e6
 }
 
 function cost(r, k) { return has(r, k) ? val(r, k) : "" }
