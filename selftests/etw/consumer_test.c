@@ -1339,4 +1339,64 @@ TEST_F(consumer, watermark_flush_timer_delivers)
 	flush_timer_run(_metadata, self, "etwtest-cons-wmtimer", 4);
 }
 
+/*
+ * Write until the copy consumer @c2 has @n entries, the first consumer
+ * @c1 giving everything back as it goes; the events written.
+ */
+static long copies_until(FIXTURE_DATA(consumer) *self, struct consumer *c1,
+			 struct consumer *c2, __u64 n, long *lost)
+{
+	struct seen s = { 0 };
+	long written = 0;
+	int i;
+
+	for (i = 0; ring_head(c2) < n && i < 1000000; i++) {
+		written += etw_write_counted(self->fd, self->reg, i & 0xffff, lost);
+		consume(c1, &s);
+	}
+	return written;
+}
+
+/*
+ * A copy consumer's watermark counts its copies; below it, it is woken
+ * when a quarter of its copy slots or fewer are free (a copy that finds
+ * none is lost), whatever the watermark.
+ */
+TEST_F(consumer, watermark_copy_consumer)
+{
+	struct etw_session_info info;
+	struct consumer c1, c2;
+	struct seen s = { 0 };
+	__u64 n, at;
+	long lost = 0;
+	short rev;
+
+	start(_metadata, self, "etwtest-cons-wmcopy", ETW_MODE_REAL_TIME, 4, 4, 8);
+	pin_cpu(0);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c1));
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c2));
+	n = c2.a.nr_slots;
+	ASSERT_LE(4, n);
+	c2.ctrl->watermark = 3;
+	copies_until(self, &c1, &c2, 2, &lost);
+	EXPECT_EQ(0, poll_now(&c2, &rev));
+	copies_until(self, &c1, &c2, 3, &lost);
+	EXPECT_EQ(1, poll_now(&c2, &rev));
+	consume(&c2, &s);
+	EXPECT_EQ(0, poll_now(&c2, &rev));
+
+	c2.ctrl->watermark = 1000;
+	at = 3 + n - (n / 4 > 1 ? n / 4 : 1);
+	copies_until(self, &c1, &c2, at - 1, &lost);
+	EXPECT_EQ(0, poll_now(&c2, &rev));
+	copies_until(self, &c1, &c2, at, &lost);
+	EXPECT_EQ(1, poll_now(&c2, &rev));
+	EXPECT_EQ(POLLIN, rev);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(0, info.real_time_buffers_lost);
+	EXPECT_EQ(0, lost);
+	consumer_close(&c2);
+	consumer_close(&c1);
+}
+
 TEST_HARNESS_MAIN
