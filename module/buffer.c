@@ -129,6 +129,17 @@ static void etw_wake_consumer(struct etw_session *s)
 		wake_up_interruptible_poll(&s->wait, EPOLLIN | EPOLLRDNORM);
 }
 
+/*
+ * Grow the pool in the work item if it wants more: at a writer's new
+ * buffer, and when a consumer attaches (it will hold buffers: the pool
+ * grows before the first events rather than behind them).  pool_lock held.
+ */
+void etw_buffers_grow_locked(struct etw_session *s)
+{
+	if (etw_pool_wants_more(s))
+		queue_work(system_unbound_wq, &s->grow_work);
+}
+
 static void etw_buffer_grow_fn(struct work_struct *work)
 {
 	struct etw_session *s = container_of(work, struct etw_session, grow_work);
@@ -234,8 +245,7 @@ static struct etw_buffer *etw_pool_get(struct etw_session *s)
 		b = list_first_entry_or_null(&s->held, struct etw_buffer, node);
 	if (b)
 		list_del(&b->node);
-	if (etw_pool_wants_more(s))
-		queue_work(system_unbound_wq, &s->grow_work);
+	etw_buffers_grow_locked(s);
 	return b;
 }
 

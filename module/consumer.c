@@ -511,6 +511,7 @@ static int etw_consumer_bind(struct etw_consumer *c)
 	}
 	/* What was ready before it came is delivered at once. */
 	c->urgent = c->head;
+	etw_buffers_grow_locked(s);
 	if (s->stopped)
 		etw_consumer_stopped_locked(s);
 	spin_unlock(&s->pool_lock);
