@@ -28,9 +28,12 @@
  * 1.0: struct etw_reg_state grew from 32 to 96 bytes (match_any_at[]), so
  * the enable-state mapping's stride changed; ETW_IOC_WRITE_SHORT, kept
  * sessions (ETW_CTRL_KEEP) and up to 8 real-time consumers were added.
+ * 1.1: the consumer's wake-up watermark (etw_consumer_ctrl.watermark, in
+ * what was reserved; a 1.0 module leaves it unread, so the consumer is
+ * woken for each buffer).
  */
 #define ETW_ABI_MAJOR	1
-#define ETW_ABI_MINOR	0
+#define ETW_ABI_MINOR	1
 
 /**
  * DOC: Errors
