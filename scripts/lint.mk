@@ -9,7 +9,7 @@ CHECKPATCH	:= perl $(KSRC)/scripts/checkpatch.pl --no-tree --strict --terse \
 KERNEL_DOC	:= perl $(KSRC)/scripts/kernel-doc
 LINT_FILES	:= $(wildcard module/*.c module/*.h) uapi/linux/etw.h
 
-lint: checkpatch kernel-doc
+lint: checkpatch kernel-doc rst-check
 
 checkpatch: $(KSRC)/.stamp
 	@$(CHECKPATCH) -f $(LINT_FILES) > $(BUILD)/checkpatch.log 2>&1; \
@@ -28,4 +28,11 @@ kernel-doc: $(KSRC)/.stamp
 sparse-%:
 	$(call kmod_build,/usr/src/linux-headers-$*,C=2 CF=-Wsparse-error)
 
-.PHONY: lint checkpatch kernel-doc
+# Documentation/ parses as reStructuredText with no warning (titles,
+# tables, lists); Sphinx's own directives are taken unchecked.  Debian's
+# python3 and its python3-docutils (scripts/setup.sh), whatever python3
+# comes first in PATH.
+rst-check:
+	@/usr/bin/python3 scripts/rst-check.py $(sort $(shell find Documentation -name '*.rst'))
+
+.PHONY: lint checkpatch kernel-doc rst-check

@@ -6,7 +6,8 @@
 #
 #   scripts/setup.sh BUILD_DIR
 #
-# Installs with apt-get: compilers and checkers, QEMU, busybox, the headers
+# Installs with apt-get: compilers and checkers (python3-docutils for
+# Documentation/), QEMU, busybox, the headers
 # of every kernel in scripts/kernels.sh, linux-source-6.12, and
 # liblttng-ust-dev (the lttng-ust peer of the benchmarks, built by make
 # check so the bench programs keep compiling).  Then, into
@@ -29,7 +30,7 @@ installed() {
 }
 
 need=
-for pkg in make gcc g++ gcc-multilib g++-multilib libc6-dev pkg-config perl python3 \
+for pkg in make gcc g++ gcc-multilib g++-multilib libc6-dev pkg-config perl python3 python3-docutils \
 	   sparse cpio gzip xz-utils kmod busybox-static qemu-system-x86 \
 	   linux-source-6.12 liblttng-ust-dev; do
 	installed "$pkg" || need="$need $pkg"
