@@ -8,7 +8,8 @@
 #   1. install what is missing (scripts/setup.sh)
 #   2. build libetw, etw and the selftests, and etw.ko for every kernel
 #      with W=1 and warnings as errors
-#   3. checkpatch --strict, kernel-doc, sparse (warnings as errors)
+#   3. checkpatch --strict, kernel-doc, sparse (warnings as errors), the
+#      reStructuredText of Documentation/
 #   4. host unit tests
 #   5. per kernel: initramfs, boot with -accel tcg, selftests, kernel log scan
 #
@@ -65,6 +66,7 @@ gate "make install: files, soname, symbol versions, pkg-config" go scripts/insta
 step "static checks"
 gate "checkpatch --strict" go $MAKE checkpatch
 gate "kernel-doc" go $MAKE kernel-doc
+gate "Documentation/ as reStructuredText" go $MAKE rst-check
 for rel in $kernels; do
 	gate "sparse on $rel" go sh -c "$MAKE sparse-$rel > $log/sparse-$rel.log 2>&1 || { cat $log/sparse-$rel.log; exit 1; }"
 done
