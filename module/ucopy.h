@@ -81,42 +81,26 @@ fault:
 	return false;
 }
 
-/* 4, 2 and 1 byte(s), for the tail of a copy under 8 bytes. */
-static __always_inline bool etw_ucopy_4(void *d, const void __user *s)
-{
-	asm goto("1:	movl (%[src]), %%eax\n"
-		 "	movl %%eax, (%[dst])\n"
-		 ETW_UCOPY_EXTABLE(1b)
-		 : : [src] "r" (s), [dst] "r" (d)
-		 : "rax", "memory" : fault);
-	return true;
-fault:
-	return false;
+/*
+ * 4, 2 and 1 byte(s), for the tail of a copy under 8 bytes: etw_ucopy_4(),
+ * etw_ucopy_2() and etw_ucopy_1(), one load and one store of that width.
+ */
+#define ETW_UCOPY_TAIL(n, load, store)					\
+static __always_inline bool etw_ucopy_##n(void *d, const void __user *s) \
+{									\
+	asm goto("1:	" load "\n"					\
+		 "	" store "\n"					\
+		 ETW_UCOPY_EXTABLE(1b)					\
+		 : : [src] "r" (s), [dst] "r" (d)			\
+		 : "rax", "memory" : fault);				\
+	return true;							\
+fault:									\
+	return false;							\
 }
 
-static __always_inline bool etw_ucopy_2(void *d, const void __user *s)
-{
-	asm goto("1:	movw (%[src]), %%ax\n"
-		 "	movw %%ax, (%[dst])\n"
-		 ETW_UCOPY_EXTABLE(1b)
-		 : : [src] "r" (s), [dst] "r" (d)
-		 : "rax", "memory" : fault);
-	return true;
-fault:
-	return false;
-}
-
-static __always_inline bool etw_ucopy_1(void *d, const void __user *s)
-{
-	asm goto("1:	movb (%[src]), %%al\n"
-		 "	movb %%al, (%[dst])\n"
-		 ETW_UCOPY_EXTABLE(1b)
-		 : : [src] "r" (s), [dst] "r" (d)
-		 : "rax", "memory" : fault);
-	return true;
-fault:
-	return false;
-}
+ETW_UCOPY_TAIL(4, "movl (%[src]), %%eax", "movl %%eax, (%[dst])")
+ETW_UCOPY_TAIL(2, "movw (%[src]), %%ax", "movw %%ax, (%[dst])")
+ETW_UCOPY_TAIL(1, "movb (%[src]), %%al", "movb %%al, (%[dst])")
 
 /**
  * etw_ucopy() - copy @len bytes from user memory, in a user access window
