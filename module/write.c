@@ -20,12 +20,12 @@
  * 5. Write the EVENT_HEADER record, its extended items and the payload
  *    (copied from the first record into the others).
  */
-#include <linux/compat.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "etl.h"
+#include "event_header.h"
 #include "internal.h"
 
 /* Payloads up to this size are copied to the stack, larger ones kmalloc'd. */
@@ -140,28 +140,12 @@ static void etw_record_fill(void *rec, u32 len, const struct etw_event *ev,
 	struct etl_event_header *h = rec;
 	u32 ext_len = len - ETW_EVENT_HEADER_SIZE - ev->payload_len;
 
-	h->size = len;
-	h->header_type = in_compat_syscall() ? ETL_HEADER_TYPE_EVENT32 :
-					       ETL_HEADER_TYPE_EVENT64;
-	h->flags = (ext_len ? ETL_EVENT_FLAG_EXTENDED_INFO : 0) |
-		   (arg->flags & ETW_WRITE_F_STRING ?
-		    ETL_EVENT_FLAG_STRING_ONLY : 0);
-	h->event_property = 0;
-	h->thread_id = task_pid_nr(current);
-	h->process_id = ev->tgid;
-	h->timestamp = ev->has_timestamp ? ev->timestamp : now;
-	export_guid(h->provider_id, &p->guid);
-	/* The header's EVENT_DESCRIPTOR has the request's layout. */
-	BUILD_BUG_ON(sizeof(h->desc) != sizeof(*arg->desc) ||
-		     offsetof(struct etl_event_desc, keyword) !=
-		     offsetof(struct etw_event_desc, keyword) ||
-		     offsetof(struct etl_event_desc, task) !=
-		     offsetof(struct etw_event_desc, task));
-	memcpy(&h->desc, arg->desc, sizeof(h->desc));
-	/* Processor time in milliseconds (the file's TimerResolution). */
-	h->kernel_time = div_u64(READ_ONCE(current->stime), NSEC_PER_MSEC);
-	h->user_time = div_u64(READ_ONCE(current->utime), NSEC_PER_MSEC);
-	memcpy(h->activity_id, arg->activity_id, sizeof(h->activity_id));
+	etw_event_header_fill(h, len,
+			      (ext_len ? ETL_EVENT_FLAG_EXTENDED_INFO : 0) |
+			      (arg->flags & ETW_WRITE_F_STRING ?
+			       ETL_EVENT_FLAG_STRING_ONLY : 0),
+			      ev->has_timestamp ? ev->timestamp : now,
+			      &p->guid, arg->desc, arg->activity_id);
 
 	if (ext_len)
 		etw_ext_write(h + 1, &ev->ext, property);

@@ -20,11 +20,11 @@
  * sessions or with filters or items.  So the lane changes how fast an
  * event is written, never what is written or returned.
  */
-#include <linux/compat.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 
 #include "etl.h"
+#include "event_header.h"
 #include "internal.h"
 #include "ucopy.h"
 
@@ -129,7 +129,6 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	const struct etw_route_entry *e;
 	const struct etw_route *route;
 	struct etl_event_header *h;
-	struct task_struct *t;
 	struct etw_session *s;
 	struct etw_buffer *b;
 	struct etw_reg *r = NULL;
@@ -188,22 +187,10 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 		     etw_fast_copy((u8 *)(h + 1), a->data, size)))
 		return -EAGAIN;
 
-	/* etw_record_fill() for a record without extended items. */
-	t = current;
-	h->size = len;
-	h->header_type = in_compat_syscall() ? ETL_HEADER_TYPE_EVENT32 :
-					       ETL_HEADER_TYPE_EVENT64;
+	/* The header, for a record without extended items. */
 	BUILD_BUG_ON(ETW_WRITE_F_STRING != ETL_EVENT_FLAG_STRING_ONLY);
-	h->flags = a->flags & ETW_WRITE_F_STRING;
-	h->event_property = 0;
-	h->thread_id = task_pid_nr(t);
-	h->process_id = task_tgid_nr(t);
-	h->timestamp = now;
-	export_guid(h->provider_id, &r->prov->guid);
-	memcpy(&h->desc, &a->desc, sizeof(h->desc));
-	h->kernel_time = div_u64(READ_ONCE(t->stime), NSEC_PER_MSEC);
-	h->user_time = div_u64(READ_ONCE(t->utime), NSEC_PER_MSEC);
-	memcpy(h->activity_id, a->activity_id, sizeof(h->activity_id));
+	etw_event_header_fill(h, len, a->flags & ETW_WRITE_F_STRING, now,
+			      &r->prov->guid, &a->desc, a->activity_id);
 	b->offset += room;
 	return 0;
 }

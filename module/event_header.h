@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The 80-byte EVENT_HEADER of an EventWrite record, as both write paths
+ * fill it: the full one (write.c, which adds extended items) and the fast
+ * lane (write_fast.c).  Inlined into each: the lane counts its
+ * instructions.
+ */
+#ifndef _ETW_EVENT_HEADER_H
+#define _ETW_EVENT_HEADER_H
+
+#include <linux/compat.h>
+#include <linux/math64.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/uuid.h>
+#include <linux/etw.h>
+
+#include "etl.h"
+
+/*
+ * @h: the record; @len: its size with items and payload; @flags:
+ * ETL_EVENT_FLAG_*; @now: the timestamp; @provider, @desc, @activity_id:
+ * the event's.  The thread and process ids and the processor times are
+ * the current thread's.
+ */
+static __always_inline void
+etw_event_header_fill(struct etl_event_header *h, u32 len, u16 flags,
+		      u64 now, const guid_t *provider,
+		      const struct etw_event_desc *desc, const u8 *activity_id)
+{
+	struct task_struct *t = current;
+
+	h->size = len;
+	h->header_type = in_compat_syscall() ? ETL_HEADER_TYPE_EVENT32 :
+					       ETL_HEADER_TYPE_EVENT64;
+	h->flags = flags;
+	h->event_property = 0;
+	h->thread_id = task_pid_nr(t);
+	h->process_id = task_tgid_nr(t);
+	h->timestamp = now;
+	/* The header's EVENT_DESCRIPTOR has the request's layout. */
+	BUILD_BUG_ON(sizeof(h->desc) != sizeof(*desc) ||
+		     offsetof(struct etl_event_desc, keyword) !=
+		     offsetof(struct etw_event_desc, keyword) ||
+		     offsetof(struct etl_event_desc, task) !=
+		     offsetof(struct etw_event_desc, task));
+	memcpy(&h->desc, desc, sizeof(h->desc));
+	/* Processor time in milliseconds (the file's TimerResolution). */
+	h->kernel_time = div_u64(READ_ONCE(t->stime), NSEC_PER_MSEC);
+	h->user_time = div_u64(READ_ONCE(t->utime), NSEC_PER_MSEC);
+	memcpy(h->activity_id, activity_id, sizeof(h->activity_id));
+	export_guid(h->provider_id, provider);
+}
+
+#endif /* _ETW_EVENT_HEADER_H */
