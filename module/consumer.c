@@ -168,6 +168,18 @@ static void etw_consumer_unpublish_locked(struct etw_consumer *c)
 }
 
 /*
+ * A copy consumer leaves the copiers (if it had joined them: a failed
+ * bind leaves it outside); it holds copies only.  pool_lock held.
+ */
+static void etw_consumer_unbind_copier_locked(struct etw_consumer *c)
+{
+	if (!list_empty(&c->copier_node)) {
+		list_del_init(&c->copier_node);
+		c->s->nr_copiers--;
+	}
+}
+
+/*
  * Detach: what the consumer gave back is free, what it did not goes back
  * to the front of the ready list, oldest first, for the next consumer.
  */
@@ -178,11 +190,7 @@ static void etw_consumer_detach(struct etw_consumer *c)
 
 	spin_lock(&s->pool_lock);
 	if (c->copies) {
-		/* A copy consumer holds copies only. */
-		if (!list_empty(&c->copier_node)) {
-			list_del_init(&c->copier_node);
-			s->nr_copiers--;
-		}
+		etw_consumer_unbind_copier_locked(c);
 		spin_unlock(&s->pool_lock);
 		return;
 	}
@@ -209,8 +217,7 @@ static void etw_consumer_unbind(struct etw_consumer *c)
 
 	spin_lock(&s->pool_lock);
 	if (c->copies) {
-		list_del_init(&c->copier_node);
-		s->nr_copiers--;
+		etw_consumer_unbind_copier_locked(c);
 		spin_unlock(&s->pool_lock);
 		return;
 	}
