@@ -36,8 +36,8 @@
 #define ETW_STOP_LOGGER_TIMEOUT	(60 * HZ)
 
 /* A copy consumer's copies: at most this many, and this many bytes. */
-#define ETW_SECOND_MAX_COPIES	64
-#define ETW_SECOND_MAX_BYTES	(16 << 20)
+#define ETW_COPY_MAX_SLOTS	64
+#define ETW_COPY_MAX_BYTES	(16 << 20)
 
 void etw_consumer_publish_locked(struct etw_consumer *c, struct etw_buffer *b)
 {
@@ -229,16 +229,16 @@ static void etw_consumer_unbind(struct etw_consumer *c)
 
 /*
  * The copies of a copy consumer: a power of two, at most the session's
- * MaximumBuffers (and so the ring's entries), ETW_SECOND_MAX_COPIES and
- * ETW_SECOND_MAX_BYTES.
+ * MaximumBuffers (and so the ring's entries), ETW_COPY_MAX_SLOTS and
+ * ETW_COPY_MAX_BYTES.
  */
 static int etw_consumer_alloc_copies(struct etw_consumer *c)
 {
 	struct etw_session *s = c->s;
 	u32 n = rounddown_pow_of_two(max_t(u32, READ_ONCE(s->max_buffers), 2));
 
-	n = min_t(u32, n, ETW_SECOND_MAX_COPIES);
-	while (n > 2 && (u64)n * s->stride > ETW_SECOND_MAX_BYTES)
+	n = min_t(u32, n, ETW_COPY_MAX_SLOTS);
+	while (n > 2 && (u64)n * s->stride > ETW_COPY_MAX_BYTES)
 		n >>= 1;
 	/* Buffer memory like the session's, under the same cap. */
 	if (!etw_buffer_memory_charge((u64)n * s->stride))
