@@ -13,14 +13,6 @@
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
 
-#define EXT_RELATED	0x0001
-#define EXT_SID		0x0002
-#define EXT_TS_ID	0x0003
-#define EXT_STACK32	0x0005
-#define EXT_STACK64	0x0006
-#define EXT_EVENT_KEY	0x000A
-#define EXT_START_KEY	0x000D
-
 #define ALL_ITEMS	(ETW_ENABLE_SID | ETW_ENABLE_TS_ID | \
 			 ETW_ENABLE_PROCESS_START_KEY | ETW_ENABLE_EVENT_KEY | \
 			 ETW_ENABLE_STACK_TRACE)

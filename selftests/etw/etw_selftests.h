@@ -486,6 +486,16 @@ static inline int etw_test_ext_items(const struct etw_test_event_header *h,
 	return n;
 }
 
+/* The item types (ExtType, etl-format.md 3.7) the selftests look for. */
+#define EXT_RELATED	0x0001
+#define EXT_SID		0x0002
+#define EXT_TS_ID	0x0003
+#define EXT_STACK32	0x0005
+#define EXT_STACK64	0x0006
+#define EXT_EVENT_KEY	0x000A
+#define EXT_TRAITS	0x000C
+#define EXT_START_KEY	0x000D
+
 /* The data of the item of @type in @items, or NULL. */
 static inline const struct etw_test_ext *
 etw_test_ext_find(const struct etw_test_ext *items, int n, __u16 type)

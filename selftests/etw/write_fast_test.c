@@ -22,12 +22,6 @@
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
 
-#define EXT_RELATED	0x0001
-#define EXT_SID		0x0002
-#define EXT_STACK32	0x0005
-#define EXT_STACK64	0x0006
-#define EXT_TRAITS	0x000C
-
 /* The warm-up event's id. */
 #define WARM		999
 
