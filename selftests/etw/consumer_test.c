@@ -151,15 +151,6 @@ static int consumer_query(struct consumer *c, struct etw_consumer_query *q)
 	return etw_ioctl_err(c->fd, ETW_IOC_CONSUMER_QUERY, q);
 }
 
-static void pin_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu % sysconf(_SC_NPROCESSORS_ONLN), &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 FIXTURE(consumer)
 {
 	int fd;
@@ -542,7 +533,7 @@ TEST_F(consumer, stop_flushes_every_cpu)
 	start(_metadata, self, "etwtest-cons-stop2", 0, 64, 0, 0);
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
 	for (i = 0; i < 10; i++) {
-		pin_cpu(i);
+		etw_pin_cpu(i);
 		etw_write_counted(self->fd, self->reg, i, &lost);
 	}
 	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, NULL));
@@ -660,7 +651,7 @@ TEST_F(consumer, real_time_holds_then_counts)
 
 	memcpy(s.guid, self->guid, 16);
 	start(_metadata, self, "etwtest-cons-rt", ETW_MODE_REAL_TIME, 4, 4, 4);
-	pin_cpu(0);
+	etw_pin_cpu(0);
 	for (i = 0; i < 1000; i++)
 		written += etw_write_counted(self->fd, self->reg, i, &lost);
 	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
@@ -698,7 +689,7 @@ TEST_F(consumer, buffering_ring_on_flush)
 	memcpy(s.guid, self->guid, 16);
 	start(_metadata, self, "etwtest-cons-ring", ETW_MODE_BUFFERING, 4, 4, 4);
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
-	pin_cpu(0);
+	etw_pin_cpu(0);
 	for (i = 0; i < 1000; i++)
 		etw_write_counted(self->fd, self->reg, i, &lost);
 	EXPECT_EQ(0, lost);
@@ -742,7 +733,7 @@ static void flush_timer_run(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &u));
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
 	c.ctrl->watermark = watermark;
-	pin_cpu(0);	/* one partial buffer, handed over at once */
+	etw_pin_cpu(0);	/* one partial buffer, handed over at once */
 	for (i = 0; i < 10; i++)
 		written += etw_write_counted(self->fd, self->reg, i, &lost);
 	EXPECT_EQ(10, written);
@@ -785,7 +776,7 @@ TEST_F(consumer, second_consumer_gets_copies)
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c2));
 	EXPECT_EQ(8, c2.a.nr_slots);
 	EXPECT_EQ(8 * c2.a.buffer_stride, c2.a.buffers_bytes);
-	pin_cpu(0);
+	etw_pin_cpu(0);
 	/* The first keeps up; the second gives nothing back: 8 copies. */
 	for (i = 0; i < 2000; i++) {
 		written += etw_write_counted(self->fd, self->reg, i, &lost);
@@ -845,7 +836,7 @@ TEST_F(consumer, eight_real_time_consumers)
 	consumer_close(&c[n - 1]);
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c[n - 1]));
 	EXPECT_EQ(-EBUSY, consumer_attach(self->fd, self->id, 0, &c[n]));
-	pin_cpu(0);
+	etw_pin_cpu(0);
 	for (i = 0; i < 1000; i++) {
 		written += etw_write_counted(self->fd, self->reg, i, &lost);
 		if (i % 20 == 0)
@@ -940,7 +931,7 @@ static void logger_dies(struct __test_metadata *_metadata,
 
 	/* Room for every event: the last buffer is a partial one, marked. */
 	start(_metadata, self, name, 0, 4, 32, 32);
-	pin_cpu(0);
+	etw_pin_cpu(0);
 	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, info));
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &c));
 	c.ctrl->flags = ETW_CTRL_KEEP;
@@ -1168,7 +1159,7 @@ TEST_F(consumer, watermark_wakes_at_count)
 	memcpy(s.guid, self->guid, 16);
 	/* 36 buffers: the pool is far from low at 3. */
 	start(_metadata, self, "etwtest-cons-wm", 0, 4, 16, 0);
-	pin_cpu(0);
+	etw_pin_cpu(0);
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
 	c.ctrl->watermark = 3;
 	written += write_until_head(self, &c, 1, &lost);
@@ -1216,7 +1207,7 @@ static void *wm_writer_fn(void *arg)
 {
 	struct wm_writer *w = arg;
 
-	pin_cpu(1);
+	etw_pin_cpu(1);
 	w->written += write_until_head(w->self, w->c, w->from + 2, &w->lost);
 	__atomic_store_n(&w->below, 1, __ATOMIC_RELEASE);
 	usleep(300000);
@@ -1268,7 +1259,7 @@ TEST_F(consumer, watermark_wakes_when_pool_low)
 	memcpy(s.guid, self->guid, 16);
 	/* All 16 from the start: no growth to wait for. */
 	start(_metadata, self, "etwtest-cons-wmlow", 0, 4, 16, 16);
-	pin_cpu(0);
+	etw_pin_cpu(0);
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
 	c.ctrl->watermark = 14;
 	/* The writers' buffers: 16, less those published, less this CPU's. */
@@ -1306,7 +1297,7 @@ TEST_F(consumer, watermark_flush_and_stop_deliver)
 
 	memcpy(s.guid, self->guid, 16);
 	start(_metadata, self, "etwtest-cons-wmflush", 0, 4, 16, 0);
-	pin_cpu(0);
+	etw_pin_cpu(0);
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
 	c.ctrl->watermark = 8;
 	written += write_until_head(self, &c, 2, &lost);
@@ -1372,7 +1363,7 @@ TEST_F(consumer, watermark_copy_consumer)
 	short rev;
 
 	start(_metadata, self, "etwtest-cons-wmcopy", ETW_MODE_REAL_TIME, 4, 4, 8);
-	pin_cpu(0);
+	etw_pin_cpu(0);
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c1));
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c2));
 	n = c2.a.nr_slots;

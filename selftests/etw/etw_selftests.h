@@ -427,6 +427,19 @@ static inline void etw_read_only_free(void *p)
 	munmap(p, sysconf(_SC_PAGESIZE));
 }
 
+/*
+ * Run this thread on CPU @cpu, taken modulo the online CPUs (1 is "the
+ * other CPU if there are two"): 0, or -1 with errno.
+ */
+static inline int etw_pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu % sysconf(_SC_NPROCESSORS_ONLN), &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
 /* Needs root in the VM; skips elsewhere. */
 #define etw_require_root(_metadata)					\
 	do {								\

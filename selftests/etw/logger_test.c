@@ -128,12 +128,9 @@ static long write_many(int fd, __u32 reg, int n, long *lost)
 static long write_pinned(int fd, __u32 reg, int n, unsigned char *ok, long *lost)
 {
 	long written = 0;
-	cpu_set_t set;
 	int i;
 
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	etw_pin_cpu(0);
 	for (i = 0; i < n; i++) {
 		ok[i] = etw_write_counted(fd, reg, i, lost);
 		written += ok[i];
@@ -251,7 +248,6 @@ TEST_F(logger, full_speed_default_buffers)
 	EVENT_TRACE_PROPERTIES *p, *fin;
 	struct file_counts c;
 	long lost = 0, written;
-	cpu_set_t set;
 
 	p = props(&self->b, EVENT_TRACE_FILE_MODE_SEQUENTIAL, 0,
 		  "/tmp/etwtest-fast.etl", 0);
@@ -261,9 +257,7 @@ TEST_F(logger, full_speed_default_buffers)
 	EXPECT_EQ(p->MinimumBuffers + 20, p->MaximumBuffers);
 	ASSERT_EQ(0, etw_enable_simple(self->fd, LOGGER_ID(self->h), self->guid,
 				       1, 0, 0, 0, 0));
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	etw_pin_cpu(0);
 	written = write_many(self->fd, self->reg, 60000, &lost);
 	stop(_metadata, self, &fin);
 	ASSERT_EQ(0, read_file("/tmp/etwtest-fast.etl", self->guid, &c));

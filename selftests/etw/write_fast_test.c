@@ -35,12 +35,8 @@ FIXTURE(fw)
 
 FIXTURE_SETUP(fw)
 {
-	cpu_set_t one;
-
 	etw_require_root(_metadata);
-	CPU_ZERO(&one);
-	CPU_SET(0, &one);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_EQ(0, etw_pin_cpu(0));
 	self->fd = etw_open_or_skip(_metadata);
 	etw_stop_test_sessions(self->fd);
 	etw_test_guid(self->guid, 0x3c);
@@ -673,13 +669,10 @@ static void *race_writer(void *arg)
 {
 	struct racer *w = arg;
 	__u64 payload[4];
-	cpu_set_t other;
 	int i;
 
 	/* Beside the thread that changes the enables, if there are two CPUs. */
-	CPU_ZERO(&other);
-	CPU_SET(sysconf(_SC_NPROCESSORS_ONLN) > 1, &other);
-	sched_setaffinity(0, sizeof(other), &other);
+	etw_pin_cpu(1);
 	for (i = 0; !w->stop && i < 20000; i++, w->writes = i) {
 		payload[0] = i;
 		payload[1] = 1 + (i & 1);
