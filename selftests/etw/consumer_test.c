@@ -1145,6 +1145,34 @@ static int poll_now(struct consumer *c, short *revents)
 }
 
 /*
+ * A session of 4 KB buffers (16 at the start, at most @max) written from
+ * CPU 0, and its consumer @c woken at @watermark entries; @s counts the
+ * test provider's events.
+ */
+static void wm_start(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(consumer) *self, const char *name, __u32 max,
+		     __u32 watermark, struct consumer *c, struct seen *s)
+{
+	memcpy(s->guid, self->guid, 16);
+	start(_metadata, self, name, 0, 4, 16, max);
+	etw_pin_cpu(0);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, c));
+	c->ctrl->watermark = watermark;
+}
+
+/* STOP delivers the rest: every event written, none lost, none malformed. */
+static void wm_stop_delivers_all(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(consumer) *self, struct consumer *c,
+				 struct seen *s, long written, long lost)
+{
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, NULL));
+	consume(c, s);
+	EXPECT_EQ(0, lost);
+	EXPECT_EQ(written, s->events);
+	EXPECT_EQ(0, s->bad);
+}
+
+/*
  * The wake-up watermark: poll() says nothing below it and EPOLLIN at it,
  * though the buffers are published (the ring's head moves); 0 is ABI 1.0's
  * wake-up per buffer, and so is a tail the kernel ignores.
@@ -1156,12 +1184,8 @@ TEST_F(consumer, watermark_wakes_at_count)
 	long written = 0, lost = 0;
 	short rev;
 
-	memcpy(s.guid, self->guid, 16);
 	/* 36 buffers: the pool is far from low at 3. */
-	start(_metadata, self, "etwtest-cons-wm", 0, 4, 16, 0);
-	etw_pin_cpu(0);
-	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
-	c.ctrl->watermark = 3;
+	wm_start(_metadata, self, "etwtest-cons-wm", 0, 3, &c, &s);
 	written += write_until_head(self, &c, 1, &lost);
 	EXPECT_EQ(0, poll_now(&c, &rev));
 	written += write_until_head(self, &c, 2, &lost);
@@ -1186,11 +1210,7 @@ TEST_F(consumer, watermark_wakes_at_count)
 	give_back(&c, 3);
 	EXPECT_EQ(0, poll_now(&c, &rev));
 
-	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, NULL));
-	consume(&c, &s);
-	EXPECT_EQ(0, lost);
-	EXPECT_EQ(written, s.events);
-	EXPECT_EQ(0, s.bad);
+	wm_stop_delivers_all(_metadata, self, &c, &s, written, lost);
 	consumer_close(&c);
 }
 
@@ -1256,12 +1276,8 @@ TEST_F(consumer, watermark_wakes_when_pool_low)
 	__u64 at;
 	short rev;
 
-	memcpy(s.guid, self->guid, 16);
 	/* All 16 from the start: no growth to wait for. */
-	start(_metadata, self, "etwtest-cons-wmlow", 0, 4, 16, 16);
-	etw_pin_cpu(0);
-	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
-	c.ctrl->watermark = 14;
+	wm_start(_metadata, self, "etwtest-cons-wmlow", 16, 14, &c, &s);
 	/* The writers' buffers: 16, less those published, less this CPU's. */
 	low = 16 / 4 > cpus ? 16 / 4 : cpus;
 	at = 16 - 1 - low;
@@ -1276,10 +1292,7 @@ TEST_F(consumer, watermark_wakes_when_pool_low)
 	EXPECT_EQ(1, poll_now(&c, &rev));
 	consume(&c, &s);
 	EXPECT_EQ(0, poll_now(&c, &rev));
-	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_STOP, NULL));
-	consume(&c, &s);
-	EXPECT_EQ(0, lost);
-	EXPECT_EQ(written, s.events);
+	wm_stop_delivers_all(_metadata, self, &c, &s, written, lost);
 	consumer_close(&c);
 }
 
@@ -1295,11 +1308,7 @@ TEST_F(consumer, watermark_flush_and_stop_deliver)
 	short rev;
 	int i;
 
-	memcpy(s.guid, self->guid, 16);
-	start(_metadata, self, "etwtest-cons-wmflush", 0, 4, 16, 0);
-	etw_pin_cpu(0);
-	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
-	c.ctrl->watermark = 8;
+	wm_start(_metadata, self, "etwtest-cons-wmflush", 0, 8, &c, &s);
 	written += write_until_head(self, &c, 2, &lost);
 	for (i = 0; i < 5; i++)
 		written += etw_write_counted(self->fd, self->reg, i, &lost);
