@@ -448,12 +448,9 @@ TEST_F(wr, three_more_sessions_exact_counts)
 	struct etw_session_info si, di, ii, fi;
 	struct etw_counts sc, dc, ic, fc;
 	__u32 small, dep, ind;
-	cpu_set_t one;
 	int i, total = 100, stored = 0;
 
-	CPU_ZERO(&one);
-	CPU_SET(0, &one);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_EQ(0, etw_pin_cpu(0));
 	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-x-small", 0, 1, 1, &small));
 	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-x-dep", 0, 64, 0, &dep));
 	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-x-ind",
@@ -510,12 +507,9 @@ TEST_F(wr, no_room_in_the_independent_session)
 	struct etw_session_info si, di, fi;
 	struct etw_counts sc, dc, fc;
 	__u32 small, dep;
-	cpu_set_t one;
 	int i, total = 100, cap;
 
-	CPU_ZERO(&one);
-	CPU_SET(0, &one);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_EQ(0, etw_pin_cpu(0));
 	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-i-small",
 					      ETW_MODE_INDEPENDENT, 1, 1, &small));
 	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-i-dep", 0, 64, 0, &dep));
