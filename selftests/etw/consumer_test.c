@@ -898,11 +898,11 @@ static void stop_in_thread(struct __test_metadata *_metadata,
 			   FIXTURE_DATA(consumer) *self, struct stopper *st,
 			   pthread_t *th)
 {
-	st->fd = self->fd;
-	st->id = self->id;
 	struct etw_session_info info;
 	int i;
 
+	st->fd = self->fd;
+	st->id = self->id;
 	ASSERT_EQ(0, pthread_create(th, NULL, stopper_fn, st));
 	/*
 	 * STOP takes the session out of the table at once: wait for that,

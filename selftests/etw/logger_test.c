@@ -754,7 +754,6 @@ static void stop_in_thread(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, __atomic_load_n(&st->done, __ATOMIC_ACQUIRE));
 }
 
-
 /*
  * StopTrace returned once the next writer finished the file and ended the
  * logger: 800 events written, each in /tmp/etwtest-NAME.etl or counted.
