@@ -605,20 +605,20 @@ ETW_EXPORT BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle,
  */
 static _Thread_local GUID thread_activity __attribute__((tls_model("initial-exec")));
 
-/* send_short(): the module has no ETW_IOC_WRITE_SHORT (ENOTTY). */
-#define SEND_FULL	((ULONG)-1)
-
 /*
- * ETW_IOC_WRITE_SHORT, the 56-byte request of most events (no related
- * activity id, no EventWriteEx filter): a single untyped data descriptor
- * travels in the request itself.
+ * ETW_IOC_WRITE_SHORT on @fd, the 56-byte request of most events (no
+ * related activity id, no EventWriteEx filter): a single untyped data
+ * descriptor travels in the request itself.  Every module EventRegister
+ * accepts has it: it came before the 96-byte state register_prov()
+ * insists on (ABI 1.0).
  */
-static inline __attribute__((always_inline)) void
-short_request(struct etw_event_write_short *sp, const struct etw_prov *p,
-	      PCEVENT_DESCRIPTOR desc, LPCGUID activity, ULONG count,
-	      PEVENT_DATA_DESCRIPTOR data, __u32 flags)
+static inline __attribute__((always_inline)) ULONG
+send_short(const struct etw_prov *p, int fd, PCEVENT_DESCRIPTOR desc,
+	   LPCGUID activity, ULONG count, PEVENT_DATA_DESCRIPTOR data,
+	   __u32 flags)
 {
 	struct etw_event_write_short s;
+	long ret;
 
 	s.size = sizeof(s);
 	s.reg_id = p->reg_id;
@@ -634,43 +634,24 @@ short_request(struct etw_event_write_short *sp, const struct etw_prov *p,
 		s.count = count;
 		s.flags = flags;
 	}
-	*sp = s;
-}
-
-/* ETW_IOC_WRITE_SHORT: the Win32 result, or SEND_FULL. */
-static inline __attribute__((always_inline)) ULONG
-send_short(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
-	   LPCGUID activity, ULONG count, PEVENT_DATA_DESCRIPTOR data,
-	   __u32 flags)
-{
-	struct etw_event_write_short s;
-	long ret;
-
-	short_request(&s, p, desc, activity, count, data, flags);
-	ret = etw_ioctl_inline(etw_writer_fd(p->fd), ETW_IOC_WRITE_SHORT, &s);
-	if (ret >= 0)
-		return ERROR_SUCCESS;
-	return ret == -ENOTTY ? SEND_FULL : etw_win32_error((int)ret, ETW_ERR_WRITE);
+	ret = etw_ioctl_inline(fd, ETW_IOC_WRITE_SHORT, &s);
+	return ret >= 0 ? ERROR_SUCCESS : etw_win32_error((int)ret, ETW_ERR_WRITE);
 }
 
 /*
  * The ioctl of one event that passed the module's enable test: the short
- * request when it can say it all, else (or from a module that predates
- * it: ENOTTY) the full ETW_IOC_WRITE.
+ * request when it can say it all, else the full ETW_IOC_WRITE.
  */
 static ULONG send_event(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
 			ULONG64 filter, LPCGUID activity, LPCGUID related,
 			ULONG count, PEVENT_DATA_DESCRIPTOR data, __u16 flags)
 {
 	struct etw_event_write w;
-	ULONG err;
 	int ret;
 
-	if (!related && !filter) {
-		err = send_short(p, desc, activity, count, data, flags);
-		if (err != SEND_FULL)
-			return err;
-	}
+	if (!related && !filter)
+		return send_short(p, etw_writer_fd(p->fd), desc, activity,
+				  count, data, flags);
 	memset(&w, 0, sizeof(w));
 	w.size = sizeof(w);
 	w.kind = ETW_WRITE_EVENT;
@@ -740,31 +721,22 @@ write_full(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
 }
 
 /*
- * The module's sessions want the event: the short request built here,
- * the system call next, on the thread's writer fd.  A function of its
- * own (a tail call) so that the private loggers' path keeps no frame it
- * does not use; it calls nothing but in tail position, so it saves no
- * register either.  No writer fd yet, a related activity id, or a module
- * without the short request (ENOTTY): write_full().
+ * The module's sessions want the event: the short request on the
+ * thread's writer fd.  A function of its own (a tail call) so that the
+ * private loggers' path keeps no frame it does not use; it calls nothing
+ * but in tail position, so it saves no register either.  No writer fd
+ * yet, or a related activity id: write_full().
  */
 static __attribute__((noinline)) ULONG
 write_enabled(const struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
 	      LPCGUID activity, LPCGUID related, ULONG count,
 	      PEVENT_DATA_DESCRIPTOR data)
 {
-	struct etw_event_write_short s;
 	int w = etw_thread_writer;
-	long ret;
 
 	if (related || w <= 0)
 		return write_full(p, desc, activity, related, count, data);
-	short_request(&s, p, desc, activity, count, data, 0);
-	ret = etw_ioctl_inline(w - 1, ETW_IOC_WRITE_SHORT, &s);
-	if (ret >= 0)
-		return ERROR_SUCCESS;
-	if (ret == -ENOTTY)
-		return write_full(p, desc, activity, related, count, data);
-	return etw_win32_error((int)ret, ETW_ERR_WRITE);
+	return send_short(p, w - 1, desc, activity, count, data, 0);
 }
 
 /*
