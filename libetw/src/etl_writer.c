@@ -533,6 +533,14 @@ static unsigned int count_records(const unsigned char *b, unsigned int size)
 	return n;
 }
 
+/* A restarted logger sees again what its file already holds. */
+static bool in_file(const struct etw_etl_writer *w, const void *buffer)
+{
+	unsigned long long seq = get64((const unsigned char *)buffer + 0x18);
+
+	return w->opts.resume && seq && seq <= w->max_seq;
+}
+
 /* @buffer is in the file at @at. */
 static void placed(struct etw_etl_writer *w, unsigned int at, const void *buffer)
 {
@@ -548,12 +556,10 @@ static void placed(struct etw_etl_writer *w, unsigned int at, const void *buffer
 
 ETW_EXPORT int etw_etl_writer_buffer(struct etw_etl_writer *w, const void *buffer)
 {
-	unsigned long long seq = get64((const unsigned char *)buffer + 0x18);
 	unsigned int at;
 	int ret;
 
-	/* A restarted logger sees again what its file already holds. */
-	if (w->opts.resume && seq && seq <= w->max_seq)
+	if (in_file(w, buffer))
 		return 0;
 	if (w->capacity && w->next >= w->capacity) {
 		if (w->opts.mode & ETW_MODE_FILE_CIRCULAR) {
@@ -618,13 +624,23 @@ static void run_add(struct etw_etl_writer *w, struct run *run, const void *buffe
 	placed(w, w->next, buffer);
 }
 
+/* etw_etl_writer_buffer(): 1 if it failed, the first error in *err. */
+static unsigned int write_one(struct etw_etl_writer *w, const void *buffer,
+			      int *err)
+{
+	int ret = etw_etl_writer_buffer(w, buffer);
+
+	if (ret && !*err)
+		*err = ret;
+	return !!ret;
+}
+
 /* Write the run; how many of its buffers failed, the first error in *err. */
 static unsigned int run_write(struct etw_etl_writer *w, struct run *run, int *err)
 {
 	size_t len = (size_t)run->n * w->buffer_size;
 	unsigned int i, failed = 0;
 	ssize_t done = 0;
-	int ret;
 
 	if (run->n > 1) {
 		do {
@@ -637,12 +653,8 @@ static unsigned int run_write(struct etw_etl_writer *w, struct run *run, int *er
 		w->last = run->last;
 		w->count = run->count;
 		w->max_seq = run->max_seq;
-		for (i = 0; i < run->n; i++) {
-			ret = etw_etl_writer_buffer(w, run->iov[i].iov_base);
-			if (ret && !*err)
-				*err = ret;
-			failed += !!ret;
-		}
+		for (i = 0; i < run->n; i++)
+			failed += write_one(w, run->iov[i].iov_base, err);
 	}
 	run->n = 0;
 	return failed;
@@ -652,23 +664,18 @@ ETW_EXPORT int etw_etl_writer_buffers(struct etw_etl_writer *w,
 				      const void *const *buffers, unsigned int n,
 				      unsigned int *failed)
 {
-	unsigned long long seq;
 	struct run run;
 	unsigned int i, f = 0;
-	int err = 0, ret;
+	int err = 0;
 
 	run.n = 0;
 	for (i = 0; i < n; i++) {
-		seq = get64((const unsigned char *)buffers[i] + 0x18);
-		if (w->opts.resume && seq && seq <= w->max_seq)
+		if (in_file(w, buffers[i]))
 			continue;
 		/* Going round, a new file, a full file: one at a time. */
 		if (w->capacity && w->next >= w->capacity) {
 			f += run_write(w, &run, &err);
-			ret = etw_etl_writer_buffer(w, buffers[i]);
-			if (ret && !err)
-				err = ret;
-			f += !!ret;
+			f += write_one(w, buffers[i], &err);
 			continue;
 		}
 		if (run.n == RUN_MAX)
