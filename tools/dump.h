@@ -28,6 +28,8 @@ void sb_put(struct sbuf *sb, const char *s, size_t n);
 void sb_printf(struct sbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_hex(struct sbuf *sb, const void *data, size_t n);
+void sb_write_hex(struct sbuf *sb, FILE *out, const char *prefix,
+		  const void *data, size_t n, const char *suffix);
 
 /*
  * A named value.  Values are UTF-8 (formats repair what is not); number

@@ -94,6 +94,20 @@ void sb_hex(struct sbuf *sb, const void *data, size_t n)
 	sb->len += 2 * n;
 }
 
+/*
+ * @prefix, @data in hex and @suffix to @out in one write, built in the
+ * scratch @sb: a payload's hex digits need no escaping in any format.
+ */
+void sb_write_hex(struct sbuf *sb, FILE *out, const char *prefix,
+		  const void *data, size_t n, const char *suffix)
+{
+	sb_reset(sb);
+	sb_put(sb, prefix, strlen(prefix));
+	sb_hex(sb, data, n);
+	sb_put(sb, suffix, strlen(suffix));
+	fwrite(sb->p, 1, sb->len, out);
+}
+
 void kv_reset(struct kv_list *l)
 {
 	l->n = 0;

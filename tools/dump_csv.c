@@ -124,12 +124,8 @@ static void event(struct dump *d, const struct dump_event *e)
 	joined(out, &e->fields, &d->sb);
 	number(&l, ev->data_size);
 	line_put(&l, out);
-	sb_reset(&d->sb);
-	sb_put(&d->sb, "", 0);
-	if (!e->decoded)
-		sb_hex(&d->sb, ev->data, ev->data_size);
-	sb_putc(&d->sb, '\n');
-	fwrite(d->sb.p, 1, d->sb.len, out);
+	sb_write_hex(&d->sb, out, "", ev->data, e->decoded ? 0 : ev->data_size,
+		     "\n");
 }
 
 static void counts(struct dump *d, const char *section,

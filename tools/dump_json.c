@@ -80,12 +80,8 @@ static void event(struct dump *d, const struct dump_event *e)
 	if (e->decoded) {
 		pairs(out, "fields", &e->fields, "name");
 	} else {
-		/* Hex digits: nothing to escape, and no fprintf() of it all. */
-		sb_reset(&d->sb);
-		sb_put(&d->sb, ", \"payload\": \"", 14);
-		sb_hex(&d->sb, e->ev->data, e->ev->data_size);
-		sb_putc(&d->sb, '"');
-		fwrite(d->sb.p, 1, d->sb.len, out);
+		sb_write_hex(&d->sb, out, ", \"payload\": \"", e->ev->data,
+			     e->ev->data_size, "\"");
 	}
 	putc('}', out);
 }

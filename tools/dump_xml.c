@@ -115,7 +115,6 @@ static void system(FILE *out, const struct dump_event *e)
 static void event(struct dump *d, const struct dump_event *e)
 {
 	FILE *out = d->out;
-	struct sbuf hex = { 0 };
 
 	fputs("   <Event>\n", out);
 	system(out, e);
@@ -139,10 +138,8 @@ static void event(struct dump *d, const struct dump_event *e)
 		}
 		fputs("    </EventData>\n", out);
 	} else {
-		sb_printf(&hex, "%s", "");
-		sb_hex(&hex, e->ev->data, e->ev->data_size);
-		fprintf(out, "    <BinaryEventData>%s</BinaryEventData>\n", hex.p);
-		sb_free(&hex);
+		sb_write_hex(&d->sb, out, "    <BinaryEventData>", e->ev->data,
+			     e->ev->data_size, "</BinaryEventData>\n");
 	}
 	fputs("   </Event>\n", out);
 }
