@@ -82,7 +82,7 @@ boot() { # boot NAME KERNEL-COMMAND-LINE QEMU-ARGS...
 	shift 2
 	echo "bench: boot $name ($(( $(date +%s) - start )) s so far)" >&2
 	cp --sparse=always "$disk" "$out/disk.img"
-	timeout -k 10 "${ETW_VM_TIMEOUT:-420}" qemu-system-x86_64 -cpu max -m 2G "$@" \
+	timeout -k 10 "${ETW_VM_TIMEOUT:-420}" qemu-system-x86_64 -cpu "${BENCH_CPU:-max}" -m 2G "$@" \
 		-kernel "$BUILD/vm/$rel/vmlinuz" -initrd "$initrd" -append "$cmdline" \
 		-drive "file=$out/disk.img,format=raw,if=virtio,cache=unsafe" \
 		-nographic -no-reboot -nodefaults -serial stdio -monitor none \
