@@ -3,7 +3,7 @@
 # make bench's table: reads the BENCH lines of the wall-clock run and of
 # the icount run (two files, in that order) and prints every item of
 # issue 7 side by side, with its target and whether it is met.
-#   awk -v date=... -v kernel=... -v qemu=... -v host=... -f bench-table.awk WALL ICOUNT
+#   awk -v date=... -v kernel=... -v qemu=... -v cpu=... -v host=... -f bench-table.awk WALL ICOUNT
 # A value that a run did not produce prints as "n/a"; an item whose code
 # is not in the tree yet prints "n/a (not built yet)".
 
@@ -99,7 +99,7 @@ function per_sec(r, k) { return has(r, k) && val(r, k) > 0 ? 1e9 / val(r, k) : "
 END {
 	split("0 64 512", sizes, " ")
 	printf "etw bench, %s, Debian kernel %s\n", date, kernel
-	printf "host: %s; %s, TCG\n", host, qemu
+	printf "host: %s; %s, TCG, -cpu %s\n", host, qemu, cpu
 	printf "wall:   2 vCPUs, wall clock (host shared with other work: noisy; ratios within the run only)\n"
 	printf "icount: 1 vCPU, -icount shift=0,sleep=off: 1 ns = 1 guest instruction (deterministic)\n"
 	printf "\n  %-44s %14s %14s  %-8s %s\n", "", "wall", "icount", "target", "met wall/icount"
