@@ -10,6 +10,8 @@
 #   make vm-test T="a b"  only the named selftests, one kernel (ETW_KERNEL);
 #                         E="VAR=value ..." sets their environment
 #   make bench            the benchmark table, in its own VM (issue 7)
+#   make bench-profile CASE="write 64"  guest instructions per event by
+#                         function (CASE: write SIZE, null, getpid; N, FUNC)
 #   make fuzz             the ioctl/mmap fuzzer, 1,000,000 calls per kernel
 #   make stress           64 sessions, 1,000 providers, 50 processes, 3 minutes
 #   make install          libetw, headers, pkg-config file, etw, man pages
@@ -49,7 +51,7 @@ KSRC		:= $(BUILD)/ksrc
 KSFT_CFLAGS	:= -I$(KSRC)/tools/testing/selftests -Wno-sign-compare \
 		   -Wno-missing-prototypes -Wno-clobbered -Wno-misleading-indentation
 
-.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test bench fuzz stress \
+.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test bench bench-profile fuzz stress \
 	install modules_install uninstall clean help
 .DEFAULT_GOAL := all
 
@@ -90,6 +92,9 @@ stress:
 
 bench:
 	@scripts/bench.sh
+
+bench-profile:
+	@CASE="$(CASE)" N="$(N)" FUNC="$(FUNC)" scripts/bench-profile.sh
 
 clean:
 	rm -rf $(BUILD)

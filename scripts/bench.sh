@@ -117,7 +117,9 @@ rm -f "$out/wall.txt" "$out/icount.txt"
 # counts instructions, and its calibration is exact.
 tsc_khz=$(scripts/vm/tsc-khz.sh)
 case " $runs " in *" wall "*) boot wall "$append${tsc_khz:+ tsc_early_khz=$tsc_khz}" -accel tcg -smp 2 ;; esac
-case " $runs " in *" icount "*) boot icount "$append" -accel tcg -smp 1 -icount shift=0,sleep=off ;; esac
+# BENCH_QEMU: more QEMU arguments for the icount boot (make bench-profile's plugin).
+# shellcheck disable=SC2086
+case " $runs " in *" icount "*) boot icount "$append" -accel tcg -smp 1 -icount shift=0,sleep=off ${BENCH_QEMU:-} ;; esac
 touch "$out/wall.txt" "$out/icount.txt"
 
 awk -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v kernel="$rel" \

@@ -6,7 +6,7 @@
 # ETW-BENCH-END; scripts/bench.sh on the host makes the table.  The same
 # script runs in both boots (wall clock, two vCPUs; icount, one vCPU).
 # etwbench=a,b on the kernel command line runs only those parts
-# (write tracelogging threads lttng logger dump profile;
+# (write tracelogging threads lttng logger dump profile insns;
 # make bench BENCH_ONLY="a b").
 echo "ETW-BENCH-BEGIN"
 say() { echo "# $*"; }
@@ -133,6 +133,20 @@ if want profile && command -v perf >/dev/null; then
 		sort=pid,dso,sym
 	fi
 	perf report -i /tmp/perf.data --stdio --sort $sort 2>/dev/null | grep -v '^#' | grep -v '^$' | head -60
+fi
+
+# Not in the table: the instruction profile of one case (make
+# bench-profile, which loads bench/qemu/insn-profile.so into this boot and
+# passes etwinsns=CASE,SIZE,N).  The kernel's text symbols (gzip, base64)
+# and the program's memory map let the host name the addresses it counted.
+if want insns; then
+	spec=$(sed -n 's/.*etwinsns=\([^ ]*\).*/\1/p' /proc/cmdline)
+	echo "ETW-PROFILE-KALLSYMS-BEGIN"
+	grep -i ' t ' /proc/kallsyms | gzip -1 | base64
+	echo "ETW-PROFILE-KALLSYMS-END"
+	echo "ETW-PROFILE-ETW-TEXT $(cat /sys/module/etw/sections/.text)"
+	# shellcheck disable=SC2046
+	etw-bench-profile $(echo "$spec" | tr , ' ') 2>&1
 fi
 
 # Not in the table: which struct file each CPU's ioctls take a reference

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etw-bench-profile: one case of etw-bench-write run a fixed number of
+ * times between the instruction profiler's markers (bench/qemu/marker.h),
+ * for make bench-profile.
+ *
+ *   etw-bench-profile write SIZE N   EventWrite of SIZE bytes, one session
+ *   etw-bench-profile null 0 N       the null ioctl (ENOTTY from the module)
+ *   etw-bench-profile getpid 0 N     syscall(SYS_getpid)
+ *
+ * Every case runs in the state etw-bench-write's run in: the provider
+ * registered (libetw then has a thread, which makes the kernel's fdget()
+ * take a file reference) and its session started.  That set-up and a
+ * warm-up of the case (its code translated, its pages present) run
+ * outside the window; inside it the case runs N times with a counter and
+ * a branch around it.  Before the window it prints its memory map between
+ * ETW-PROFILE-MAPS-BEGIN and -END, which the host needs to name the user
+ * addresses.  Outside the profiler the markers are two no-ops.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <libetw.h>
+
+#include "bench.h"
+#include "qemu/marker.h"
+
+#define PROFILE_WARMUP	1000
+
+/* The same ioctl etw-bench-write's null_ioctl case makes. */
+#define BENCH_NULL_IOCTL	_IO(ETW_IOC_MAGIC, 0xff)
+
+static unsigned char payload[512];
+static const EVENT_DESCRIPTOR ev_info = { .Id = 1, .Level = 4, .Keyword = 0x1 };
+
+/* As etw-bench-write's write_payload: the descriptor built at each call. */
+static inline __attribute__((always_inline)) ULONG write_event(REGHANDLE h, unsigned long size)
+{
+	EVENT_DATA_DESCRIPTOR data;
+
+	EventDataDescCreate(&data, payload, (ULONG)size);
+	return EventWrite(h, &ev_info, size ? 1 : 0, &data);
+}
+
+static void print_maps(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		bench_die("/proc/self/maps: %s", strerror(errno));
+	printf("ETW-PROFILE-MAPS-BEGIN\n");
+	while (fgets(line, sizeof(line), f))
+		fputs(line, stdout);
+	printf("ETW-PROFILE-MAPS-END\n");
+	fclose(f);
+	fflush(stdout);
+}
+
+/* Run @body @n times, the last time inside the profiler's window. */
+#define PROFILE(n, body)						\
+	do {								\
+		for (unsigned long _i = 0; _i < PROFILE_WARMUP; _i++)	\
+			body;						\
+		print_maps();						\
+		BENCH_MARK_START();					\
+		for (unsigned long _i = 0; _i < (n); _i++)		\
+			body;						\
+		BENCH_MARK_STOP();					\
+	} while (0)
+
+int main(int argc, char **argv)
+{
+	struct bench_session s;
+	unsigned long size, n;
+	REGHANDLE h;
+	int fd;
+
+	if (argc != 4)
+		bench_die("usage: etw-bench-profile write|null|getpid SIZE N");
+	size = strtoul(argv[2], NULL, 0);
+	n = strtoul(argv[3], NULL, 0);
+	if (size > sizeof(payload) || !n)
+		bench_die("SIZE is at most %zu and N at least 1", sizeof(payload));
+	memset(payload, 0x5a, sizeof(payload));
+	bench_pin(0);
+	fd = etw_device_fd();
+	if (fd < 0)
+		bench_die("/dev/etw: %s", strerror(-fd));
+
+	/* The state etw-bench-write's cases run in: a provider, its session. */
+	if (EventRegister(&bench_provider_enabled, NULL, NULL, &h))
+		bench_die("EventRegister failed");
+	bench_session_start(&s, "etw-bench-profile", &bench_provider_enabled, 4, 0x1);
+	if (write_event(h, size))
+		bench_die("EventWrite into the session failed");
+
+	if (!strcmp(argv[1], "write")) {
+		PROFILE(n, write_event(h, size));
+	} else if (!strcmp(argv[1], "null")) {
+		if (ioctl(fd, BENCH_NULL_IOCTL, 0) != -1 || errno != ENOTTY)
+			bench_die("the null ioctl did not fail with ENOTTY");
+		PROFILE(n, ioctl(fd, BENCH_NULL_IOCTL, 0));
+	} else if (!strcmp(argv[1], "getpid")) {
+		PROFILE(n, syscall(SYS_getpid));
+	} else {
+		bench_die("unknown case %s (write, null, getpid)", argv[1]);
+	}
+	bench_session_stop(&s);
+	EventUnregister(h);
+	printf("ETW-PROFILE-DONE %s %lu %lu\n", argv[1], size, n);
+	return 0;
+}
