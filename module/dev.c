@@ -474,23 +474,6 @@ static long etw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	return etw_file_ioctl(filp->private_data, cmd, (void __user *)arg);
 }
 
-/*
- * A writer fd's ioctl (writer.c): the writes only, exactly as on the file.
- * EventWrite's is a tail call from a function without a frame (GCC sets
- * up the generic path's frame on entry, whatever the command): the other
- * write pays the call to the generic path instead.
- */
-long etw_writer_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
-{
-	if (cmd == ETW_IOC_WRITE_SHORT)
-		return etw_write_short_user(filp->private_data,
-					    (void __user *)arg);
-	if (cmd != ETW_IOC_WRITE)
-		return -ENOTTY;
-	return etw_file_ioctl_generic(filp->private_data, cmd,
-				      (void __user *)arg);
-}
-
 static int etw_open(struct inode *inode, struct file *filp)
 {
 	struct etw_file *ef;

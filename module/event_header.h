@@ -18,15 +18,15 @@
 #include "etl.h"
 
 /*
- * @h: the record; @len: its size with items and payload; @flags:
- * ETL_EVENT_FLAG_*; @now: the timestamp; @provider, @desc, @activity_id:
- * the event's.  The thread and process ids and the processor times are
- * the current thread's.
+ * All but the event descriptor and the activity id, which the fast lane
+ * copies from the request straight into @h: @h: the record; @len: its
+ * size with items and payload; @flags: ETL_EVENT_FLAG_*; @now: the
+ * timestamp; @provider: the provider's GUID.  The thread and process ids
+ * and the processor times are the current thread's.
  */
 static __always_inline void
-etw_event_header_fill(struct etl_event_header *h, u32 len, u16 flags,
-		      u64 now, const guid_t *provider,
-		      const struct etw_event_desc *desc, const u8 *activity_id)
+etw_event_header_fill_task(struct etl_event_header *h, u32 len, u16 flags,
+			   u64 now, const guid_t *provider)
 {
 	struct task_struct *t = current;
 
@@ -38,6 +38,21 @@ etw_event_header_fill(struct etl_event_header *h, u32 len, u16 flags,
 	h->thread_id = task_pid_nr(t);
 	h->process_id = task_tgid_nr(t);
 	h->timestamp = now;
+	/* Processor time in milliseconds (the file's TimerResolution). */
+	h->kernel_time = div_u64(READ_ONCE(t->stime), NSEC_PER_MSEC);
+	h->user_time = div_u64(READ_ONCE(t->utime), NSEC_PER_MSEC);
+	/* Not export_guid(), which GCC 12 leaves a call. */
+	BUILD_BUG_ON(sizeof(h->provider_id) != sizeof(*provider));
+	memcpy(h->provider_id, provider, sizeof(h->provider_id));
+}
+
+/* The whole header: @desc and @activity_id the event's. */
+static __always_inline void
+etw_event_header_fill(struct etl_event_header *h, u32 len, u16 flags,
+		      u64 now, const guid_t *provider,
+		      const struct etw_event_desc *desc, const u8 *activity_id)
+{
+	etw_event_header_fill_task(h, len, flags, now, provider);
 	/* The header's EVENT_DESCRIPTOR has the request's layout. */
 	BUILD_BUG_ON(sizeof(h->desc) != sizeof(*desc) ||
 		     offsetof(struct etl_event_desc, keyword) !=
@@ -45,11 +60,7 @@ etw_event_header_fill(struct etl_event_header *h, u32 len, u16 flags,
 		     offsetof(struct etl_event_desc, task) !=
 		     offsetof(struct etw_event_desc, task));
 	memcpy(&h->desc, desc, sizeof(h->desc));
-	/* Processor time in milliseconds (the file's TimerResolution). */
-	h->kernel_time = div_u64(READ_ONCE(t->stime), NSEC_PER_MSEC);
-	h->user_time = div_u64(READ_ONCE(t->utime), NSEC_PER_MSEC);
 	memcpy(h->activity_id, activity_id, sizeof(h->activity_id));
-	export_guid(h->provider_id, provider);
 }
 
 #endif /* _ETW_EVENT_HEADER_H */

@@ -98,9 +98,9 @@ struct etw_route_entry {
 /*
  * What writers read: the sessions a provider's events go to.  @fast, set
  * when the route is built (etw_route_publish()), says that an event is
- * decided by entry[0]'s level and keywords alone: one session, no PID or
- * event id filter, no EnableProperty that adds an item or drops events
- * (write_fast.c).
+ * decided by entry[0]'s level and MatchAnyKeyword alone: one session, no
+ * MatchAllKeyword, no PID or event id filter, no EnableProperty that adds
+ * an item or drops events (write_fast.c).
  */
 struct etw_route {
 	struct rcu_head rcu;

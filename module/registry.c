@@ -68,13 +68,15 @@ static void etw_provider_put(struct etw_provider *p)
 
 /*
  * Can every event of @route be decided by its first entry's level and
- * keywords alone, and stored with nothing but the header and the payload?
+ * MatchAnyKeyword alone (no MatchAllKeyword), and stored with nothing but
+ * the header and the payload?
  */
 static bool etw_route_is_fast(const struct etw_route *route)
 {
 	const struct etw_route_entry *e = &route->entry[0];
 
-	return route->count == 1 && !e->pid_count && !e->event_id_count &&
+	return route->count == 1 && !e->match_all && !e->pid_count &&
+	       !e->event_id_count &&
 	       !(e->enable_property & ~ETW_ENABLE_NO_EFFECT);
 }
 

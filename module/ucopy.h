@@ -40,6 +40,38 @@
 	" .popsection\n"
 
 /*
+ * The word at @off (a constant) of user memory, all ones if the load
+ * faulted: one instruction, where unsafe_get_user() is five.  The fault
+ * resumes after the load with the register set (EX_TYPE_IMM_REG, as
+ * get_user() without "asm goto" outputs sets its error register), so a
+ * caller that reads a field of all ones as invalid needs no test of its
+ * own.
+ */
+#define ETW_EX_TYPE_ONES	(EX_TYPE_IMM_REG | EX_DATA_IMM(-1))
+
+static __always_inline u64 etw_uload_8(const void __user *s,
+				       unsigned long off)
+{
+	u64 v;
+
+	/* _ASM_EXTABLE_TYPE_REG(1b, 2b, ETW_EX_TYPE_ONES, [v]) spelled out. */
+	asm volatile("1:	movq %c[off](%[src]), %[v]\n"
+		     "2:\n"
+		     " .pushsection \"__ex_table\",\"a\"\n"
+		     " .balign 4\n"
+		     " .long (1b) - .\n"
+		     " .long (2b) - .\n"
+		     DEFINE_EXTABLE_TYPE_REG
+		     "extable_type_reg reg=%[v], type="
+		     __stringify(ETW_EX_TYPE_ONES) "\n"
+		     UNDEFINE_EXTABLE_TYPE_REG
+		     " .popsection\n"
+		     : [v] "=r" (v)
+		     : [src] "r" (s), [off] "i" (off));
+	return v;
+}
+
+/*
  * One load from user memory and one store each; false if the load
  * faulted.  Inlined, the caller's test of the result becomes the asm's
  * own jump to the caller's error path.
@@ -54,6 +86,28 @@ static __always_inline bool etw_ucopy_8(void *d, const void __user *s,
 		 ETW_UCOPY_EXTABLE(1b)
 		 : : [src] "r" (s), [dst] "r" (d), [off] "i" (off)
 		 : "rax", "memory" : fault);
+	return true;
+fault:
+	return false;
+}
+
+/*
+ * 16 bytes from @soff of @s to @doff of @d (constants): two words through
+ * two registers.
+ */
+static __always_inline bool etw_ucopy_16(void *d, unsigned long doff,
+					 const void __user *s,
+					 unsigned long soff)
+{
+	asm goto("1:	movq %c[soff](%[src]), %%rax\n"
+		 "2:	movq %c[soff]+8(%[src]), %%rdx\n"
+		 "	movq %%rax, %c[doff](%[dst])\n"
+		 "	movq %%rdx, %c[doff]+8(%[dst])\n"
+		 ETW_UCOPY_EXTABLE(1b)
+		 ETW_UCOPY_EXTABLE(2b)
+		 : : [src] "r" (s), [dst] "r" (d), [soff] "i" (soff),
+		   [doff] "i" (doff)
+		 : "rax", "rdx", "memory" : fault);
 	return true;
 fault:
 	return false;
@@ -102,15 +156,48 @@ ETW_UCOPY_TAIL(4, "movl (%[src]), %%eax", "movl %%eax, (%[dst])")
 ETW_UCOPY_TAIL(2, "movw (%[src]), %%ax", "movw %%ax, (%[dst])")
 ETW_UCOPY_TAIL(1, "movb (%[src]), %%al", "movb %%al, (%[dst])")
 
+/*
+ * @len >= 8 bytes: "rep movsq" of the whole words, then the last word,
+ * ending at the last byte (it may copy again bytes the string did: the
+ * same ones), so no branch on the tail.  A fault in either is the
+ * caller's error path.
+ */
+static __always_inline bool etw_ucopy_rep(void *d, const void __user *s,
+					  u32 len)
+{
+	asm goto("	movq %[dst], %%rdi\n"
+		 "	movq %[src], %%rsi\n"
+		 "	movl %[words], %%ecx\n"
+		 "1:	rep movsq\n"
+		 "2:	movq (%%rsi,%[tail]), %%rax\n"
+		 "	movq %%rax, (%%rdi,%[tail])\n"
+		 ETW_UCOPY_EXTABLE(1b)
+		 ETW_UCOPY_EXTABLE(2b)
+		 : : [src] "r" (s), [dst] "r" (d), [words] "r" (len / 8),
+		   [tail] "r" ((long)(len % 8) - 8)
+		 : "rax", "rcx", "rsi", "rdi", "memory" : fault);
+	return true;
+fault:
+	return false;
+}
+
+/*
+ * Copies from this size up are one "rep movsq" (etw_ucopy_rep()), as the
+ * kernel's own copy makes them where strings are not fast
+ * (rep_movs_alternative); below, straight-line words.
+ */
+#define ETW_UCOPY_REP_MIN	64
+
 /**
  * etw_ucopy() - copy @len bytes from user memory, in a user access window
  * @dst: kernel destination
  * @src: user source, inside the range user_access_begin() accepted
  * @len: bytes
  *
- * Blocks of 32 bytes, then words; the last word of a copy of 8 bytes or
- * more ends at the last byte and may overlap the one before it (the bytes
- * are the same), so no byte loop.  Below 8 bytes: 4, 2, 1.
+ * From %ETW_UCOPY_REP_MIN bytes one "rep movsq"; below, blocks of 32
+ * bytes, then words; the last word of a copy of 8 bytes or more ends at
+ * the last byte and may overlap the one before it (the bytes are the
+ * same), so no byte loop.  Below 8 bytes: 4, 2, 1.
  *
  * Return: 0, or -EFAULT if a load faulted (@dst partly written).
  */
@@ -120,6 +207,8 @@ static __always_inline int etw_ucopy(void *dst, const void __user *src,
 	const u8 __user *s = src;
 	u8 *d = dst;
 
+	if (len >= ETW_UCOPY_REP_MIN)
+		return etw_ucopy_rep(d, s, len) ? 0 : -EFAULT;
 	if (len >= 8) {
 		for (; len >= 32; len -= 32, s += 32, d += 32)
 			if (!etw_ucopy_32(d, s))

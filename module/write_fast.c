@@ -29,13 +29,23 @@
 #include "ucopy.h"
 
 /*
- * Payloads up to this size are copied word by word (ucopy.h); larger ones
- * by the kernel's own copy for this CPU ("rep movsb" where strings are
- * fast), as the full path copies.
+ * The payload into the record, in an open user access window with page
+ * faults disabled: from 64 bytes one "rep movsq", below straight-line
+ * words (ucopy.h).
  */
-#define ETW_FAST_WORD_COPY_MAX	256
+static __always_inline int etw_fast_copy_open(u8 *dst, u64 uptr, u32 len)
+{
+	const u8 __user *src = u64_to_user_ptr(uptr);
 
-/* The payload into the record; preemption and page faults disabled. */
+	if (!len)
+		return 0;
+	if (!access_ok(src, len))
+		return -EFAULT;
+	barrier_nospec();
+	return etw_ucopy(dst, src, len);
+}
+
+/* The same, in a user access window of its own. */
 static __always_inline int etw_fast_copy(u8 *dst, u64 uptr, u32 len)
 {
 	const u8 __user *src = u64_to_user_ptr(uptr);
@@ -43,12 +53,6 @@ static __always_inline int etw_fast_copy(u8 *dst, u64 uptr, u32 len)
 
 	if (!len)
 		return 0;
-	if (len > ETW_FAST_WORD_COPY_MAX) {
-		if (!access_ok(src, len))
-			return -EFAULT;
-		barrier_nospec();
-		return raw_copy_from_user(dst, src, len) ? -EFAULT : 0;
-	}
 	if (!user_access_begin(src, len))
 		return -EFAULT;
 	ret = etw_ucopy(dst, src, len);
@@ -56,17 +60,14 @@ static __always_inline int etw_fast_copy(u8 *dst, u64 uptr, u32 len)
 	return ret;
 }
 
-/*
- * This CPU's copy of the request being written: read with preemption
- * disabled, it lives in no stack frame (a frame with an array or an
- * address taken gets the stack protector's canary; this one has neither).
- */
-static DEFINE_PER_CPU(struct etw_event_write_short, etw_fast_req);
-
 /* Data descriptors the fast lane reads itself; more take the full path. */
 #define ETW_FAST_DESCS		8
 
-/* This CPU's copy of the request's data descriptors, as etw_fast_req. */
+/*
+ * This CPU's copy of the request's data descriptors: read with
+ * preemption disabled, it lives in no stack frame (a frame with an array
+ * gets the stack protector's canary).
+ */
 struct etw_fast_descs {
 	struct etw_data_desc d[ETW_FAST_DESCS];
 };
@@ -116,83 +117,140 @@ static __always_inline int etw_fast_copy_descs(u8 *dst, u32 count)
 }
 
 /*
- * Write @a's event through the fast lane if it qualifies: 0 when written,
+ * The words of the request the lane decides with, read by
+ * etw_write_short_user(): @head its size and registration, @data and
+ * @tail (its count and flags) as in struct etw_event_write_short.  The
+ * event descriptor and the activity id are not read into the kernel: the
+ * lane copies them from @u straight into the record's header.
+ */
+struct etw_fast_req {
+	const struct etw_event_write_short __user *u;
+	u64 head;
+	u64 data;
+	u64 tail;
+};
+
+static __always_inline u32 etw_fast_reg_id(const struct etw_fast_req q)
+{
+	return q.head >> 32;
+}
+
+static __always_inline u32 etw_fast_count(const struct etw_fast_req q)
+{
+	return q.tail;
+}
+
+static __always_inline u32 etw_fast_flags(const struct etw_fast_req q)
+{
+	return q.tail >> 32;
+}
+
+/*
+ * Write @q's event through the fast lane if it qualifies: 0 when written,
  * -EAGAIN when it must take etw_write_short() (nothing written, counted or
- * changed).  Preemption disabled by the caller, and page faults.  The
- * payload is @a's inline one (or none: @count 0), or with @with_descs
- * @count data descriptors at @data.
+ * changed).  Preemption and page faults disabled by the caller, @now read
+ * after that.  The payload is @q's inline one (or none: count 0), or with
+ * @with_descs its count data descriptors at its data.
+ *
+ * Inline, the caller's user access window, in which it read @q, is still
+ * open, and stays open to the end of the payload's copy, which is one
+ * "stac", one "clac" and one fence fewer; nothing in it calls a function
+ * (objtool checks it).  With @with_descs, the window is closed and each
+ * read opens its own.
  */
 static __always_inline int etw_write_fast(struct etw_file *ef,
-					  const struct etw_event_write_short *a,
-					  const bool with_descs)
+					  const struct etw_fast_req q,
+					  u64 now, const bool with_descs)
 {
 	const struct etw_route_entry *e;
 	const struct etw_route *route;
 	struct etl_event_header *h;
 	struct etw_session *s;
 	struct etw_buffer *b;
-	struct etw_reg *r = NULL;
-	s64 size = a->count;
+	struct etw_reg *r;
+	s64 size = etw_fast_count(q);
 	u32 len, room;
-	u64 now;
+	u64 keyword;
 
+	/* An RCU read side (preemption disabled), as in etw_write_route(). */
+	r = etw_reg_lookup_rcu(ef, etw_fast_reg_id(q));
+	/*
+	 * Provider traits are an item of every record; a provider with them
+	 * (every TraceLogging one, whose descriptors are typed) leaves
+	 * before its descriptors are read.
+	 */
+	if (!r || rcu_access_pointer(r->traits))
+		goto bail;
 	if (with_descs) {
-		/*
-		 * The registration first: a provider with traits (every
-		 * TraceLogging one, whose descriptors are typed) leaves
-		 * before its descriptors are read.
-		 */
-		r = etw_reg_lookup_rcu(ef, a->reg_id);
-		if (!r || rcu_access_pointer(r->traits))
-			return -EAGAIN;
-		size = etw_fast_descs_read(a->data, a->count);
+		size = etw_fast_descs_read(q.data, size);
 		if (size < 0)
 			return -EAGAIN;
 	}
 	if (size > ETW_MAX_EVENT_SIZE - ETW_EVENT_HEADER_SIZE)
-		return -EAGAIN;
+		goto bail;
 	len = ETW_EVENT_HEADER_SIZE + size;
 	room = ALIGN(len, 8);
-	/*
-	 * The clock first: the one call, before anything the rest keeps in
-	 * registers.  Preemption is off from before it to the commit, so the
-	 * records of this CPU are still in timestamp order.
-	 */
-	now = etw_clock();
-	a = this_cpu_ptr(&etw_fast_req);
-
-	/* An RCU read side (preemption disabled), as in etw_write_route(). */
-	if (!with_descs) {
-		r = etw_reg_lookup_rcu(ef, a->reg_id);
-		/* Provider traits are an item of every record. */
-		if (!r || rcu_access_pointer(r->traits))
-			return -EAGAIN;
-	}
 	route = rcu_dereference_sched(r->prov->route);
 	if (!route || !route->fast)
-		return -EAGAIN;
-	/* etw_route_accepts() for a fast route: level, then keywords. */
+		goto bail;
 	e = &route->entry[0];
-	if ((a->desc.level && a->desc.level > e->level) ||
-	    (a->desc.keyword && (!(a->desc.keyword & e->match_any) ||
-				 (a->desc.keyword & e->match_all) != e->match_all)))
-		return -EAGAIN;
 	s = e->session;
 	b = this_cpu_ptr(s->cpu)->cur;
 	if (unlikely(!b || b->offset + room > s->buffer_size))
-		return -EAGAIN;
+		goto bail;
 	h = (struct etl_event_header *)(b->data + b->offset);
-	if (unlikely(with_descs ?
-		     etw_fast_copy_descs((u8 *)(h + 1), a->count) :
-		     etw_fast_copy((u8 *)(h + 1), a->data, size)))
-		return -EAGAIN;
 
-	/* The header, for a record without extended items. */
+	/*
+	 * The request's descriptor and activity id, into the header; then the
+	 * header, then the payload: what the header needs is no longer kept
+	 * while the payload is copied.  Until the commit, nothing here is
+	 * part of the buffer.
+	 */
+	BUILD_BUG_ON(sizeof(h->desc) != sizeof(q.u->desc) ||
+		     sizeof(h->activity_id) != sizeof(q.u->activity_id) ||
+		     offsetof(struct etl_event_desc, keyword) !=
+		     offsetof(struct etw_event_desc, keyword) ||
+		     offsetof(struct etl_event_desc, level) !=
+		     offsetof(struct etw_event_desc, level));
+	if (with_descs && !user_access_begin(q.u, sizeof(*q.u)))
+		return -EAGAIN;
+	if (!etw_ucopy_16(h, offsetof(typeof(*h), desc), q.u,
+			  offsetof(typeof(*q.u), desc)) ||
+	    !etw_ucopy_16(h, offsetof(typeof(*h), activity_id), q.u,
+			  offsetof(typeof(*q.u), activity_id)))
+		goto bail_open;
+	/*
+	 * etw_route_accepts() for a fast route, whose MatchAll is 0: the
+	 * level (0 passes any), then the keywords.
+	 */
+	keyword = h->desc.keyword;
+	if (h->desc.level > e->level ||
+	    (unlikely(!(keyword & e->match_any)) && keyword))
+		goto bail_open;
+	if (with_descs)
+		user_access_end();
 	BUILD_BUG_ON(ETW_WRITE_F_STRING != ETL_EVENT_FLAG_STRING_ONLY);
-	etw_event_header_fill(h, len, a->flags & ETW_WRITE_F_STRING, now,
-			      &r->prov->guid, &a->desc, a->activity_id);
+	etw_event_header_fill_task(h, len, etw_fast_flags(q) & ETW_WRITE_F_STRING,
+				   now, &r->prov->guid);
+	if (with_descs) {
+		if (etw_fast_copy_descs((u8 *)(h + 1), etw_fast_count(q)))
+			return -EAGAIN;
+	} else {
+		if (etw_fast_copy_open((u8 *)(h + 1), q.data, size))
+			goto bail_open;
+		user_access_end();
+	}
 	b->offset += room;
 	return 0;
+
+bail:
+	/* Inline, the caller's window is open. */
+	if (!with_descs)
+		user_access_end();
+	return -EAGAIN;
+bail_open:
+	user_access_end();
+	return -EAGAIN;
 }
 
 /*
@@ -200,72 +258,98 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
  * inline payload's, in etw_write_short_user(), keeps its registers.
  */
 static noinline int etw_write_fast_descs(struct etw_file *ef,
-					 const struct etw_event_write_short *a)
+					 const struct etw_event_write_short __user *u,
+					 u64 head, u64 data, u64 tail, u64 now)
 {
-	return etw_write_fast(ef, a, true);
+	const struct etw_fast_req q = {
+		.u = u, .head = head, .data = data, .tail = tail,
+	};
+
+	return etw_write_fast(ef, q, now, true);
 }
 
 /*
- * The full path for this CPU's request: a copy of it in this frame, then
- * preemption back on.  Preemption disabled on entry.
+ * The full path, preemption back on: the request read again, with page
+ * faults allowed, into this frame.  Preemption disabled on entry.
  */
-static noinline int etw_write_short_slow(struct etw_file *ef)
+static noinline long etw_write_short_slow(struct etw_file *ef,
+					  void __user *uarg)
 {
-	struct etw_event_write_short w = *this_cpu_ptr(&etw_fast_req);
+	struct etw_event_write_short w;
 
 	preempt_enable();
+	if (copy_from_user(&w, uarg, sizeof(w)))
+		return -EFAULT;
+	/* Another thread changed it since the lane read it. */
+	if (w.size != sizeof(w))
+		return etw_file_ioctl_generic(ef, ETW_IOC_WRITE_SHORT, uarg);
 	return etw_write_short(ef, &w);
 }
 
-/**
- * etw_write_short_user() - ETW_IOC_WRITE_SHORT, the hot path of EventWrite
- * @ef: the file written through
- * @uarg: the caller's &struct etw_event_write_short
+/*
+ * ETW_IOC_WRITE_SHORT, the hot path of EventWrite, on @ef from @uarg.
+ * Inlined into a writer fd's ioctl: no call, no second entry.
  *
- * A request of today's size at an 8-byte aligned address is read in one
- * user access window, its 7 words by straight-line loads (ucopy.h), into
- * this CPU's copy; the event takes the fast lane or etw_write_short().
- * Nothing is written back.  A request that cannot be read so (another
- * layout, or a page not resident: page faults are disabled) goes to the
- * generic path, which reads and checks it as for any ioctl.
+ * A request of today's size is decided by 3 of its words, each one load
+ * (etw_uload_8(), ucopy.h) in one user access window that, for an inline
+ * payload, stays open until the payload is in the record.  (A word that
+ * straddles a page boundary is one load too: a request that is not
+ * wholly resident faults in its first word or its last.)  The event
+ * takes the fast lane or etw_write_short(), which reads the request
+ * again.  Nothing is written back.  A request that
+ * cannot be read so (another layout, or a page not resident: page faults
+ * are disabled) goes to the generic path, which reads and checks it as for
+ * any ioctl.
  *
  * Return: 0 or the write's negative errno.
  */
-long etw_write_short_user(struct etw_file *ef, void __user *uarg)
+static __always_inline long etw_write_short_lane(struct etw_file *ef,
+						 void __user *uarg)
 {
-	struct etw_event_write_short *w;
+	const struct etw_event_write_short __user *u = uarg;
+	struct etw_fast_req q = { .u = u };
+	u64 now;
 	int ret;
 	u32 f;
 
-	BUILD_BUG_ON(sizeof(*w) != 56);
-	if (!IS_ALIGNED((unsigned long)uarg, 8))
-		goto generic;
+	BUILD_BUG_ON(sizeof(*u) != 56 ||
+		     offsetof(typeof(*u), size) != 0 ||
+		     offsetof(typeof(*u), reg_id) != 4 ||
+		     offsetof(typeof(*u), data) != 40 ||
+		     offsetof(typeof(*u), count) != 48 ||
+		     offsetof(typeof(*u), flags) != 52);
 	preempt_disable();
 	pagefault_disable();
-	w = this_cpu_ptr(&etw_fast_req);
-	if (!user_access_begin(uarg, sizeof(*w)))
-		goto enable;
-	if (!etw_ucopy_32(w, uarg) || !etw_ucopy_8(w, uarg, 32) ||
-	    !etw_ucopy_8(w, uarg, 40) || !etw_ucopy_8(w, uarg, 48))
-		goto fault;
-	user_access_end();
-	if (w->size != sizeof(*w))
-		goto enable;
 	/*
-	 * One inline payload (@count its size) or none (no descriptor), or
+	 * The clock first: before anything the rest keeps in registers.
+	 * Preemption is off from before it to the commit, so the records of
+	 * this CPU are still in timestamp order.
+	 */
+	now = etw_clock();
+	if (!user_access_begin(u, sizeof(*u)))
+		goto enable;
+	/* A word that faulted is all ones: a size and flags refused here. */
+	q.head = etw_uload_8(u, 0);
+	q.data = etw_uload_8(u, 40);
+	q.tail = etw_uload_8(u, 48);
+	if ((u32)q.head != sizeof(*u))
+		goto fault;
+	/*
+	 * One inline payload (count its size) or none (no descriptor), or
 	 * up to ETW_FAST_DESCS untyped data descriptors; EventWriteString's
 	 * flag; no other flag.
 	 */
-	f = w->flags & ~ETW_WRITE_F_STRING;
-	if (f == ETW_WRITE_F_INLINE || (!f && !w->count))
-		ret = etw_write_fast(ef, w, false);
-	else if (!f)
-		ret = etw_write_fast_descs(ef, w);
-	else
-		ret = -EAGAIN;
+	f = etw_fast_flags(q) & ~ETW_WRITE_F_STRING;
+	if (f == ETW_WRITE_F_INLINE || (!f && !etw_fast_count(q))) {
+		ret = etw_write_fast(ef, q, now, false);
+	} else {
+		user_access_end();
+		ret = f ? -EAGAIN :
+			etw_write_fast_descs(ef, u, q.head, q.data, q.tail, now);
+	}
 	pagefault_enable();
 	if (ret)
-		return etw_write_short_slow(ef);
+		return etw_write_short_slow(ef, uarg);
 	preempt_enable();
 	return 0;
 
@@ -274,6 +358,34 @@ fault:
 enable:
 	pagefault_enable();
 	preempt_enable();
-generic:
 	return etw_file_ioctl_generic(ef, ETW_IOC_WRITE_SHORT, uarg);
+}
+
+/**
+ * etw_write_short_user() - ETW_IOC_WRITE_SHORT on the /dev/etw file itself
+ * @ef: the file written through
+ * @uarg: the caller's &struct etw_event_write_short
+ *
+ * Return: 0 or the write's negative errno.
+ */
+long etw_write_short_user(struct etw_file *ef, void __user *uarg)
+{
+	return etw_write_short_lane(ef, uarg);
+}
+
+/*
+ * A writer fd's ioctl (writer.c): the writes only, exactly as on the file.
+ * EventWrite's is the lane itself, in a function without another frame
+ * (GCC sets up the generic path's frame on entry, whatever the command):
+ * the other write pays the call to the generic path instead.
+ */
+long etw_writer_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	if (cmd == ETW_IOC_WRITE_SHORT)
+		return etw_write_short_lane(filp->private_data,
+					    (void __user *)arg);
+	if (cmd != ETW_IOC_WRITE)
+		return -ENOTTY;
+	return etw_file_ioctl_generic(filp->private_data, cmd,
+				      (void __user *)arg);
 }

@@ -9,7 +9,7 @@
  * writing through the same /dev/etw file writes twice per event.  A writer
  * fd is another struct file bound to the same struct etw_file, so threads
  * that write through writer fds of their own write no common line on the
- * way in.  Its ioctl (etw_writer_ioctl(), in dev.c) is the file's, for
+ * way in.  Its ioctl (etw_writer_ioctl(), in write_fast.c) is the file's, for
  * ETW_IOC_WRITE and ETW_IOC_WRITE_SHORT only.
  *
  * A writer fd holds a reference on the etw_file's memory, not on its

@@ -6,8 +6,8 @@
  * rule would store what it must not, or miss what it must: a second
  * session, PID and event id filters, EnableProperty items and drops,
  * provider traits, the level and keyword test, a full buffer (ENOSPC and
- * the exact EventsLost), a payload that faults or is not resident, every
- * payload size around the copy's word and block edges, and enables that
+ * the exact EventsLost), a payload that faults or is not resident, a
+ * request that is not, every payload size from 0 to 600, and enables that
  * change while a thread writes.
  *
  * The lane needs this CPU's buffer to be current (the first event of a
@@ -128,8 +128,8 @@ static int items(const struct etw_test_event_header *h, __u16 *types, int max)
 
 /*
  * Every size around the copy's edges (4/2/1-byte tails, words, 32-byte
- * blocks, the 256-byte switch to the kernel's copy): the exact bytes,
- * size and header of each record.
+ * blocks, "rep movsq" from 64 bytes): the exact bytes, size and header of
+ * each record.
  */
 TEST_F(fw, payload_sizes)
 {
@@ -177,6 +177,71 @@ TEST_F(fw, payload_sizes)
 				break;
 		EXPECT_EQ(j, sizes[i]) TH_LOG("size %u: byte %u differs", sizes[i], j);
 	}
+}
+
+/* The checker of payload_every_size: each record its size's bytes. */
+struct every {
+	__u32 seen;
+	__u32 bad;
+	__u32 first_bad;
+};
+
+static __u8 every_byte(__u32 size, __u32 j)
+{
+	return (__u8)(size * 7 + j * 13 + 1);
+}
+
+static int every_check(const struct etw_test_event_header *h,
+		       const __u8 *buffer, __u32 cpu, void *ctx)
+{
+	const __u8 *p = (const __u8 *)h + 0x50;
+	struct every *e = ctx;
+	__u32 size = h->desc.id, j;
+	int ok;
+
+	(void)buffer;
+	(void)cpu;
+	if (size == WARM)
+		return 0;
+	ok = h->size == 0x50 + size && h->desc.level == 4 &&
+	     h->desc.keyword == 0x10 && h->activity_id[0] == (__u8)size &&
+	     h->activity_id[15] == 0xa5;
+	for (j = 0; ok && j < size; j++)
+		ok = p[j] == every_byte(size, j);
+	if (!ok && !e->bad++)
+		e->first_bad = size;
+	e->seen++;
+	return 0;
+}
+
+/*
+ * Every payload size from 0 to 600: the words, the tails, "rep movsq"
+ * from 64 bytes with its last word ending at the last byte.  Drained by
+ * batches, so that no buffer fills; each batch's first event of a buffer
+ * takes the full path, the others the lane.
+ */
+TEST_F(fw, payload_every_size)
+{
+	static __u8 data[600];
+	struct etw_session_info info;
+	struct every e = { 0 };
+	__u32 size, j;
+
+	warm(self);
+	for (size = 0; size <= 600; size++) {
+		for (j = 0; j < size; j++)
+			data[j] = every_byte(size, j);
+		ASSERT_EQ(0, write_inline(self->fd, self->reg, size, 4, 0x10,
+					  0, data, size)) TH_LOG("size %u", size);
+		if (size % 50 == 49 || size == 600) {
+			ASSERT_LE(0, etw_drain(self->fd, self->s, every_check, &e));
+			warm(self);
+		}
+	}
+	EXPECT_EQ(601, e.seen);
+	EXPECT_EQ(0, e.bad) TH_LOG("first bad size %u", e.first_bad);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->s, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(0, info.events_lost);
 }
 
 /*
@@ -292,10 +357,43 @@ TEST_F(fw, event_id_filter)
 	EXPECT_EQ(9, hdr(r, 0)->desc.id);
 }
 
-/* The session's level, MatchAnyKeyword and MatchAllKeyword. */
+/* An event of a level and keyword test, and whether the session keeps it. */
+struct lk_event {
+	__u8 level;
+	__u64 kw;
+	int kept;
+};
+
+/*
+ * The session enabled with level 3, MatchAny 0x30 and MatchAll @all:
+ * each of @n events @ev kept or not.
+ */
+static void level_keyword_case(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(fw) *self, __u64 all,
+			       const struct lk_event *ev, unsigned int n)
+{
+	struct recs *r;
+	unsigned int i, kept = 0;
+
+	warm(self);
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 3,
+				       0x30, all, 0));
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, write_inline(self->fd, self->reg, i, ev[i].level,
+					  ev[i].kw, 0, "k", 1));
+		kept += ev[i].kept;
+	}
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(kept, r->n);
+	for (i = 0, kept = 0; i < n; i++)
+		if (ev[i].kept)
+			EXPECT_EQ(i, hdr(r, kept++)->desc.id);
+}
+
+/* The session's level, MatchAnyKeyword and MatchAllKeyword (full path). */
 TEST_F(fw, level_and_keywords)
 {
-	static const struct { __u8 level; __u64 kw; int kept; } ev[] = {
+	static const struct lk_event ev[] = {
 		{ 4, 0x30, 0 },		/* level above the session's 3 */
 		{ 3, 0x20, 0 },		/* MatchAll 0x30 not all there */
 		{ 3, 0x40, 0 },		/* no MatchAny bit */
@@ -303,22 +401,26 @@ TEST_F(fw, level_and_keywords)
 		{ 0, 0x70, 1 },		/* level 0: any level */
 		{ 2, 0, 1 },		/* keyword 0: any keyword */
 	};
-	struct recs *r;
-	unsigned int i, kept = 0;
 
-	warm(self);
-	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, self->guid, 1, 3,
-				       0x30, 0x30, 0));
-	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
-		ASSERT_EQ(0, write_inline(self->fd, self->reg, i, ev[i].level,
-					  ev[i].kw, 0, NULL, 0));
-		kept += ev[i].kept;
-	}
-	r = drain(_metadata, self->fd, self->s);
-	ASSERT_EQ(kept, r->n);
-	for (i = 0, kept = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
-		if (ev[i].kept)
-			EXPECT_EQ(i, hdr(r, kept++)->desc.id);
+	level_keyword_case(_metadata, self, 0x30, ev, sizeof(ev) / sizeof(ev[0]));
+}
+
+/* The lane's own test: MatchAny and no MatchAll. */
+TEST_F(fw, level_and_any_keyword)
+{
+	static const struct lk_event ev[] = {
+		{ 4, 0x10, 0 },		/* level above the session's 3 */
+		{ 255, 0x10, 0 },
+		{ 3, 0x40, 0 },		/* no MatchAny bit */
+		{ 3, 0x30, 1 },
+		{ 3, 0x20, 1 },		/* one MatchAny bit is enough */
+		{ 1, ~0ULL, 1 },
+		{ 0, 0x10, 1 },		/* level 0: any level */
+		{ 2, 0, 1 },		/* keyword 0: any keyword */
+		{ 0, 0, 1 },
+	};
+
+	level_keyword_case(_metadata, self, 0, ev, sizeof(ev) / sizeof(ev[0]));
 }
 
 /*
@@ -444,7 +546,9 @@ TEST_F(fw, write_ex_filter_and_related)
 TEST_F(fw, payload_faults_and_residency)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	static const __u32 sizes[] = { 5, 13, 64, 300 };
+	/* Words; "rep movsq" faulting in its last word; in the tail word. */
+	static const __u32 sizes[] = { 5, 13, 64, 67, 300, 600 };
+	const unsigned int n = sizeof(sizes) / sizeof(sizes[0]);
 	struct etw_session_info info;
 	struct recs *r;
 	unsigned int i;
@@ -456,7 +560,7 @@ TEST_F(fw, payload_faults_and_residency)
 	ASSERT_EQ(0, munmap(map + page, page));
 	memset(map, 0x3e, page);
 	warm(self);
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < n; i++) {
 		EXPECT_EQ(-EFAULT, write_inline(self->fd, self->reg, 1, 4, 0, 0,
 						map + page - sizes[i] + 1, sizes[i]))
 			TH_LOG("size %u", sizes[i]);
@@ -464,8 +568,11 @@ TEST_F(fw, payload_faults_and_residency)
 					  map + page - sizes[i], sizes[i]))
 			TH_LOG("size %u", sizes[i]);
 	}
+	/* "rep movsq" faulting half way through. */
+	EXPECT_EQ(-EFAULT, write_inline(self->fd, self->reg, 1, 4, 0, 0,
+					map + page - 300, 600));
 	ASSERT_EQ(0, munmap(map, page));
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < n; i++) {
 		map = mmap(NULL, page, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		ASSERT_TRUE(map != MAP_FAILED);
@@ -474,13 +581,13 @@ TEST_F(fw, payload_faults_and_residency)
 		munmap(map, page);
 	}
 	r = drain(_metadata, self->fd, self->s);
-	ASSERT_EQ(8, r->n);
-	for (i = 0; i < 8; i++) {
+	ASSERT_EQ(2 * n, r->n);
+	for (i = 0; i < 2 * n; i++) {
 		const struct etw_test_event_header *h = hdr(r, i);
-		__u32 size = sizes[i % 4], j;
-		__u8 want = i < 4 ? 0x3e : 0;
+		__u32 size = sizes[i % n], j;
+		__u8 want = i < n ? 0x3e : 0;
 
-		EXPECT_EQ(i < 4 ? 2 : 3, h->desc.id);
+		EXPECT_EQ(i < n ? 2 : 3, h->desc.id);
 		EXPECT_EQ(0x50 + size, h->size);
 		for (j = 0; j < size; j++)
 			if (r->rec[i][0x50 + j] != want)
@@ -529,14 +636,120 @@ TEST_F(fw, request_not_resident)
 	}
 }
 
+/*
+ * @s across two pages, @off bytes of it in the first: each page a memfd's
+ * own (two mappings, so that touching one maps nothing of the other),
+ * written with pwrite(), not through the mapping: not resident until
+ * touched.  @touch: the page (0 or 1) to make resident.
+ */
+static __u8 *map_across(struct __test_metadata *_metadata,
+			const struct etw_event_write_short *s, int off,
+			int touch)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	volatile __u8 t;
+	__u8 *map;
+	int i, mfd;
+
+	map = mmap(NULL, 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		return NULL;
+	for (i = 0; i < 2; i++) {
+		mfd = memfd_create("etwtest-across", 0);
+		EXPECT_LE(0, mfd);
+		EXPECT_EQ(0, ftruncate(mfd, page));
+		if (i) {
+			EXPECT_EQ(sizeof(*s) - off,
+				  pwrite(mfd, (const __u8 *)s + off, sizeof(*s) - off, 0));
+		} else {
+			EXPECT_EQ(off, pwrite(mfd, s, off, page - off));
+		}
+		EXPECT_TRUE(mmap(map + i * page, page, PROT_READ,
+				 MAP_SHARED | MAP_FIXED, mfd, 0) != MAP_FAILED);
+		close(mfd);
+	}
+	t = map[touch * page];
+	(void)t;
+	return map + page - off;
+}
+
+/*
+ * A request across a page boundary, at every 8-byte offset and at two
+ * odd ones, with one of its pages not resident: the lane reads a word of
+ * all ones where a load faults, takes the full path, which reads the
+ * request with faults allowed, and the record is the request's.  With
+ * the second page not mapped, EFAULT.
+ */
+TEST_F(fw, request_across_pages)
+{
+	static const char msg[] = "across";
+	static const int offs[] = { 8, 16, 24, 32, 40, 48, 3, 53 };
+	const unsigned int n = sizeof(offs) / sizeof(offs[0]);
+	long page = sysconf(_SC_PAGESIZE);
+	struct etw_event_write_short s = { .size = sizeof(s), .reg_id = self->reg };
+	unsigned int i, k;
+	struct recs *r;
+	__u8 *map;
+
+	s.desc = (struct etw_event_desc){ .version = 2, .level = 4, .task = 9,
+		.keyword = 0x10 };
+	memset(s.activity_id, 0x77, sizeof(s.activity_id));
+	s.flags = ETW_WRITE_F_INLINE;
+	s.data = (uintptr_t)msg;
+	s.count = sizeof(msg);
+	warm(self);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < n; i++) {
+			s.desc.id = 10 * k + i;
+			/* k 0: the first page resident; 1: the second. */
+			map = map_across(_metadata, &s, offs[i], k);
+			ASSERT_TRUE(map != NULL);
+			EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_WRITE_SHORT, map))
+				TH_LOG("offset %d, page %u", offs[i], k);
+			munmap(map - page + offs[i], 2 * page);
+		}
+	}
+	r = drain(_metadata, self->fd, self->s);
+	ASSERT_EQ(2 * n, r->n);
+	for (i = 0; i < 2 * n; i++) {
+		const struct etw_test_event_header *h = hdr(r, i);
+
+		EXPECT_EQ(10 * (i / n) + i % n, h->desc.id);
+		EXPECT_EQ(2, h->desc.version);
+		EXPECT_EQ(9, h->desc.task);
+		EXPECT_EQ(0x10, h->desc.keyword);
+		EXPECT_EQ(0x77, h->activity_id[0]);
+		EXPECT_EQ(0x77, h->activity_id[15]);
+		EXPECT_EQ(0x50 + sizeof(msg), h->size);
+		EXPECT_EQ(0, memcmp(msg, r->rec[i] + 0x50, sizeof(msg)));
+	}
+
+	/* The second page not mapped: the request's end faults. */
+	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(map != MAP_FAILED);
+	ASSERT_EQ(0, munmap(map + page, page));
+	for (i = 0; i < n; i++) {
+		memcpy(map + page - offs[i], &s, offs[i]);
+		EXPECT_EQ(-EFAULT, etw_ioctl_err(self->fd, ETW_IOC_WRITE_SHORT,
+						 map + page - offs[i]))
+			TH_LOG("offset %d", offs[i]);
+	}
+	munmap(map, page);
+	r = drain(_metadata, self->fd, self->s);
+	EXPECT_EQ(0, r->n);
+}
+
 /* An event from data descriptors (the short request without INLINE). */
 static int write_descs(int fd, __u32 reg, __u16 id, const struct etw_data_desc *d,
 		       __u32 count)
 {
 	struct etw_event_write_short s = { .size = sizeof(s), .reg_id = reg };
 
-	s.desc.id = id;
-	s.desc.level = 4;
+	s.desc = (struct etw_event_desc){ .id = id, .version = 3, .channel = 9,
+		.level = 4, .opcode = 5, .task = 6, .keyword = 0x11 };
+	memset(s.activity_id, 0x5c, sizeof(s.activity_id));
+	s.activity_id[15] = (__u8)id;
 	s.data = (uintptr_t)d;
 	s.count = count;
 	return etw_ioctl_err(fd, ETW_IOC_WRITE_SHORT, &s);
@@ -595,6 +808,13 @@ TEST_F(fw, data_descriptors)
 			off += d[j].size;
 		}
 		EXPECT_EQ(i < 5 ? counts[i] : 20 + 3 * (i - 5), h->desc.id);
+		EXPECT_EQ(3, h->desc.version);
+		EXPECT_EQ(9, h->desc.channel);
+		EXPECT_EQ(5, h->desc.opcode);
+		EXPECT_EQ(6, h->desc.task);
+		EXPECT_EQ(0x11, h->desc.keyword);
+		EXPECT_EQ(0x5c, h->activity_id[0]);
+		EXPECT_EQ(h->desc.id, h->activity_id[15]);
 		EXPECT_EQ(0x50 + off, h->size) TH_LOG("record %u", i);
 		EXPECT_EQ(0, h->flags);
 		EXPECT_EQ(0, memcmp(want, r->rec[i] + 0x50, off)) TH_LOG("record %u", i);
