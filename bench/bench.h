@@ -104,6 +104,14 @@ void bench_print(const char *key, double value);
 void bench_printf(double value, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * What getrusage() counts of @ru, as PREFIX.sys_ns (system time),
+ * PREFIX.minflt (page faults), PREFIX.nvcsw (voluntary context switches:
+ * sleeps, so wake-ups) and PREFIX.nivcsw (involuntary: preemptions).
+ */
+struct rusage;
+void bench_print_rusage(const char *prefix, const struct rusage *ru);
+
 /* Exit with a message on standard error. */
 void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 

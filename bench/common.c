@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "bench.h"
 
@@ -50,6 +51,15 @@ void bench_printf(double value, const char *fmt, ...)
 	vsnprintf(key, sizeof(key), fmt, ap);
 	va_end(ap);
 	bench_print(key, value);
+}
+
+void bench_print_rusage(const char *prefix, const struct rusage *ru)
+{
+	bench_printf(ru->ru_stime.tv_sec * 1e9 + ru->ru_stime.tv_usec * 1e3,
+		     "%s.sys_ns", prefix);
+	bench_printf(ru->ru_minflt, "%s.minflt", prefix);
+	bench_printf(ru->ru_nvcsw, "%s.nvcsw", prefix);
+	bench_printf(ru->ru_nivcsw, "%s.nivcsw", prefix);
 }
 
 void bench_die(const char *fmt, ...)

@@ -13,6 +13,7 @@
  *   PREFIX.cpu_ns   user + system time of COMMAND and its descendants
  *   PREFIX.wall_ns  elapsed time
  *   PREFIX.status   exit status
+ *   PREFIX.sys_ns, .minflt, .nvcsw, .nivcsw  their getrusage() (bench.h)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@
 int main(int argc, char **argv)
 {
 	uint64_t t0, t1, cpu_ns = 0;
-	struct rusage ru;
+	struct rusage ru, sum = { 0 };
 	int status = 0, st;
 	pid_t pid, w;
 
@@ -47,6 +48,11 @@ int main(int argc, char **argv)
 	while ((w = wait4(-1, &st, 0, &ru)) > 0 || errno == EINTR) {
 		if (w <= 0)
 			continue;
+		sum.ru_stime.tv_sec += ru.ru_stime.tv_sec;
+		sum.ru_stime.tv_usec += ru.ru_stime.tv_usec;
+		sum.ru_minflt += ru.ru_minflt;
+		sum.ru_nvcsw += ru.ru_nvcsw;
+		sum.ru_nivcsw += ru.ru_nivcsw;
 		cpu_ns += (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
 			  (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
 		if (w == pid) {
@@ -60,5 +66,6 @@ int main(int argc, char **argv)
 	bench_printf(t1 - t0, "%s.wall_ns", argv[1]);
 	bench_printf(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
 		     "%s.status", argv[1]);
+	bench_print_rusage(argv[1], &sum);
 	return 0;
 }

@@ -14,10 +14,12 @@
  *                        often the session ran out of buffers
  *   producer.cpu_ns      this process's CPU time
  *   producer.wall_ns     time from the first event to the last
+ *   producer.sys_ns, .minflt, .nvcsw, .nivcsw  its getrusage() (bench.h)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "bench.h"
@@ -29,6 +31,7 @@ int main(int argc, char **argv)
 	unsigned long n, size, ok = 0, failed = 0, first, runs = 0, last;
 	EVENT_DATA_DESCRIPTOR d;
 	struct timespec cpu;
+	struct rusage ru;
 	uint64_t t0, t1;
 	REGHANDLE h;
 
@@ -65,6 +68,8 @@ int main(int argc, char **argv)
 	bench_print("producer.failed_runs", runs);
 	bench_print("producer.cpu_ns", cpu.tv_sec * 1e9 + cpu.tv_nsec);
 	bench_print("producer.wall_ns", t1 - t0);
+	getrusage(RUSAGE_SELF, &ru);
+	bench_print_rusage("producer", &ru);
 	EventUnregister(h);
 	return 0;
 }
