@@ -8,7 +8,8 @@
  *
  * The pool starts with MinimumBuffers and grows towards MaximumBuffers in a
  * work item, never in the write path: a writer that finds no free buffer
- * loses its event (counted) and asks for more.  Each buffer is its own
+ * loses its event (counted) and asks for more.  A logger that attaches
+ * grows it to MaximumBuffers at once (etw_buffers_fill()).  Each buffer is its own
  * vmalloc_user() allocation in a fixed slot, so a consumer can map the
  * slots (consumer.c) while the pool grows.
  */
@@ -140,25 +141,70 @@ void etw_buffers_grow_locked(struct etw_session *s)
 		queue_work(system_unbound_wq, &s->grow_work);
 }
 
-static void etw_buffer_grow_fn(struct work_struct *work)
+/* A buffer that never joined the pool. */
+static void etw_buffer_destroy(struct etw_session *s, struct etw_buffer *b)
 {
-	struct etw_session *s = container_of(work, struct etw_session, grow_work);
+	etw_buffer_mem_free(b->data);
+	kfree(b);
+	etw_buffer_memory_uncharge(s->stride);
+}
+
+/* A logger's pool: everything MaximumBuffers allows, now. */
+static bool etw_pool_below_maximum(struct etw_session *s)
+{
+	return !s->stopped && s->nr_buffers < s->max_buffers;
+}
+
+/*
+ * Allocate buffers while @want says the pool needs one.  Two may grow the
+ * pool at once (the work item, a logger attaching): each buffer is added
+ * only if MaximumBuffers still has room for it.
+ */
+static void etw_buffers_grow_while(struct etw_session *s,
+				   bool (*want)(struct etw_session *s))
+{
 	struct etw_buffer *b;
-	bool more;
+	bool added;
 
 	for (;;) {
 		spin_lock(&s->pool_lock);
-		more = etw_pool_wants_more(s);
+		added = want(s);
 		spin_unlock(&s->pool_lock);
-		if (!more)
+		if (!added)
 			return;
 		b = etw_buffer_alloc(s);
 		if (!b)
 			return;	/* the memory cap: writers go on losing events */
 		spin_lock(&s->pool_lock);
-		etw_buffer_add_locked(s, b);
+		added = s->nr_buffers < s->max_buffers;
+		if (added)
+			etw_buffer_add_locked(s, b);
 		spin_unlock(&s->pool_lock);
+		if (!added) {
+			etw_buffer_destroy(s, b);
+			return;
+		}
 	}
+}
+
+static void etw_buffer_grow_fn(struct work_struct *work)
+{
+	struct etw_session *s = container_of(work, struct etw_session, grow_work);
+
+	etw_buffers_grow_while(s, etw_pool_wants_more);
+}
+
+/*
+ * A logger attached: the pool grows to MaximumBuffers at once, in the
+ * attaching process.  A file session's writers need the whole pool at
+ * their first burst, before the logger has given a buffer back, and the
+ * work item that grows the pool on demand runs behind them (it is queued
+ * at a buffer switch and then scheduled); a session nobody writes to a
+ * file keeps MinimumBuffers until its writers need more.
+ */
+void etw_buffers_fill(struct etw_session *s)
+{
+	etw_buffers_grow_while(s, etw_pool_below_maximum);
 }
 
 /*

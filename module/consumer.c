@@ -576,6 +576,9 @@ int etw_consumer_attach(struct etw_consumer_attach *arg, struct etw_new_fd *nfd)
 	}
 	if (ret)
 		goto out_free;
+	/* Its writers start with every buffer they may have. */
+	if (arg->flags & ETW_CONSUMER_F_LOGGER)
+		etw_buffers_fill(s);
 
 	ret = etw_new_fd(nfd, "[etw-consumer]", &etw_consumer_fops, c,
 			 O_RDWR | (arg->flags & ETW_CONSUMER_F_CLOEXEC ?

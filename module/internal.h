@@ -329,6 +329,7 @@ void *etw_buffer_switch(struct etw_session *s, struct etw_cpu *c);
 struct page;
 struct page *etw_buffer_mem_page(void *p);
 void etw_buffers_grow_locked(struct etw_session *s);
+void etw_buffers_fill(struct etw_session *s);
 
 /*
  * Room for @len bytes (8-aligned, at most buffer_size - header) in this

@@ -637,6 +637,47 @@ TEST_F(consumer, memory_cap)
 }
 
 /*
+ * A logger attaching grows the pool to MaximumBuffers before it returns;
+ * a consumer that is not a logger leaves it to grow on demand.
+ */
+TEST_F(consumer, logger_attach_fills_pool)
+{
+	struct etw_session_info info;
+	struct consumer c;
+
+	start(_metadata, self, "etwtest-cons-fill", 0, 4, 4, 12);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	EXPECT_LT(info.number_of_buffers, 12);
+	consumer_close(&c);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &c));
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(12, info.number_of_buffers);
+	EXPECT_EQ(12, info.free_buffers);
+	consumer_close(&c);
+}
+
+/* The memory cap stops the filling; the logger attaches all the same. */
+TEST_F(consumer, logger_attach_fill_capped)
+{
+	struct etw_session_info info;
+	struct consumer c;
+	char cap[16] = "1";
+	int ret;
+
+	ASSERT_EQ(0, swap_memory_cap(cap));
+	/* 4 x 64 KiB at the start; 32 would be 2 MiB. */
+	start(_metadata, self, "etwtest-cons-fillcap", 0, 64, 4, 32);
+	ret = consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &c);
+	ASSERT_EQ(0, swap_memory_cap(cap));
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	EXPECT_LT(4, info.number_of_buffers);
+	EXPECT_GE(16, info.number_of_buffers);
+	consumer_close(&c);
+}
+
+/*
  * Real-time mode, no consumer: buffers are held up to the pool limit, then
  * events are lost (EventsLost) and RealTimeBuffersLost counts the
  * shortages; a consumer attaching later gets everything held.
