@@ -11,7 +11,8 @@
 #                         E="VAR=value ..." sets their environment
 #   make bench            the benchmark table, in its own VM (issue 7)
 #   make bench-profile CASE="write 64"  guest instructions per event by
-#                         function (CASE: write SIZE, null, getpid; N, FUNC)
+#                         function (CASE: write SIZE, null, getpid; N, FUNC,
+#                         BASE=null: the difference from another case)
 #   make fuzz             the ioctl/mmap fuzzer, 1,000,000 calls per kernel
 #   make stress           64 sessions, 1,000 providers, 50 processes, 3 minutes
 #   make install          libetw, headers, pkg-config file, etw, man pages
@@ -94,7 +95,7 @@ bench:
 	@scripts/bench.sh
 
 bench-profile:
-	@CASE="$(CASE)" N="$(N)" FUNC="$(FUNC)" scripts/bench-profile.sh
+	@CASE="$(CASE)" N="$(N)" FUNC="$(FUNC)" BASE="$(BASE)" scripts/bench-profile.sh
 
 clean:
 	rm -rf $(BUILD)
