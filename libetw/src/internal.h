@@ -23,14 +23,15 @@ static inline long etw_ioctl_inline(int fd, unsigned long cmd, void *arg)
 #if defined(__x86_64__) && !defined(__ILP32__)
 	long ret;
 
-	do {
-		/* The kernel reads *arg: the "memory" clobber orders its stores. */
-		__asm__ __volatile__("syscall"
-				     : "=a"(ret)
-				     : "0"((long)SYS_ioctl), "D"((long)fd),
-				       "S"(cmd), "d"(arg)
-				     : "rcx", "r11", "memory");
-	} while (ret == -EINTR);
+	/* The kernel reads *arg: the "memory" clobber orders its stores. */
+	__asm__ __volatile__("syscall"
+			     : "=a"(ret)
+			     : "0"((long)SYS_ioctl), "D"((long)fd),
+			       "S"(cmd), "d"(arg)
+			     : "rcx", "r11", "memory");
+	/* Interrupted: etw_ioctl() retries, out of the caller's line. */
+	if (__builtin_expect(ret == -EINTR, 0))
+		return etw_ioctl(fd, cmd, arg);
 	return ret;
 #else
 	return etw_ioctl(fd, cmd, arg);

@@ -635,7 +635,9 @@ send_short(const struct etw_prov *p, int fd, PCEVENT_DESCRIPTOR desc,
 		s.flags = flags;
 	}
 	ret = etw_ioctl_inline(fd, ETW_IOC_WRITE_SHORT, &s);
-	return ret >= 0 ? ERROR_SUCCESS : etw_win32_error((int)ret, ETW_ERR_WRITE);
+	if (__builtin_expect(ret < 0, 0))
+		return etw_win32_error((int)ret, ETW_ERR_WRITE);
+	return ERROR_SUCCESS;
 }
 
 /*
