@@ -243,6 +243,8 @@ struct etw_new_fd {
 int etw_new_fd(struct etw_new_fd *nfd, const char *name,
 	       const struct file_operations *fops, void *priv, int flags);
 long etw_writer_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
+long etw_writer_compat_ioctl(struct file *filp, unsigned int cmd,
+			     unsigned long arg);
 long etw_file_ioctl_generic(struct etw_file *ef, unsigned int cmd,
 			    void __user *uarg);
 void etw_file_put(struct etw_file *ef);

@@ -20,6 +20,7 @@
  * sessions or with filters or items.  So the lane changes how fast an
  * event is written, never what is written or returned.
  */
+#include <linux/compat.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 
@@ -39,7 +40,13 @@ static __always_inline int etw_fast_copy_open(u8 *dst, u64 uptr, u32 len)
 
 	if (!len)
 		return 0;
-	if (!access_ok(src, len))
+	/*
+	 * Up to a page, the address alone, as access_ok() checks a size it
+	 * knows to be that small: a copy that starts in user space faults in
+	 * the guard page above it.  (Where access_ok() checks the whole page,
+	 * an address in the last one takes the full path.)
+	 */
+	if (len <= PAGE_SIZE ? !access_ok(src, PAGE_SIZE) : !access_ok(src, len))
 		return -EFAULT;
 	barrier_nospec();
 	return etw_ucopy(dst, src, len);
@@ -160,7 +167,8 @@ static __always_inline u32 etw_fast_flags(const struct etw_fast_req q)
  */
 static __always_inline int etw_write_fast(struct etw_file *ef,
 					  const struct etw_fast_req q,
-					  u64 now, const bool with_descs)
+					  u64 now, u16 header_type,
+					  const bool with_descs)
 {
 	const struct etw_route_entry *e;
 	const struct etw_route *route;
@@ -168,8 +176,7 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	struct etw_session *s;
 	struct etw_buffer *b;
 	struct etw_reg *r;
-	s64 size = etw_fast_count(q);
-	u32 len, room;
+	u32 size, room;
 	u64 keyword;
 
 	/* An RCU read side (preemption disabled), as in etw_write_route(). */
@@ -182,14 +189,17 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	if (!r || rcu_access_pointer(r->traits))
 		goto bail;
 	if (with_descs) {
-		size = etw_fast_descs_read(q.data, size);
-		if (size < 0)
+		s64 total = etw_fast_descs_read(q.data, etw_fast_count(q));
+
+		if (total < 0 || total > ETW_MAX_EVENT_SIZE - ETW_EVENT_HEADER_SIZE)
 			return -EAGAIN;
+		size = total;
+	} else {
+		size = etw_fast_count(q);
+		if (size > ETW_MAX_EVENT_SIZE - ETW_EVENT_HEADER_SIZE)
+			goto bail;
 	}
-	if (size > ETW_MAX_EVENT_SIZE - ETW_EVENT_HEADER_SIZE)
-		goto bail;
-	len = ETW_EVENT_HEADER_SIZE + size;
-	room = ALIGN(len, 8);
+	room = ALIGN(ETW_EVENT_HEADER_SIZE + size, 8);
 	route = rcu_dereference_sched(r->prov->route);
 	if (!route || !route->fast)
 		goto bail;
@@ -230,7 +240,8 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	if (with_descs)
 		user_access_end();
 	BUILD_BUG_ON(ETW_WRITE_F_STRING != ETL_EVENT_FLAG_STRING_ONLY);
-	etw_event_header_fill_task(h, len, etw_fast_flags(q) & ETW_WRITE_F_STRING,
+	etw_event_header_fill_task(h, ETW_EVENT_HEADER_SIZE + size, header_type,
+				   etw_fast_flags(q) & ETW_WRITE_F_STRING,
 				   now, &r->prov->guid);
 	if (with_descs) {
 		if (etw_fast_copy_descs((u8 *)(h + 1), etw_fast_count(q)))
@@ -265,7 +276,7 @@ static noinline int etw_write_fast_descs(struct etw_file *ef,
 		.u = u, .head = head, .data = data, .tail = tail,
 	};
 
-	return etw_write_fast(ef, q, now, true);
+	return etw_write_fast(ef, q, now, etw_header_type(), true);
 }
 
 /*
@@ -304,7 +315,8 @@ static noinline long etw_write_short_slow(struct etw_file *ef,
  * Return: 0 or the write's negative errno.
  */
 static __always_inline long etw_write_short_lane(struct etw_file *ef,
-						 void __user *uarg)
+						 void __user *uarg,
+						 u16 header_type)
 {
 	const struct etw_event_write_short __user *u = uarg;
 	struct etw_fast_req q = { .u = u };
@@ -341,7 +353,7 @@ static __always_inline long etw_write_short_lane(struct etw_file *ef,
 	 */
 	f = etw_fast_flags(q) & ~ETW_WRITE_F_STRING;
 	if (f == ETW_WRITE_F_INLINE || (!f && !etw_fast_count(q))) {
-		ret = etw_write_fast(ef, q, now, false);
+		ret = etw_write_fast(ef, q, now, header_type, false);
 	} else {
 		user_access_end();
 		ret = f ? -EAGAIN :
@@ -370,22 +382,40 @@ enable:
  */
 long etw_write_short_user(struct etw_file *ef, void __user *uarg)
 {
-	return etw_write_short_lane(ef, uarg);
+	return etw_write_short_lane(ef, uarg, etw_header_type());
 }
 
 /*
  * A writer fd's ioctl (writer.c): the writes only, exactly as on the file.
  * EventWrite's is the lane itself, in a function without another frame
  * (GCC sets up the generic path's frame on entry, whatever the command):
- * the other write pays the call to the generic path instead.
+ * the other write pays the call to the generic path instead.  A native
+ * system call's record has the 64-bit header.
  */
 long etw_writer_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	if (cmd == ETW_IOC_WRITE_SHORT)
 		return etw_write_short_lane(filp->private_data,
-					    (void __user *)arg);
+					    (void __user *)arg,
+					    ETL_HEADER_TYPE_EVENT64);
 	if (cmd != ETW_IOC_WRITE)
 		return -ENOTTY;
 	return etw_file_ioctl_generic(filp->private_data, cmd,
 				      (void __user *)arg);
 }
+
+#ifdef CONFIG_COMPAT
+/*
+ * The same for a 32-bit caller (ia32 and x32 ioctls both enter through
+ * compat_sys_ioctl()), through the /dev/etw file's instance of the lane.
+ */
+long etw_writer_compat_ioctl(struct file *filp, unsigned int cmd,
+			     unsigned long arg)
+{
+	if (cmd == ETW_IOC_WRITE_SHORT)
+		return etw_write_short_user(filp->private_data, compat_ptr(arg));
+	if (cmd != ETW_IOC_WRITE)
+		return -ENOTTY;
+	return etw_file_ioctl_generic(filp->private_data, cmd, compat_ptr(arg));
+}
+#endif

@@ -33,7 +33,9 @@ static const struct file_operations etw_writer_fops = {
 	.owner = THIS_MODULE,
 	.release = etw_writer_release,
 	.unlocked_ioctl = etw_writer_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
+#ifdef CONFIG_COMPAT
+	.compat_ioctl = etw_writer_compat_ioctl,
+#endif
 };
 
 int etw_writer_open(struct etw_file *ef, struct etw_writer_open *arg,

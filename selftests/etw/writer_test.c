@@ -208,6 +208,58 @@ TEST_F(writer, threads_write_through_their_own_fds)
 	close(prov);
 }
 
+/* Records of the test's provider, and those whose header is not @want. */
+struct header_check {
+	const __u8 *guid;
+	__u16 want;
+	long seen;
+	long wrong;
+};
+
+static int check_header(const struct etw_test_event_header *h,
+			const __u8 *buffer, __u32 cpu, void *ctx)
+{
+	struct header_check *c = ctx;
+
+	if (memcmp(h->provider_id, c->guid, 16))
+		return 0;
+	c->seen++;
+	c->wrong += h->header_type != c->want;
+	return 0;
+}
+
+/*
+ * A writer fd's events have the caller's header: 64-bit from a 64-bit
+ * program, EVENT_HEADER32 from a 32-bit one (the compat ioctl), through
+ * the short write's fast lane (one CPU, its buffer current after the
+ * first event) and through ETW_IOC_WRITE.
+ */
+TEST_F(writer, records_have_the_callers_header)
+{
+	struct header_check c = { .guid = self->guid,
+				  .want = sizeof(void *) == 8 ? 0xC013 : 0xC012 };
+	struct etw_event_write_short sw = { .size = sizeof(sw) };
+	__u32 reg;
+	int w, i;
+
+	ASSERT_EQ(0, etw_pin_cpu(0));
+	ASSERT_EQ(0, etw_register_simple(self->fd, self->guid, &reg));
+	w = writer_open(self->fd);
+	ASSERT_LE(0, w);
+	sw.reg_id = reg;
+	sw.desc.level = 4;
+	sw.data = (uintptr_t)"header";
+	sw.count = 6;
+	sw.flags = ETW_WRITE_F_INLINE;
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(0, etw_ioctl_err(w, ETW_IOC_WRITE_SHORT, &sw));
+	EXPECT_EQ(0, etw_write_simple(w, reg, 1, 4, 0, "x", 1));
+	ASSERT_EQ(5, etw_drain(self->fd, self->logger, check_header, &c));
+	EXPECT_EQ(5, c.seen);
+	EXPECT_EQ(0, c.wrong);
+	close(w);
+}
+
 struct racing_writer {
 	int w;
 	__u32 reg;
