@@ -212,12 +212,12 @@ static int read_at(int fd, void *buf, size_t len, off_t off)
  * Open the file a second time with O_DIRECT for the session buffers: they
  * are mapped whole and page-aligned, so the block layer takes them from
  * there and the CPU neither copies them into the page cache nor zeroes
- * page-cache pages for them.  The header buffer and the small updates
- * (FLUSH_MARKER, resume's reads, truncation) stay on the buffered
- * descriptor; they touch no range a buffer is written to while both are
- * in use, and the kernel keeps the page cache coherent with direct writes
- * anyway.  A file system that refuses O_DIRECT (tmpfs before 6.6) leaves
- * -1: buffered writes, as before.
+ * page-cache pages for them; so is a new file's first header buffer.
+ * The small updates (FLUSH_MARKER, resume's reads, truncation, the final
+ * header) stay on the buffered descriptor; they touch no range a buffer
+ * is written to while both are in use, and the kernel keeps the page
+ * cache coherent with direct writes anyway.  A file system that refuses
+ * O_DIRECT (tmpfs before 6.6) leaves -1: buffered writes, as before.
  */
 static void open_direct(struct etw_etl_writer *w)
 {
@@ -373,12 +373,18 @@ static int open_file(struct etw_etl_writer *w)
 		open_direct(w);
 		return 0;
 	}
+	/*
+	 * The header goes the way the session buffers will, so the file's
+	 * first direct write (its first block allocation, the device's first
+	 * request) is done before the logger reports ready and the writers
+	 * start, not with their first buffers waiting.
+	 */
 	build_header(w, 0);
-	ret = write_at(w->fd, w->header, w->buffer_size, 0);
-	if (!ret) {
-		open_direct(w);
+	open_direct(w);
+	ret = write_buffer_at(w, w->header, w->buffer_size, 0);
+	if (!ret)
 		return 0;
-	}
+	close_direct(w);
 out_close:
 	close(w->fd);
 	w->fd = -1;
@@ -442,7 +448,9 @@ ETW_EXPORT int etw_etl_writer_open_ex(struct etw_etl_writer **out, const char *p
 	w->buffer_size = info->buffer_size_kb * 1024;
 	w->lost = opts->buffers_lost;
 	set_capacity(w);
-	w->header = malloc(w->buffer_size);
+	/* Page-aligned: it is written with O_DIRECT where the file takes it. */
+	if (posix_memalign((void **)&w->header, 4096, w->buffer_size))
+		w->header = NULL;
 	ret = -ENOMEM;
 	if (!w->header)
 		goto out_free;

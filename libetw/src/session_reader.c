@@ -34,9 +34,10 @@ static void unmap_all(struct etw_session_reader *r)
 		munmap((void *)r->bufs, r->a.buffers_bytes);
 }
 
-static void *map(int fd, unsigned long long len, int prot, unsigned long long off)
+static void *map(int fd, unsigned long long len, int prot, int flags,
+		 unsigned long long off)
 {
-	void *p = mmap(NULL, len, prot, MAP_SHARED, fd, (off_t)off);
+	void *p = mmap(NULL, len, prot, MAP_SHARED | flags, fd, (off_t)off);
 
 	return p == MAP_FAILED ? NULL : p;
 }
@@ -64,9 +65,17 @@ ETW_EXPORT int etw_session_reader_attach_guid(struct etw_session_reader **out,
 		return ret;
 	}
 	r->fd = r->a.fd;
-	r->ctrl = map(r->fd, r->a.ctrl_bytes, PROT_READ | PROT_WRITE, r->a.ctrl_offset);
-	r->ring = map(r->fd, r->a.ring_bytes, PROT_READ, r->a.ring_offset);
-	r->bufs = map(r->fd, r->a.buffers_bytes, PROT_READ, r->a.buffers_offset);
+	r->ctrl = map(r->fd, r->a.ctrl_bytes, PROT_READ | PROT_WRITE, 0, r->a.ctrl_offset);
+	r->ring = map(r->fd, r->a.ring_bytes, PROT_READ, 0, r->a.ring_offset);
+	/*
+	 * A logger's pool is whole when the attach returns: its pages are
+	 * mapped now, not at the first write of each, while the writers
+	 * wait for the buffers back (the population stops at the first
+	 * slot without a buffer, which raises no signal here).
+	 */
+	r->bufs = map(r->fd, r->a.buffers_bytes, PROT_READ,
+		      flags & ETW_CONSUMER_F_LOGGER ? MAP_POPULATE : 0,
+		      r->a.buffers_offset);
 	if (!r->ctrl || !r->ring || !r->bufs) {
 		ret = -errno;
 		unmap_all(r);

@@ -10,6 +10,7 @@
  */
 #include <fcntl.h>
 #include <dirent.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
@@ -151,6 +152,105 @@ static int write_ready(FIXTURE_DATA(direct) *self, struct etw_session_reader *r,
 		       BUF_KB * 1024);
 	etw_session_reader_release(r);
 	return 0;
+}
+
+/* The largest mapping of a consumer fd in this process: its buffers. */
+static unsigned char *consumer_buffers(size_t *len)
+{
+	unsigned long lo, hi, best = 0;
+	unsigned char *at = NULL;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "etw-consumer") ||
+		    sscanf(line, "%lx-%lx", &lo, &hi) != 2 || hi - lo <= best)
+			continue;
+		best = hi - lo;
+		at = (unsigned char *)lo;
+	}
+	if (f)
+		fclose(f);
+	*len = best;
+	return at;
+}
+
+/* Pages of [@p, @p + @len) mapped in this process now. */
+static long resident_pages(unsigned char *p, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE), n = 0;
+	size_t i, pages = len / page;
+	unsigned char *vec = calloc(pages, 1);
+
+	if (!vec || mincore(p, len, vec)) {
+		free(vec);
+		return -1;
+	}
+	for (i = 0; i < pages; i++)
+		n += vec[i] & 1;
+	free(vec);
+	return n;
+}
+
+/*
+ * A logger's reader maps its whole pool when it attaches (the module grew
+ * it to MaximumBuffers): no page of it faults at the first write.  Any
+ * other reader maps pages as it touches them.
+ */
+TEST_F(direct, logger_mapping_populated)
+{
+	long page = sysconf(_SC_PAGESIZE), stride_pages;
+	struct etw_session_info info;
+	struct etw_session_reader *r;
+	unsigned char *bufs;
+	size_t len;
+
+	ASSERT_EQ(0, etw_session_reader_attach(&r, self->fd, self->id, 0));
+	ASSERT_EQ(0, etw_session_reader_query(r, &info, NULL));
+	bufs = consumer_buffers(&len);
+	ASSERT_NE(NULL, bufs);
+	EXPECT_EQ(0, resident_pages(bufs, len));
+	etw_session_reader_close(r);
+
+	ASSERT_EQ(0, etw_session_reader_attach(&r, self->fd, self->id,
+					       ETW_CONSUMER_F_LOGGER));
+	ASSERT_EQ(0, etw_session_reader_query(r, &info, NULL));
+	EXPECT_EQ(info.max_buffers, info.number_of_buffers);
+	bufs = consumer_buffers(&len);
+	ASSERT_NE(NULL, bufs);
+	stride_pages = (BUF_KB * 1024 + page - 1) / page;
+	EXPECT_EQ(info.number_of_buffers * stride_pages, resident_pages(bufs, len));
+	etw_session_reader_close(r);
+}
+
+/*
+ * The header buffer goes to the file the way the session buffers will:
+ * on the disk with O_DIRECT, so it leaves no page in the page cache (a
+ * tmpfs file is nothing but page cache).  So the file's first direct
+ * write is done before the logger reports ready.
+ */
+TEST_F(direct, header_written_direct)
+{
+	const size_t size = BUF_KB * 1024;
+	long page = sysconf(_SC_PAGESIZE);
+	struct etw_session_info info;
+	struct etw_session_reader *r;
+	struct etw_etl_writer *w;
+	unsigned char *p;
+	int fd;
+
+	ASSERT_EQ(0, etw_session_reader_attach(&r, self->fd, self->id, 0));
+	ASSERT_EQ(0, etw_session_reader_query(r, &info, NULL));
+	ASSERT_EQ(0, etw_etl_writer_open(&w, self->path, &info));
+	fd = open(self->path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(variant->on_disk ? 0 : (long)size / page, resident_pages(p, size));
+	munmap(p, size);
+	close(fd);
+	EXPECT_EQ(0, etw_etl_writer_close(w, &info));
+	etw_session_reader_close(r);
 }
 
 /*
