@@ -81,20 +81,20 @@ function logger_rows(where, p,    n, r, lost, share, rate) {
 	     cost("i", p "producer.failed_runs"), "")
 	row("  logger CPU / producer CPU", share["w"], share["i"], "%", "<=", 10, "<= 10%")
 	info("  file MB/s written", rate["w"], rate["i"], "")
-	# What the logger's time goes to, per buffer of the file (64 KiB).
+	# What the logger's time goes to, per 100 buffers of the file (64 KiB).
 	info("    logger system time / its CPU", sys_share("w", p), sys_share("i", p), "%")
-	info("    logger sleeps (wake-ups) per buffer", per_buffer("w", p, "nvcsw"),
+	info("    logger sleeps (wake-ups) per 100 buffers", per_buffer("w", p, "nvcsw"),
 	     per_buffer("i", p, "nvcsw"), "")
-	info("    logger preemptions per buffer", per_buffer("w", p, "nivcsw"),
+	info("    logger preemptions per 100 buffers", per_buffer("w", p, "nivcsw"),
 	     per_buffer("i", p, "nivcsw"), "")
-	info("    logger page faults per buffer", per_buffer("w", p, "minflt"),
+	info("    logger page faults per 100 buffers", per_buffer("w", p, "minflt"),
 	     per_buffer("i", p, "minflt"), "")
 	if (p == "")
 		info("  no events: logger ms (icount: M instr.)", idle("w"), idle("i"), "")
 }
 
 # The logger's @what (a getrusage() count: everything but the producer)
-# per 64 KiB buffer of the file, the header buffer not counted.
+# per 100 64-KiB buffers of the file, the header buffer not counted.
 function per_buffer(r, p, what,    b) {
 	if (!has(r, p "logger." what) || !has(r, p "producer." what) ||
 	    !has(r, p "logger.file_bytes"))
@@ -102,7 +102,7 @@ function per_buffer(r, p, what,    b) {
 	b = val(r, p "logger.file_bytes") / 65536 - 1
 	if (b <= 0)
 		return ""
-	return (val(r, p "logger." what) - val(r, p "producer." what)) / b
+	return 100 * (val(r, p "logger." what) - val(r, p "producer." what)) / b
 }
 
 # The share of the logger's CPU time spent in the kernel.
