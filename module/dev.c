@@ -484,6 +484,7 @@ static int etw_open(struct inode *inode, struct file *filp)
 	refcount_set(&ef->ref, 1);
 	mutex_init(&ef->lock);
 	xa_init_flags(&ef->regs, XA_FLAGS_ALLOC1);
+	ef->reg_by_id = etw_no_regs;
 	spin_lock_init(&ef->notify_lock);
 	INIT_LIST_HEAD(&ef->notify);
 	INIT_LIST_HEAD(&ef->inflight);
@@ -500,7 +501,8 @@ void etw_file_put(struct etw_file *ef)
 	/* Writers may still hold a registration under RCU. */
 	synchronize_rcu();
 	xa_destroy(&ef->regs);
-	kvfree(ef->reg_by_id);
+	if (ef->reg_by_id != etw_no_regs)
+		kvfree(ef->reg_by_id);
 	vfree(ef->state);
 	mutex_destroy(&ef->lock);
 	kmem_cache_free(etw_file_cache, ef);

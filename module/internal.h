@@ -48,7 +48,8 @@ struct etw_file {
 	 * The same map as an array, reg_id - 1 -> struct etw_reg, for the
 	 * write path: an index and a load (an xarray walk is a few calls).
 	 * Allocated with the state area, published with release; entries
-	 * change under etw_lock beside @regs, read under RCU.
+	 * change under etw_lock beside @regs, read under RCU.  Until then
+	 * etw_no_regs, so that the write path tests no NULL.
 	 */
 	struct etw_reg __rcu **reg_by_id;
 	struct etw_reg_state *state;	/* vmalloc_user, ETW_MMAP_STATE_SIZE */
@@ -278,6 +279,8 @@ struct etw_cb_filter *etw_cb_filter_combine(const struct etw_provider *p,
 
 /* registry.c */
 int etw_reg_table_alloc(struct etw_file *ef);
+/* The registration array of a file that has none: all NULL, read-only. */
+extern struct etw_reg __rcu *etw_no_regs[ETW_MAX_REGS_PER_FILE];
 
 /* The registration @reg_id of @ef, or NULL; an RCU read side held. */
 static inline struct etw_reg *etw_reg_lookup_rcu(struct etw_file *ef,
@@ -287,7 +290,7 @@ static inline struct etw_reg *etw_reg_lookup_rcu(struct etw_file *ef,
 	struct etw_reg __rcu **t = smp_load_acquire(&ef->reg_by_id);
 	u32 i = reg_id - 1;
 
-	if (!t || i >= ETW_MAX_REGS_PER_FILE)
+	if (i >= ETW_MAX_REGS_PER_FILE)
 		return NULL;
 	/* rcu_read_lock() or preemption disabled (the write path). */
 	return rcu_dereference_check(t[array_index_nospec(i, ETW_MAX_REGS_PER_FILE)],

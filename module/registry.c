@@ -240,13 +240,15 @@ static unsigned int etw_enable_newest(const struct etw_provider *p)
 	return newest;
 }
 
+struct etw_reg __rcu *etw_no_regs[ETW_MAX_REGS_PER_FILE] __ro_after_init;
+
 /* The write path's array of @ef's registrations, once; ef->lock held. */
 int etw_reg_table_alloc(struct etw_file *ef)
 {
 	struct etw_reg __rcu **t;
 
 	lockdep_assert_held(&ef->lock);
-	if (ef->reg_by_id)
+	if (ef->reg_by_id != etw_no_regs)
 		return 0;
 	t = kvcalloc(ETW_MAX_REGS_PER_FILE, sizeof(*t), GFP_KERNEL);
 	if (!t)

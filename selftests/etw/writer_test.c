@@ -98,6 +98,16 @@ TEST_F(writer, open_arguments_and_other_ioctls)
 	EXPECT_TRUE(mmap(NULL, 4096, PROT_READ, MAP_SHARED, w, 0) == MAP_FAILED);
 
 	/* The same write errors as on the file: the request is checked. */
+	{
+		/* No registration yet: no reg_id names one. */
+		struct etw_event_write_short none = { .size = sizeof(none),
+						      .reg_id = 1 };
+
+		EXPECT_EQ(-EBADF, etw_write_simple(w, 1, 1, 4, 0, "x", 1));
+		EXPECT_EQ(-EBADF, etw_ioctl_err(w, ETW_IOC_WRITE_SHORT, &none));
+		none.reg_id = ETW_MAX_REGS_PER_FILE;
+		EXPECT_EQ(-EBADF, etw_ioctl_err(w, ETW_IOC_WRITE_SHORT, &none));
+	}
 	ASSERT_EQ(0, etw_register_simple(self->fd, self->guid, &reg));
 	EXPECT_EQ(-EBADF, etw_write_simple(w, reg + 1, 1, 4, 0, "x", 1));
 	EXPECT_EQ(-EFAULT, etw_ioctl_err(w, ETW_IOC_WRITE, NULL));
