@@ -171,6 +171,7 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 					  const bool with_descs)
 {
 	const struct etw_route_entry *e;
+	const struct etw_provider *prov;
 	const struct etw_route *route;
 	struct etl_event_header *h;
 	struct etw_session *s;
@@ -200,7 +201,8 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 			goto bail;
 	}
 	room = ALIGN(ETW_EVENT_HEADER_SIZE + size, 8);
-	route = rcu_dereference_sched(r->prov->route);
+	prov = r->prov;
+	route = rcu_dereference_sched(prov->route);
 	if (!route || !route->fast)
 		goto bail;
 	e = &route->entry[0];
@@ -242,7 +244,7 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	BUILD_BUG_ON(ETW_WRITE_F_STRING != ETL_EVENT_FLAG_STRING_ONLY);
 	etw_event_header_fill_task(h, ETW_EVENT_HEADER_SIZE + size, header_type,
 				   etw_fast_flags(q) & ETW_WRITE_F_STRING,
-				   now, &r->prov->guid);
+				   now, &prov->guid);
 	if (with_descs) {
 		if (etw_fast_copy_descs((u8 *)(h + 1), etw_fast_count(q)))
 			return -EAGAIN;
