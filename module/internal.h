@@ -30,6 +30,8 @@
 #include <linux/xarray.h>
 #include <linux/etw.h>
 
+#include "clock.h"
+
 extern struct mutex etw_lock;
 
 /*
@@ -322,12 +324,6 @@ bool etw_keep_stopped(struct etw_session *s);
 struct etw_session *etw_keep_find(u32 logger_id, const u8 *guid);
 void etw_keep_detached(struct etw_session *s, bool drained);
 void etw_keep_attach_undone(struct etw_session *s);
-
-/* The session clock: CLOCK_MONOTONIC in ns, the "QPC" of our ETL files. */
-static inline u64 etw_clock(void)
-{
-	return ktime_get_ns();
-}
 
 /* buffer.c: the buffer pool and the per-CPU write side */
 void *etw_buffer_switch(struct etw_session *s, struct etw_cpu *c);

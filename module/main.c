@@ -12,7 +12,9 @@
 
 static int __init etw_init(void)
 {
-	return etw_dev_init();
+	int ret = etw_clock_init();
+
+	return ret ? ret : etw_dev_init();
 }
 
 static void __exit etw_exit(void)

@@ -44,9 +44,10 @@ static struct etw_session *etw_session_slot(unsigned int i)
 /* Seconds between FILETIME's epoch (1601) and the Unix epoch. */
 #define ETW_FILETIME_UNIX_OFFSET	11644473600ULL
 
-static u64 etw_filetime_now(void)
+/* A CLOCK_REALTIME reading in ns as a FILETIME. */
+static u64 etw_filetime_of(u64 realtime_ns)
 {
-	return div_u64(ktime_get_real_ns(), 100) +
+	return div_u64(realtime_ns, 100) +
 	       ETW_FILETIME_UNIX_OFFSET * 10000000ULL;
 }
 
@@ -217,6 +218,7 @@ int etw_session_start(struct etw_session_start *arg)
 	struct etw_session_info *in = &arg->info;
 	struct etw_session *s, *other;
 	unsigned int i, slot = ETW_MAX_SESSIONS;
+	u64 real_ns;
 	guid_t g;
 	int ret;
 
@@ -269,9 +271,9 @@ int etw_session_start(struct etw_session_start *arg)
 	}
 	s->info.logger_id = slot + 1;
 	s->info.clock_type = 1;
-	s->info.frequency = NSEC_PER_SEC;
-	s->info.start_time = etw_filetime_now();
-	s->info.start_ticks = etw_clock();
+	s->info.frequency = etw_clock_frequency();
+	etw_clock_start(&real_ns, &s->info.start_ticks);
+	s->info.start_time = etw_filetime_of(real_ns);
 	__module_get(THIS_MODULE);
 	rcu_assign_pointer(etw_sessions[slot], s);
 	if (s->info.flush_timer)

@@ -491,9 +491,13 @@ struct etw_trace_write {
  *	the session could not fill because every buffer was held for the
  *	consumer (counted once per CPU each time it runs out; the events
  *	themselves are counted in @events_lost)
- * @clock_type: 1 (QPC-like: nanoseconds of CLOCK_MONOTONIC)
+ * @clock_type: 1 (QPC: the module's clock, chosen at load by its "clock"
+ *	parameter: the TSC where it is invariant and stable, else
+ *	CLOCK_MONOTONIC in nanoseconds; /sys/module/etw/parameters/clock
+ *	reads "tsc" or "mono")
  * @reserved0: 0
- * @frequency: ticks per second of the session clock (1000000000)
+ * @frequency: ticks per second of the session clock (tsc_khz * 1000 for
+ *	the TSC, 1000000000 for CLOCK_MONOTONIC)
  * @start_time: session start, FILETIME (100 ns since 1601, UTC)
  * @start_ticks: session clock at @start_time
  * @guid: the session GUID
