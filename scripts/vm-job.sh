@@ -5,8 +5,9 @@
 # (ETW_KERNEL, default the newest of scripts/kernels.sh) in QEMU.
 #   vm-job.sh demo|shell|test
 # test runs the selftests named in T (all when empty), with the variables
-# in E ("A=1 B=2") in their environment, and prints their KTAP output and
-# the scan's verdict.
+# in E ("A=1 B=2") in their environment, with etw.ko's parameters in
+# ETW_KO_ARGS ("clock=tsc"), and prints their KTAP output and the scan's
+# verdict.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -25,6 +26,7 @@ if [ "$mode" = test ]; then
 	append=
 	[ -n "${T:-}" ] && append="etwtests=$(echo $T | tr ' ' ,)"
 	[ -n "${E:-}" ] && append="$append etwenv=$(echo $E | tr ' ' ,)"
+	[ -n "${ETW_KO_ARGS:-}" ] && append="$append etwko=$(echo $ETW_KO_ARGS | tr ' ' ,)"
 	export ETW_VM_APPEND="$append"
 	log=$BUILD/check/vm-test-$rel.log
 	scripts/vm/run.sh "$BUILD/vm/$rel/vmlinuz" "$initrd" test "$log"

@@ -9,6 +9,8 @@
 #   etwtests=a,b run only these selftests (make vm-test T="a b")
 #   etwenv=A=1,B=2  set these in the tests' environment (make fuzz, stress);
 #                ETW_TEST_TIMEOUT bounds each test program (default 300 s)
+#   etwko=a=1,b=2  load etw.ko with these parameters (ETW_KO_ARGS="a=1 b=2";
+#                the selftests that reload it reload it with them)
 # Lines starting with "ETW-" are read by scripts/vm/scan.sh on the host.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/usr/sbin LD_LIBRARY_PATH=/usr/lib
@@ -27,6 +29,7 @@ for arg in $(cat /proc/cmdline); do
 	etwvm=*) mode=${arg#etwvm=} ;;
 	etwtests=*) tests=$(echo "${arg#etwtests=}" | tr , ' ') ;;
 	etwenv=*) for kv in $(echo "${arg#etwenv=}" | tr , ' '); do export "$kv"; done ;;
+	etwko=*) koargs=$(echo "${arg#etwko=}" | tr , ' ') ;;
 	esac
 done
 
@@ -57,12 +60,13 @@ if [ "$(cat $slab/sanity_checks $slab/red_zone $slab/poison $slab/store_user 2>/
 fi
 dmesg | grep -q 'CONFIG_PAGE_POISONING is on' && echo "ETW-VM: page_poison on"
 
-if insmod /lib/modules/etw.ko; then
-	echo "ETW-VM: module loaded"
+# shellcheck disable=SC2086 # one word per parameter
+if insmod /lib/modules/etw.ko ${koargs:-}; then
+	echo "ETW-VM: module loaded${koargs:+ $koargs} (clock $(cat /sys/module/etw/parameters/clock))"
 else
 	echo "ETW-VM: module load failed"
 fi
-export ETW_MODULE=/lib/modules/etw.ko
+export ETW_MODULE=/lib/modules/etw.ko ETW_MODULE_ARGS="${koargs:-}"
 
 case "$mode" in
 test)

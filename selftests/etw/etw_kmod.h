@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -17,16 +18,25 @@
 
 #define ETW_PARAM(name)	"/sys/module/etw/parameters/" name
 
-static inline int etw_module_load(const char *path)
+/* Load etw.ko with the parameters @args ("name=value ..."). */
+static inline int etw_module_load_args(const char *path, const char *args)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int ret;
 
 	if (fd < 0)
 		return -errno;
-	ret = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
+	ret = syscall(SYS_finit_module, fd, args, 0) ? -errno : 0;
 	close(fd);
 	return ret;
+}
+
+/* Load etw.ko as the VM's init did: with ETW_MODULE_ARGS, if set. */
+static inline int etw_module_load(const char *path)
+{
+	const char *args = getenv("ETW_MODULE_ARGS");
+
+	return etw_module_load_args(path, args ? args : "");
 }
 
 static inline int etw_module_unload(void)
