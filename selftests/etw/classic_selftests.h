@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "etw_selftests.h"
+#include "etw_clock.h"
 
 /* EVENT_TRACE_HEADER as stored: 0x30 bytes. */
 struct ct_trace_header {
@@ -95,12 +96,10 @@ static inline int ct_keep_last(const __u8 *rec, __u16 size,
 	return 0;
 }
 
-static inline __u64 ct_now_ns(void)
+/* Now in the session clock, to bracket a record's time stamp. */
+static inline __u64 ct_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	return etw_clock_now();
 }
 
 static inline int ct_write(int fd, struct etw_trace_write *w)

@@ -20,6 +20,7 @@
 
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
+#include "etw_clock.h"
 
 #define PER_THREAD	500
 #define KEYWORD		0x30ULL
@@ -307,7 +308,7 @@ TEST_F(consumer, file_round_trip)
 	EXPECT_EQ(8192, lf.LogfileHeader.BufferSize);
 	EXPECT_EQ(buffers, lf.LogfileHeader.BuffersWritten);
 	EXPECT_EQ(0, lf.LogfileHeader.EventsLost);
-	EXPECT_EQ(1000000000, lf.LogfileHeader.PerfFreq.QuadPart);
+	EXPECT_EQ(etw_test_clock_frequency(self->fd), lf.LogfileHeader.PerfFreq.QuadPart);
 	EXPECT_GE(before, (uint64_t)lf.LogfileHeader.StartTime.QuadPart);
 	for (i = 0; i < sizeof(name) - 1 && lf.LogfileHeader.LoggerName[i]; i++)
 		name[i] = (char)lf.LogfileHeader.LoggerName[i];
@@ -592,7 +593,7 @@ TEST_F(consumer, real_time_close)
 	t.h = open_rt(self->name, &lf, &s);
 	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, t.h);
 	EXPECT_EQ(8192, lf.LogfileHeader.BufferSize);
-	EXPECT_EQ(1000000000, lf.LogfileHeader.PerfFreq.QuadPart);
+	EXPECT_EQ(etw_test_clock_frequency(self->fd), lf.LogfileHeader.PerfFreq.QuadPart);
 	EXPECT_EQ(EVENT_TRACE_REAL_TIME_MODE,
 		  lf.LogfileHeader.LogFileMode & EVENT_TRACE_REAL_TIME_MODE);
 	EXPECT_EQ(0, lf.LogfileHeader.BuffersWritten);

@@ -37,8 +37,6 @@ static inline int etw_ioctl_err(int fd, unsigned long cmd, void *arg)
 	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
 }
 
-#endif /* ETW_SELFTESTS_H */
-
 #include <dirent.h>
 #include <sched.h>
 #include <stdint.h>
@@ -518,3 +516,5 @@ etw_test_ext_find(const struct etw_test_ext *items, int n, __u16 type)
 			return &items[i];
 	return NULL;
 }
+
+#endif /* ETW_SELFTESTS_H */

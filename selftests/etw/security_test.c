@@ -33,6 +33,7 @@
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
 #include "etw_kmod.h"
+#include "etw_clock.h"
 
 #define NOBODY	65534
 
@@ -423,14 +424,6 @@ static int keep(const struct etw_test_event_header *h, const __u8 *b, __u32 cpu,
 	return 0;
 }
 
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 struct thread_write {
 	int fd;
 	__u32 reg;
@@ -457,9 +450,9 @@ TEST_F(sec, pid_tid_and_time_are_the_kernels)
 	int status;
 	pid_t pid;
 
-	before = mono_ns();
+	before = etw_clock_now();
 	ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, 1, 4, 0, "x", 1));
-	after = mono_ns();
+	after = etw_clock_now();
 	ASSERT_EQ(1, etw_drain(self->fd, self->id, keep, &w));
 	EXPECT_EQ(getpid(), w.pid);
 	EXPECT_EQ(syscall(SYS_gettid), w.tid);

@@ -82,9 +82,9 @@ TEST_F(tw, trace_record_as_stored)
 	copy = e;
 	w.logger_id = self->s;
 	w.header = (uintptr_t)&e;
-	before = ct_now_ns();
+	before = ct_now();
 	ASSERT_EQ(0, ct_write(self->fd, &w));
-	after = ct_now_ns();
+	after = ct_now();
 	/* The kernel only reads the caller's header. */
 	EXPECT_EQ(0, memcmp(&copy, &e, sizeof(e)));
 
@@ -347,7 +347,7 @@ TEST_F(tw, instance_record_as_stored)
 	w.header = (uintptr_t)&e;
 	memcpy(w.guid, self->guid, 16);
 	w.instance_id = 7;
-	before = ct_now_ns();
+	before = ct_now();
 	ASSERT_EQ(0, ct_write(self->fd, &w));
 	ASSERT_EQ(1, drain_last(self->fd, self->s, &last));
 	EXPECT_EQ(0x48 + 8, ih->t.size);
@@ -425,7 +425,7 @@ TEST_F(tw, message_items_in_windows_order)
 	/* Every item: sequence, GUID, time stamp, thread and process. */
 	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-tw-seq",
 					      ETW_MODE_LOCAL_SEQUENCE, 8, 0, &s2));
-	before = ct_now_ns();
+	before = ct_now();
 	ASSERT_EQ(0, message(self->fd, s2, 0x2b | 0xc0, self->guid, d, 1));
 	ASSERT_EQ(1, drain_last(self->fd, s2, &last));
 	EXPECT_EQ(8 + 4 + 16 + 8 + 8 + 6, m->size);
@@ -437,7 +437,7 @@ TEST_F(tw, message_items_in_windows_order)
 	EXPECT_EQ(0, memcmp(p + 4, self->guid, 16));
 	memcpy(&ts, p + 20, 8);		/* not 8-aligned after the sequence */
 	EXPECT_LE(before, ts);
-	EXPECT_GE(ct_now_ns(), ts);
+	EXPECT_GE(ct_now(), ts);
 	memcpy(&u32v, p + 28, 4);
 	EXPECT_EQ(syscall(SYS_gettid), u32v);
 	memcpy(&u32v, p + 32, 4);

@@ -546,55 +546,6 @@ TEST_F(wr, no_room_in_the_independent_session)
 	EXPECT_EQ(0, fi.events_lost);
 }
 
-static __u64 clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-/* 100 ns intervals since 1601 (FILETIME) of a CLOCK_REALTIME reading. */
-static __u64 filetime_of(__u64 realtime_ns)
-{
-	return realtime_ns / 100 + 11644473600ULL * 10000000ULL;
-}
-
-/*
- * One clock per session, as the ETL header records it: ClockType 1 (a
- * performance counter) that is CLOCK_MONOTONIC in nanoseconds, frequency
- * 10^9, the FILETIME the session started and the counter at that moment.
- * Every record's TimeStamp is that counter when it was written.
- */
-TEST_F(wr, session_clock)
-{
-	struct etw_session_info info;
-	struct seen s = { 0 };
-	__u64 m0, m1, r0, r1;
-	__u32 id;
-
-	r0 = clock_ns(CLOCK_REALTIME);
-	m0 = clock_ns(CLOCK_MONOTONIC);
-	ASSERT_EQ(0, etw_session_start_simple(self->fd, "etwtest-clock", 0, 8, 0, &id));
-	m1 = clock_ns(CLOCK_MONOTONIC);
-	r1 = clock_ns(CLOCK_REALTIME);
-	ASSERT_EQ(0, etw_session_ctl(self->fd, id, ETW_CONTROL_QUERY, &info));
-	EXPECT_EQ(1, info.clock_type);
-	EXPECT_EQ(1000000000ULL, info.frequency);
-	EXPECT_LE(m0, info.start_ticks);
-	EXPECT_GE(m1, info.start_ticks);
-	EXPECT_LE(filetime_of(r0), info.start_time);
-	EXPECT_GE(filetime_of(r1) + 1, info.start_time);
-
-	ASSERT_EQ(0, etw_enable_simple(self->fd, id, self->guid, 1, 0, 0, 0, 0));
-	m0 = clock_ns(CLOCK_MONOTONIC);
-	ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, 1, 4, 0, NULL, 0));
-	m1 = clock_ns(CLOCK_MONOTONIC);
-	ASSERT_EQ(1, etw_drain(self->fd, id, keep_last, &s));
-	EXPECT_LE(m0, s.h.timestamp);
-	EXPECT_GE(m1, s.h.timestamp);
-}
-
 /*
  * An event too large for one session's buffers (ERROR_MORE_DATA) is that
  * session's loss like any other: a dependent session with room drops it
