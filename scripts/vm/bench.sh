@@ -20,6 +20,7 @@ done
 want() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 guid=6b1a9e3c-52d0-4f7e-9c41-0d2b7e5a8f10
 b cpus "$(grep -c ^processor /proc/cpuinfo)"
+say "etw.ko session clock: $(cat /sys/module/etw/parameters/clock)"
 
 # Start on a quiet machine: nothing runnable but this script (the
 # "running" count of /proc/loadavg includes the reader).
