@@ -109,7 +109,7 @@ if want dump; then
 # recording keeps up; losses do not matter here).
 say "6: etw dump"
 etw record -b 1024 -p "$guid:4:0x1" -o /tmp/big.etl -- \
-	etw-bench-producer 240000 512 >/dev/null 2>&1
+	etw-bench-producer 320000 512 >/dev/null 2>&1
 b dump.file_bytes "$(stat -c %s /tmp/big.etl)"
 b dump.events "$(etw dump -s /tmp/big.etl 2>/dev/null | awk '/^  Records/ { print $2; exit }')"
 etw-bench-cpu dump etw dump -o /dev/null /tmp/big.etl 2>/dev/null
