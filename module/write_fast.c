@@ -387,6 +387,15 @@ long etw_write_short_user(struct etw_file *ef, void __user *uarg)
 	return etw_write_short_lane(ef, uarg, etw_header_type());
 }
 
+/* A writer fd's other command: ETW_IOC_WRITE, as on the file, or none. */
+static inline long etw_writer_other(struct file *filp, unsigned int cmd,
+				    void __user *uarg)
+{
+	if (cmd != ETW_IOC_WRITE)
+		return -ENOTTY;
+	return etw_file_ioctl_generic(filp->private_data, cmd, uarg);
+}
+
 /*
  * A writer fd's ioctl (writer.c): the writes only, exactly as on the file.
  * EventWrite's is the lane itself, in a function without another frame
@@ -400,10 +409,7 @@ long etw_writer_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return etw_write_short_lane(filp->private_data,
 					    (void __user *)arg,
 					    ETL_HEADER_TYPE_EVENT64);
-	if (cmd != ETW_IOC_WRITE)
-		return -ENOTTY;
-	return etw_file_ioctl_generic(filp->private_data, cmd,
-				      (void __user *)arg);
+	return etw_writer_other(filp, cmd, (void __user *)arg);
 }
 
 #ifdef CONFIG_COMPAT
@@ -416,8 +422,6 @@ long etw_writer_compat_ioctl(struct file *filp, unsigned int cmd,
 {
 	if (cmd == ETW_IOC_WRITE_SHORT)
 		return etw_write_short_user(filp->private_data, compat_ptr(arg));
-	if (cmd != ETW_IOC_WRITE)
-		return -ENOTTY;
-	return etw_file_ioctl_generic(filp->private_data, cmd, compat_ptr(arg));
+	return etw_writer_other(filp, cmd, compat_ptr(arg));
 }
 #endif
