@@ -27,10 +27,8 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/time64.h>
-#ifdef CONFIG_X86
 #include <asm/cpufeature.h>
 #include <asm/tsc.h>
-#endif
 
 #include "clock.h"
 
@@ -72,24 +70,17 @@ static const struct kernel_param_ops etw_clock_param_ops = {
 module_param_cb(clock, &etw_clock_param_ops, NULL, 0444);
 MODULE_PARM_DESC(clock, "session clock: auto (TSC if invariant and stable, else CLOCK_MONOTONIC), mono, tsc (trusted invariant)");
 
+/* The module is x86-64's (its user copies are, ucopy.h): a TSC to test. */
 static bool etw_tsc_invariant(void)
 {
-#ifdef CONFIG_X86
 	return boot_cpu_has(X86_FEATURE_TSC_RELIABLE) ||
 	       (boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
 		boot_cpu_has(X86_FEATURE_NONSTOP_TSC));
-#else
-	return false;
-#endif
 }
 
 static bool etw_tsc_readable(void)
 {
-#ifdef CONFIG_X86
 	return boot_cpu_has(X86_FEATURE_TSC) && !check_tsc_unstable() && tsc_khz;
-#else
-	return false;
-#endif
 }
 
 /* Choose the clock; before any session exists.  0 or -ENODEV. */

@@ -11,9 +11,7 @@
 #include <linux/jump_label.h>
 #include <linux/ktime.h>
 #include <linux/types.h>
-#ifdef CONFIG_X86
 #include <asm/msr.h>
-#endif
 
 DECLARE_STATIC_KEY_FALSE(etw_clock_tsc);
 
@@ -25,10 +23,8 @@ DECLARE_STATIC_KEY_FALSE(etw_clock_tsc);
  */
 static __always_inline u64 etw_clock(void)
 {
-#ifdef CONFIG_X86
 	if (static_branch_likely(&etw_clock_tsc))
 		return rdtsc_ordered();
-#endif
 	return ktime_get_ns();
 }
 
