@@ -164,13 +164,13 @@ static void etw_buffers_grow_while(struct etw_session *s,
 				   bool (*want)(struct etw_session *s))
 {
 	struct etw_buffer *b;
-	bool added;
+	bool more, added;
 
 	for (;;) {
 		spin_lock(&s->pool_lock);
-		added = want(s);
+		more = want(s);
 		spin_unlock(&s->pool_lock);
-		if (!added)
+		if (!more)
 			return;
 		b = etw_buffer_alloc(s);
 		if (!b)
