@@ -259,13 +259,24 @@ void etw_buffers_free(struct etw_session *s)
 	kvfree(s->slots);
 }
 
-/* UPDATE: a higher MaximumBuffers; the pool grows when it needs to. */
+/*
+ * UPDATE: a higher MaximumBuffers, shown in the consumers' rings.  The
+ * pool grows when it needs to, but a logger's grows at once, as when it
+ * attached (etw_buffers_fill()): else its writers would be short of
+ * buffers, and the logger woken for each, until the work item caught up.
+ */
 void etw_buffers_raise_max(struct etw_session *s, u32 max_buffers)
 {
+	bool logger;
+
 	spin_lock(&s->pool_lock);
 	s->max_buffers = max_buffers;
 	s->info.max_buffers = max_buffers;
+	etw_consumers_max_raised_locked(s);
+	logger = s->consumer && (s->consumer->flags & ETW_CONSUMER_F_LOGGER);
 	spin_unlock(&s->pool_lock);
+	if (logger)
+		etw_buffers_fill(s);
 }
 
 void etw_buffer_free_locked(struct etw_session *s, struct etw_buffer *b)

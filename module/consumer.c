@@ -121,6 +121,27 @@ void etw_consumer_stopped_locked(struct etw_session *s)
 		etw_ring_set_stopped(c);
 }
 
+/* The session's MaximumBuffers as @c's ring shows it.  pool_lock held. */
+static void etw_ring_set_max(struct etw_consumer *c)
+{
+	WRITE_ONCE(c->ring->max_buffers, c->s->max_buffers);
+}
+
+/*
+ * UPDATE raised MaximumBuffers: every consumer's ring shows it, for a
+ * watermark derived from the pool (uapi, "The wake-up watermark").
+ * pool_lock held.
+ */
+void etw_consumers_max_raised_locked(struct etw_session *s)
+{
+	struct etw_consumer *c;
+
+	if (s->consumer)
+		etw_ring_set_max(s->consumer);
+	list_for_each_entry(c, &s->copiers, copier_node)
+		etw_ring_set_max(c);
+}
+
 /* A logger that asks for the session to be kept (ETW_CTRL_KEEP). */
 bool etw_consumer_keeps(struct etw_consumer *c)
 {
@@ -490,6 +511,7 @@ static int etw_consumer_bind_copier(struct etw_consumer *c)
 	}
 	list_add_tail(&c->copier_node, &s->copiers);
 	s->nr_copiers++;
+	etw_ring_set_max(c);
 	if (s->stopped)
 		etw_ring_set_stopped(c);
 	spin_unlock(&s->pool_lock);
@@ -512,6 +534,7 @@ static int etw_consumer_bind(struct etw_consumer *c)
 		return -EBUSY;
 	}
 	s->consumer = c;
+	etw_ring_set_max(c);
 	list_for_each_entry_safe(b, n, &s->ready, node) {
 		list_del(&b->node);
 		etw_consumer_publish_locked(c, b);

@@ -657,6 +657,52 @@ TEST_F(consumer, logger_attach_fills_pool)
 	consumer_close(&c);
 }
 
+/* ETW_CONTROL_UPDATE raising MaximumBuffers of @id to @max. */
+static int update_max(int dev, __u32 id, __u32 max)
+{
+	struct etw_session_control u = { .size = sizeof(u) };
+
+	u.code = ETW_CONTROL_UPDATE;
+	u.logger_id = id;
+	u.info.max_buffers = max;
+	return etw_ioctl_err(dev, ETW_IOC_SESSION_CONTROL, &u);
+}
+
+/*
+ * The ring shows MaximumBuffers from the attach on and follows UPDATE,
+ * for every consumer of the session (a watermark derived from it follows
+ * too); a logger's pool is filled to the new bound at once, as at its
+ * attach, a plain consumer's grows on demand.
+ */
+TEST_F(consumer, update_shown_in_ring_fills_logger_pool)
+{
+	struct etw_session_info info;
+	struct consumer c, c2;
+
+	start(_metadata, self, "etwtest-cons-upd", ETW_MODE_REAL_TIME, 4, 4, 12);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &c));
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c2));
+	EXPECT_EQ(12, c.ring->max_buffers);
+	EXPECT_EQ(12, c2.ring->max_buffers);
+	ASSERT_EQ(0, update_max(self->fd, self->id, 20));
+	EXPECT_EQ(20, c.ring->max_buffers);
+	EXPECT_EQ(20, c2.ring->max_buffers);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(20, info.max_buffers);
+	EXPECT_EQ(20, info.number_of_buffers);
+	consumer_close(&c2);
+	consumer_close(&c);
+
+	/* Not a logger: the pool stays as it was until writers need more. */
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, 0, &c));
+	EXPECT_EQ(20, c.ring->max_buffers);
+	ASSERT_EQ(0, update_max(self->fd, self->id, 24));
+	EXPECT_EQ(24, c.ring->max_buffers);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	EXPECT_EQ(20, info.number_of_buffers);
+	consumer_close(&c);
+}
+
 /* The memory cap stops the filling; the logger attaches all the same. */
 TEST_F(consumer, logger_attach_fill_capped)
 {

@@ -1083,6 +1083,14 @@ struct etw_consumer_ctrl {
  * it publishes a buffer and in each poll(); the consumer stores it
  * (relaxed) before the poll() it applies to.  A change made while another
  * thread sleeps in poll() applies from the next buffer published.
+ *
+ * The watermark is a count the kernel never rescales.  A consumer that
+ * derives it from the pool (the logger: a quarter of MaximumBuffers)
+ * follows ETW_CONTROL_UPDATE by re-reading the ring's @max_buffers when
+ * it is woken and storing the new count: a raised MaximumBuffers wakes it
+ * no later than its old watermark did.  A watermark the pool cannot reach
+ * (the memory cap stops the pool below MaximumBuffers) costs nothing: the
+ * consumer is woken when the writers run low, as above.
  */
 
 /* etw_consumer_ctrl.flags */
@@ -1096,6 +1104,11 @@ struct etw_consumer_ctrl {
  * @head: ring entries published (store-release)
  * @ring_size: entries in @slot, a power of two
  * @flags: ETW_RING_* (store-release)
+ * @max_buffers: the session's MaximumBuffers now: set at attach, raised by
+ *	ETW_CONTROL_UPDATE (stored with WRITE_ONCE(), read relaxed; 0 from
+ *	a module that predates it).  A consumer whose watermark is a share
+ *	of the pool re-reads it when woken (see "The wake-up watermark").
+ * @reserved0: 0
  * @reserved: 0
  * @slot: the buffer slot of each entry
  */
@@ -1103,7 +1116,9 @@ struct etw_consumer_ring {
 	__u64 head;
 	__u32 ring_size;
 	__u32 flags;
-	__u64 reserved[6];
+	__u32 max_buffers;
+	__u32 reserved0;
+	__u64 reserved[5];
 	__u32 slot[];
 };
 
