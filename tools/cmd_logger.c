@@ -81,9 +81,25 @@ static void ready(int fd, int err)
  * (the kernel wakes the logger earlier anyway when the writers run low,
  * and at once for what a flush or STOP delivers).
  */
-static unsigned int logger_watermark(const struct etw_session_info *info)
+static unsigned int logger_watermark(unsigned int max_buffers)
 {
-	return info->max_buffers >= 8 ? info->max_buffers / 4 : 1;
+	return max_buffers >= 8 ? max_buffers / 4 : 1;
+}
+
+/*
+ * ControlTrace UPDATE may raise MaximumBuffers while the logger runs: the
+ * watermark follows, read again at each wake-up (a load, no system call).
+ * The old one, smaller, woke the logger no later.  @pool: the bound the
+ * watermark was derived from.
+ */
+static void follow_pool(struct etw_session_reader *r, unsigned int *pool)
+{
+	unsigned int max = etw_session_reader_max_buffers(r);
+
+	if (max && max != *pool) {
+		*pool = max;
+		etw_session_reader_set_watermark(r, logger_watermark(max));
+	}
 }
 
 /*
@@ -124,7 +140,7 @@ static int run(struct logger_job *j)
 	struct etw_session_reader *r;
 	struct etw_session_info info;
 	struct etw_etl_writer *w;
-	unsigned int failed = 0;
+	unsigned int failed = 0, pool = 0;
 	int ret, stopped;
 
 	/* A successor finds the session, stopped or not, by its GUID. */
@@ -150,7 +166,8 @@ static int run(struct logger_job *j)
 	 */
 	if (!ret) {
 		etw_session_reader_set_keep(r, j->supervised);
-		etw_session_reader_set_watermark(r, logger_watermark(&info));
+		pool = info.max_buffers;
+		etw_session_reader_set_watermark(r, logger_watermark(pool));
 	}
 	ready(j->ready_fd, ret);
 	if (ret) {
@@ -159,8 +176,10 @@ static int run(struct logger_job *j)
 	}
 	for (;;) {
 		ret = etw_session_reader_wait(r, -1);
-		if (ret == 1)
+		if (ret == 1) {
+			follow_pool(r, &pool);
 			write_ready(r, w, &failed);
+		}
 		else if (ret == -ESHUTDOWN || ret < 0)
 			break;
 	}

@@ -54,12 +54,20 @@ int etw_session_reader_wait(struct etw_session_reader *r, int timeout_ms);
 /*
  * Be woken for @buffers ready buffers at once rather than for each (0:
  * for each, the default); the kernel wakes the reader sooner when a flush
- * delivers buffers or the session runs low on them, and bounds @buffers
- * by half the session's (uapi/linux/etw.h, "The wake-up watermark").
+ * delivers buffers or the session runs low on them, so a @buffers the
+ * pool cannot reach means "when low or flushed" (uapi/linux/etw.h, "The
+ * wake-up watermark").
  * On a module without it, the reader is woken for each buffer.
  */
 void etw_session_reader_set_watermark(struct etw_session_reader *r,
 				      unsigned int buffers);
+
+/*
+ * The session's MaximumBuffers now, as the kernel shows it to the reader
+ * (raised by ControlTrace UPDATE); 0 from a module that does not show it.
+ * A reader whose watermark is a share of the pool re-reads it when woken.
+ */
+unsigned int etw_session_reader_max_buffers(const struct etw_session_reader *r);
 
 /*
  * The next published buffer not yet taken, or NULL.  It stays valid until

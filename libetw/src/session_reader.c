@@ -179,6 +179,13 @@ ETW_EXPORT void etw_session_reader_set_watermark(struct etw_session_reader *r,
 	__atomic_store_n(&r->ctrl->watermark, buffers, __ATOMIC_RELAXED);
 }
 
+ETW_EXPORT unsigned int
+etw_session_reader_max_buffers(const struct etw_session_reader *r)
+{
+	/* A count on its own: nothing is read under it. */
+	return __atomic_load_n(&r->ring->max_buffers, __ATOMIC_RELAXED);
+}
+
 ETW_EXPORT void etw_session_reader_set_keep(struct etw_session_reader *r, int keep)
 {
 	unsigned int f = __atomic_load_n(&r->ctrl->flags, __ATOMIC_RELAXED);

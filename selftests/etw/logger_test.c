@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 
 #include <windows.h>
@@ -973,6 +974,77 @@ TEST_F(logger, stop_while_writers_run)
 	EXPECT_EQ(lost, fin->EventsLost);
 	EXPECT_EQ(lost, c.h.events_lost);
 	EXPECT_EQ(1, c.markers);
+	free(fin);
+}
+
+/*
+ * The wake-up watermark @pid's logger stored in its control page (its
+ * one writable shared mapping of a consumer fd), or -1.
+ */
+static long logger_watermark(pid_t pid)
+{
+	struct etw_consumer_ctrl ctrl;
+	unsigned long lo = 0, hi, off;
+	char path[64], line[512], perm[8];
+	struct iovec local = { &ctrl, sizeof(ctrl) }, remote;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (!lo && fgets(line, sizeof(line), f))
+		if (strstr(line, "[etw-consumer]") &&
+		    sscanf(line, "%lx-%lx %7s %lx", &lo, &hi, perm, &off) == 4 &&
+		    (strcmp(perm, "rw-s") || off != ETW_CONSUMER_MMAP_CTRL))
+			lo = 0;
+	fclose(f);
+	remote.iov_base = (void *)lo;
+	remote.iov_len = sizeof(ctrl);
+	if (!lo || process_vm_readv(pid, &local, 1, &remote, 1, 0) != sizeof(ctrl))
+		return -1;
+	return ctrl.watermark;
+}
+
+/*
+ * The logger is woken for a quarter of MaximumBuffers at once, and
+ * follows ControlTrace UPDATE when it raises MaximumBuffers: woken per
+ * buffer from then on otherwise (16 buffers: 4; 64: 16).  Its control
+ * page is read from outside; it re-reads the bound when woken, here by a
+ * flush (bounded wait, no timing asserted).
+ */
+TEST_F(logger, watermark_follows_update)
+{
+	EVENT_TRACE_PROPERTIES *p, *fin;
+	long lost = 0, written, wm = -1;
+	pid_t pid;
+	int n;
+
+	p = props(&self->b, EVENT_TRACE_FILE_MODE_SEQUENTIAL, 4,
+		  "/tmp/etwtest-wm.etl", 0);
+	p->MaximumBuffers = 16;
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&self->h, "etwtest-log-wm", p));
+	ASSERT_EQ(16, p->MaximumBuffers);
+	ASSERT_EQ(0, etw_enable_simple(self->fd, LOGGER_ID(self->h), self->guid,
+				       1, 0, 0, 0, 0));
+	pid = (pid_t)(uintptr_t)self->b.p.LoggerThreadId;
+	ASSERT_LT(0, pid);
+	EXPECT_EQ(4, logger_watermark(pid));
+
+	p = props(&self->b, 0, 0, NULL, 0);
+	p->MaximumBuffers = 64;
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(self->h, NULL, p,
+					       EVENT_TRACE_CONTROL_UPDATE));
+	EXPECT_EQ(64, p->MaximumBuffers);
+	written = write_many(self->fd, self->reg, 200, &lost);
+	for (n = 0; n < 500 && (wm = logger_watermark(pid)) != 16; n++) {
+		ASSERT_EQ(0, etw_session_ctl(self->fd, LOGGER_ID(self->h),
+					     ETW_CONTROL_FLUSH, NULL));
+		usleep(20000);
+	}
+	EXPECT_EQ(16, wm);
+	stop(_metadata, self, &fin);
+	EXPECT_EQ(200, written + lost);
 	free(fin);
 }
 
