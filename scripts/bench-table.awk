@@ -60,7 +60,7 @@ function scaling(m, k) {
 function scale_rows(m) {
 	row("  two / one", scaling(m, "eventwrite"), "", "x", ">=", 1.8, ">= 1.8x")
 	info("  getpid two / one (what this VM allows)", scaling(m, "getpid"), "", "x")
-	info("  getpid + TSC read, two / one (the VM's clock)", scaling(m, "getpidtsc"), "", "x")
+	info("  getpid + TSC read, two / one", scaling(m, "getpidtsc"), "", "x")
 	info("  user-space loop, no system call, two / one", scaling(m, "spin"), "", "x")
 	info("  ioctl on the one /dev/etw fd, two / one", scaling(m, "sharedfd"), "", "x")
 	info("  ioctl on a writer fd per thread, two / one", scaling(m, "writerfd"), "", "x")
