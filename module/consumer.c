@@ -550,15 +550,15 @@ static int etw_consumer_bind(struct etw_consumer *c)
 
 /*
  * The session to attach to: @logger_id, with @guid if one is given; a
- * logger finds a stopped session kept for it (keep.c) first.
+ * logger finds a stopped session kept for it (keep.c) first.  etw_lock
+ * held.
  */
 static struct etw_session *etw_consumer_session(const struct etw_consumer_attach *arg)
 {
 	struct etw_session *s = NULL;
 
 	if (!memchr_inv(arg->guid, 0, sizeof(arg->guid)))
-		return etw_session_find(arg->logger_id);
-	mutex_lock(&etw_lock);
+		return etw_session_get(arg->logger_id);
 	if (arg->flags & ETW_CONSUMER_F_LOGGER)
 		s = etw_keep_find(arg->logger_id, arg->guid);
 	if (!s) {
@@ -569,8 +569,50 @@ static struct etw_session *etw_consumer_session(const struct etw_consumer_attach
 			s = NULL;
 		}
 	}
-	mutex_unlock(&etw_lock);
 	return s;
+}
+
+/*
+ * Find the session and become its consumer, in one hold of etw_lock: STOP
+ * (which decides under it whether a logger keeps the session) sees the
+ * consumer attached, or this attach finds the session as STOP left it
+ * (kept for a logger, or gone); never a consumer that found the session
+ * running and binds to it once STOP has decided without it.
+ */
+static int etw_consumer_find_bind(const struct etw_consumer_attach *arg,
+				  struct etw_consumer **out)
+{
+	struct etw_consumer *c;
+	struct etw_session *s;
+	int ret;
+
+	mutex_lock(&etw_lock);
+	s = etw_consumer_session(arg);
+	if (!s) {
+		mutex_unlock(&etw_lock);
+		return -ENOENT;
+	}
+	c = etw_consumer_alloc(s, arg->flags);
+	if (!c) {
+		mutex_unlock(&etw_lock);
+		etw_session_put(s);
+		return -ENOMEM;
+	}
+	ret = etw_consumer_bind(c);
+	if (ret == -EAGAIN) {
+		/* Once: a race with another consumer going. */
+		etw_consumer_free_copies(c);
+		ret = etw_consumer_bind(c);
+		if (ret == -EAGAIN)
+			ret = -EBUSY;
+	}
+	mutex_unlock(&etw_lock);
+	if (ret) {
+		etw_consumer_free(c);
+		return ret;
+	}
+	*out = c;
+	return 0;
 }
 
 int etw_consumer_attach(struct etw_consumer_attach *arg, struct etw_new_fd *nfd)
@@ -581,24 +623,10 @@ int etw_consumer_attach(struct etw_consumer_attach *arg, struct etw_new_fd *nfd)
 
 	if (arg->flags & ~ETW_CONSUMER_F_MASK)
 		return -EINVAL;
-	s = etw_consumer_session(arg);
-	if (!s)
-		return -ENOENT;
-	c = etw_consumer_alloc(s, arg->flags);
-	if (!c) {
-		etw_session_put(s);
-		return -ENOMEM;
-	}
-	ret = etw_consumer_bind(c);
-	if (ret == -EAGAIN) {
-		/* Once: a race with another consumer attaching or going. */
-		etw_consumer_free_copies(c);
-		ret = etw_consumer_bind(c);
-		if (ret == -EAGAIN)
-			ret = -EBUSY;
-	}
+	ret = etw_consumer_find_bind(arg, &c);
 	if (ret)
-		goto out_free;
+		return ret;
+	s = c->s;
 	/* Its writers start with every buffer they may have. */
 	if (arg->flags & ETW_CONSUMER_F_LOGGER)
 		etw_buffers_fill(s);

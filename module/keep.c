@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Stopped sessions kept for their logger.  A file session's file is
- * written by a process (`etw logger`), and a process can die.  If its
- * logger has ETW_CTRL_KEEP set in its control page (or had when it
- * detached), the session is kept when it stops: off the session table
- * (its name and logger id are free at once, as after StopTrace on
+ * written by a process (`etw logger`), and a process can die.  A session
+ * that stops while a logger is attached, or after the last one detached
+ * with ETW_CTRL_KEEP set in its control page, is kept: off the session
+ * table (its name and logger id are free at once, as after StopTrace on
  * Windows) but with its buffers and statistics, until a first consumer
- * detaches having given back everything after the stop.  A logger that
- * dies before that, or is not attached when STOP comes, leaves it kept:
- * the next one attaches by the session's GUID and drains it.  A logger
- * that leaves without ETW_CTRL_KEEP gives up, and a kept session without
- * a consumer for ETW_KEEP_TIMEOUT is discarded: what it held is counted
- * lost in the statistics STOP returns (LogBuffersLost, EventsLost).
+ * detaches having given back everything after the stop.  The logger's
+ * word counts when it detaches, not at STOP (a logger that has just
+ * attached has not given it yet): one that leaves without ETW_CTRL_KEEP
+ * gives up, one that dies with it leaves the session kept, and the next
+ * attaches by the session's GUID and drains it.  A kept session without
+ * a consumer for ETW_KEEP_TIMEOUT is discarded.  What a discarded session
+ * held is counted lost in the statistics STOP returns (LogBuffersLost,
+ * EventsLost).
  *
  * The list holds a reference to each session (the table's, handed over at
  * STOP); the timeout work holds another while it is pending.  Kept
@@ -124,11 +126,15 @@ bool etw_keep_stopped(struct etw_session *s)
 
 	lockdep_assert_held(&etw_lock);
 	spin_lock(&s->pool_lock);
-	/* The attached logger's word, else the last one's. */
-	if (s->consumer && (s->consumer->flags & ETW_CONSUMER_F_LOGGER))
-		keep = etw_consumer_keeps(s->consumer);
-	else
-		keep = s->keep;
+	/*
+	 * A logger attached: kept until it detaches, when its last word
+	 * decides (etw_keep_detached()), not the word its control page holds
+	 * now, which a logger that has just attached has not written yet.
+	 * Else the last logger's word.  Attaches bind under etw_lock
+	 * (consumer.c): none comes between this and the table's removal.
+	 */
+	keep = s->keep ||
+	       (s->consumer && (s->consumer->flags & ETW_CONSUMER_F_LOGGER));
 	spin_unlock(&s->pool_lock);
 	if (!keep || etw_nr_kept >= ETW_MAX_SESSIONS)
 		return false;
@@ -157,12 +163,14 @@ struct etw_session *etw_keep_find(u32 logger_id, const u8 *guid)
 }
 
 /*
- * The first consumer of @s detached; @drained: the session had stopped
- * and it gave back every buffer.  A kept session is done then, or when a
- * logger left it without ETW_CTRL_KEEP (what is left is lost, counted);
- * else it waits for the next logger again.
+ * The first consumer of kept @s is gone; @drained: it gave back every
+ * buffer after the stop.  The session is done then, or when the word of
+ * the last logger is not ETW_CTRL_KEEP (what is left is lost, counted);
+ * else it waits for the next logger: @restart: with a new timeout (a
+ * detach), else the one that runs (an undone attach).
  */
-void etw_keep_detached(struct etw_session *s, bool drained)
+static void etw_keep_consumer_gone(struct etw_session *s, bool drained,
+				   bool restart)
 {
 	bool done = false;
 
@@ -175,8 +183,12 @@ void etw_keep_detached(struct etw_session *s, bool drained)
 		done = true;
 	} else if (s->kept && !READ_ONCE(s->keep)) {
 		done = etw_keep_discard(s);
-	} else if (s->kept) {
+	} else if (s->kept && restart) {
 		etw_keep_arm(s);
+	} else if (s->kept && queue_delayed_work(system_wq, &s->keep_work,
+						 ETW_KEEP_TIMEOUT)) {
+		/* A pending work holds one reference: taken as it was not. */
+		kref_get(&s->ref);
 	}
 	mutex_unlock(&etw_lock);
 	if (done)
@@ -184,16 +196,24 @@ void etw_keep_detached(struct etw_session *s, bool drained)
 }
 
 /*
- * An attach to @s was undone (its caller never got the fd): @s
- * waits for a logger as before.  Its timeout runs on, or starts again if
- * it ran out meanwhile (it discards nothing while a consumer is attached).
+ * The first consumer of @s detached; @drained: the session had stopped
+ * and it gave back every buffer.  A kept session is done then, or when a
+ * logger left it without ETW_CTRL_KEEP; else it waits for the next logger.
+ */
+void etw_keep_detached(struct etw_session *s, bool drained)
+{
+	etw_keep_consumer_gone(s, drained, true);
+}
+
+/*
+ * An attach to @s was undone (its caller never got the fd): @s is as if
+ * it had never come.  Kept on the word of an earlier logger, it waits for
+ * a logger as before (its timeout runs on, or starts again if it ran out
+ * meanwhile: it discards nothing while a consumer is attached); kept only
+ * because this logger was attached at STOP, it is discarded as a logger
+ * that left without ETW_CTRL_KEEP would have it.
  */
 void etw_keep_attach_undone(struct etw_session *s)
 {
-	mutex_lock(&etw_lock);
-	/* A pending work holds one reference: taken if it was not pending. */
-	if (s->kept && queue_delayed_work(system_wq, &s->keep_work,
-					  ETW_KEEP_TIMEOUT))
-		kref_get(&s->ref);
-	mutex_unlock(&etw_lock);
+	etw_keep_consumer_gone(s, false, false);
 }

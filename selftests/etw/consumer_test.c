@@ -1090,11 +1090,14 @@ TEST_F(consumer, kept_for_the_next_logger)
 }
 
 /*
- * A logger that detaches from a kept session without ETW_CTRL_KEEP gives
- * up: what the session held is discarded at once and counted in the
- * statistics STOP returns, every event in EventsLost.
+ * A logger attached with @flags in its control page when STOP comes
+ * detaches without ETW_CTRL_KEEP: it gives up, what the session held is
+ * discarded at once and counted in the statistics STOP returns, every
+ * event in EventsLost.
  */
-TEST_F(consumer, kept_session_given_up)
+static void logger_gives_up(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(consumer) *self, const char *name,
+			    __u32 flags)
 {
 	struct stopper st = { 0 };
 	struct consumer c;
@@ -1102,9 +1105,9 @@ TEST_F(consumer, kept_session_given_up)
 	pthread_t th;
 	int i;
 
-	start(_metadata, self, "etwtest-cons-giveup", 0, 4, 4, 16);
+	start(_metadata, self, name, 0, 4, 4, 16);
 	ASSERT_EQ(0, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &c));
-	c.ctrl->flags = ETW_CTRL_KEEP;
+	c.ctrl->flags = flags;
 	for (i = 0; i < 300; i++)
 		written += etw_write_counted(self->fd, self->reg, i, &lost);
 	stop_in_thread(_metadata, self, &st, &th);
@@ -1116,6 +1119,168 @@ TEST_F(consumer, kept_session_given_up)
 	EXPECT_EQ(written + lost, st.info.events_lost);
 	EXPECT_LT(0, st.info.log_buffers_lost);
 	EXPECT_EQ(0, st.info.buffers_written);
+}
+
+/* One that had asked for ETW_CTRL_KEEP and takes it back. */
+TEST_F(consumer, kept_session_given_up)
+{
+	logger_gives_up(_metadata, self, "etwtest-cons-giveup", ETW_CTRL_KEEP);
+}
+
+/*
+ * A logger attached when STOP comes may not have given its word yet (a
+ * writer that has just attached, opening its file): the session is kept
+ * until it detaches.  This one asks for ETW_CTRL_KEEP after the STOP and
+ * dies: the session stays kept, the next logger drains it.
+ */
+TEST_F(consumer, kept_on_the_word_given_after_stop)
+{
+	struct etw_session_info info;
+	struct stopper st = { 0 };
+	struct consumer c;
+	long lost = 0, written = 0;
+	pthread_t th;
+	int i;
+
+	start(_metadata, self, "etwtest-cons-word", 0, 4, 32, 32);
+	etw_pin_cpu(0);
+	ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &c));
+	for (i = 0; i < 300; i++)
+		written += etw_write_counted(self->fd, self->reg, i, &lost);
+	stop_in_thread(_metadata, self, &st, &th);
+	c.ctrl->flags = ETW_CTRL_KEEP;
+	consumer_close(&c);
+	EXPECT_EQ(0, lost);
+	next_logger_drains(_metadata, self, info.guid, &st, th, written);
+}
+
+/*
+ * One that never asked for it (not discarded with the session,
+ * uncounted).
+ */
+TEST_F(consumer, logger_attached_at_stop_gives_up)
+{
+	logger_gives_up(_metadata, self, "etwtest-cons-noword", 0);
+}
+
+/* A logger attaching by GUID when @go opens, as a restarted writer does. */
+struct attacher {
+	int fd;
+	__u32 id;
+	const __u8 *guid;
+	pthread_barrier_t *go;
+	int delay_us;		/* before the attach */
+	int open_us;		/* "opening its file": before ETW_CTRL_KEEP */
+	struct consumer c;
+	int ret;
+};
+
+static void *attacher_fn(void *arg)
+{
+	struct attacher *a = arg;
+
+	pthread_barrier_wait(a->go);
+	usleep(a->delay_us);
+	a->ret = consumer_attach_guid(a->fd, a->id, ETW_CONSUMER_F_LOGGER,
+				      a->guid, &a->c);
+	if (a->ret)
+		return NULL;
+	/* Its file opened, it asks to be kept. */
+	usleep(a->open_us);
+	a->c.ctrl->flags = ETW_CTRL_KEEP;
+	return NULL;
+}
+
+/* STOP when @go opens, after @delay_us. */
+struct racing_stop {
+	struct stopper st;
+	pthread_barrier_t *go;
+	int delay_us;
+};
+
+static void *racing_stop_fn(void *arg)
+{
+	struct racing_stop *r = arg;
+
+	pthread_barrier_wait(r->go);
+	usleep(r->delay_us);
+	return stopper_fn(&r->st);
+}
+
+/*
+ * STOP racing a logger's attach, in either order (each round starts them
+ * together, one of the two a little later; the logger opens its file for
+ * a while before it asks for ETW_CTRL_KEEP): a logger whose attach
+ * succeeded asks for ETW_CTRL_KEEP and dies (before the STOP or after),
+ * and the next one finds the
+ * session kept and drains every event; one whose attach came after the
+ * STOP finds nothing (no logger had asked).  What order each round took
+ * is not asserted, only that each outcome is whole.
+ */
+TEST_F(consumer, stop_racing_logger_attach)
+{
+	int round, attached = 0;
+
+	for (round = 0; round < 40; round++) {
+		struct racing_stop rs = { .st = { .fd = self->fd } };
+		struct attacher a = { .fd = self->fd };
+		struct etw_session_info info;
+		pthread_barrier_t go;
+		struct seen s = { 0 };
+		struct consumer d;
+		long lost = 0, written = 0;
+		pthread_t ta, ts;
+		int i;
+
+		start(_metadata, self, "etwtest-cons-race", 0, 4, 32, 32);
+		ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+		for (i = 0; i < 100; i++)
+			written += etw_write_counted(self->fd, self->reg, i, &lost);
+		rs.st.id = a.id = self->id;
+		a.guid = info.guid;
+		rs.go = a.go = &go;
+		if (round & 1)
+			rs.delay_us = (round % 8) * 250;
+		else
+			a.delay_us = (round % 8) * 250;
+		a.open_us = (round % 5) * 4000;
+		ASSERT_EQ(0, pthread_barrier_init(&go, NULL, 2));
+		ASSERT_EQ(0, pthread_create(&ta, NULL, attacher_fn, &a));
+		ASSERT_EQ(0, pthread_create(&ts, NULL, racing_stop_fn, &rs));
+		pthread_join(ta, NULL);
+		if (!a.ret) {
+			attached++;
+			/* It dies holding what was published to it. */
+			consumer_close(&a.c);
+			/* Maybe before the STOP: the next one comes after it. */
+			for (i = 0; i < 2000 && !etw_session_ctl(self->fd, self->id,
+								 ETW_CONTROL_QUERY,
+								 NULL); i++)
+				usleep(10000);
+			ASSERT_LT(i, 2000);
+			memcpy(s.guid, self->guid, 16);
+			ASSERT_EQ(0, consumer_attach_guid(self->fd, self->id,
+							  ETW_CONSUMER_F_LOGGER,
+							  info.guid, &d));
+			EXPECT_EQ(ETW_RING_STOPPED, d.ring->flags);
+			consume(&d, &s);
+			consumer_close(&d);
+		}
+		pthread_join(ts, NULL);
+		pthread_barrier_destroy(&go);
+		EXPECT_EQ(0, rs.st.ret);
+		if (a.ret) {
+			EXPECT_EQ(-ENOENT, a.ret);
+			continue;
+		}
+		EXPECT_EQ(written, s.events);
+		EXPECT_EQ(lost, rs.st.info.events_lost);
+		EXPECT_EQ(s.buffers, rs.st.info.buffers_written);
+		EXPECT_EQ(1, s.markers);
+		EXPECT_EQ(0, s.bad);
+	}
+	TH_LOG("%d of 40 attaches before the STOP", attached);
 }
 
 /*

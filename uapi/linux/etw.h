@@ -930,17 +930,22 @@ struct etw_provider_set_info {
  *
  * A logger that may be restarted sets %ETW_CTRL_KEEP in the @flags of its
  * control page (once its file is open: a logger that gives up on purpose
- * clears it, or never sets it).  While a logger attached with
- * %ETW_CONSUMER_F_LOGGER has it set, or after one detached with it set,
- * the session is *kept* when it stops: its name and logger id are free at
+ * clears it, or never sets it).  A session that stops while a logger
+ * attached with %ETW_CONSUMER_F_LOGGER is attached, or after one detached
+ * with %ETW_CTRL_KEEP set, is *kept*: its name and logger id are free at
  * once for a new session, but its buffers (the full ones, the partial ones
  * STOP flushed) and its statistics stay until a first consumer detaches
- * having given back everything after the stop.  A logger that dies
- * before that (or that is not attached when STOP comes) leaves the
- * session kept; the next logger attaches to it with the session's GUID in
- * @guid and its old logger id, drains it and finishes the file.  A logger
- * that detaches from a kept session without %ETW_CTRL_KEEP ends the
- * keeping: what is left is discarded.  ETW_CONTROL_STOP returns when the
+ * having given back everything after the stop.  The attached logger's
+ * word counts when it detaches, not when STOP comes (a logger that has
+ * just attached may not have given it yet).  A logger that dies with
+ * %ETW_CTRL_KEEP before the session is drained (or that is not attached
+ * when STOP comes, having detached with it) leaves the session kept; the
+ * next logger attaches to it with the session's GUID in @guid and its old
+ * logger id, drains it and finishes the file.  A logger that detaches
+ * from a kept session without %ETW_CTRL_KEEP, not having drained it, ends
+ * the keeping: what is left is discarded.  An attach and a STOP are
+ * ordered: a logger attached before STOP counts as attached, one that
+ * attaches after it finds the session only if it was kept.  ETW_CONTROL_STOP returns when the
  * kept session is drained, with the final statistics.  A kept session
  * with no consumer attached for 10 seconds is discarded: its buffers
  * count in LogBuffersLost and their events in EventsLost of what STOP
