@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
@@ -129,6 +130,26 @@ static __u64 thread_cpu_ms(void)
 }
 
 /*
+ * This thread's user time as the scheduler sampled it, in ms: ticks that
+ * found it in user mode (a loaded host that did not run the emulated CPU
+ * loses ticks, so the CPU clock alone says little about it).
+ */
+static __u64 thread_user_ms(void)
+{
+	unsigned long ticks = 0;
+	char buf[512], *p;
+	FILE *f = fopen("/proc/thread-self/stat", "r");
+
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
+		sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu",
+		       &ticks);
+	fclose(f);
+	return ticks * 1000ULL / sysconf(_SC_CLK_TCK);
+}
+
+/*
  * KernelTime and UserTime: the writing thread's processor time in ms (the
  * file's TimerResolution), as the scheduler accounted it by then.
  */
@@ -138,8 +159,12 @@ TEST_F(wr, processor_time)
 	volatile __u64 spin = 0;
 	__u64 used;
 
-	/* Mostly user time: the clock is read rarely (it is a system call). */
-	while (thread_cpu_ms() < 400)
+	/*
+	 * Mostly user time: the time is read rarely (a system call), until
+	 * the scheduler has sampled 400 ms of it, however many ticks a
+	 * loaded host loses (at most a minute of CPU clock).
+	 */
+	while (thread_user_ms() < 400 && thread_cpu_ms() < 60000)
 		for (int i = 0; i < 1000000; i++)
 			spin++;
 	ASSERT_EQ(0, etw_write_simple(self->fd, self->reg, 1, 4, 0, NULL, 0));
