@@ -52,6 +52,12 @@ $(BUILD)/tests/%: libetw/tests/%.c uapi/linux/etw.h $(LIB_A) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -pthread -o $@ $< $(LIB_A)
 
+# The logger's pace is the etw tool's (tools/logger_pace.c), built in.
+$(BUILD)/tests/logger_pace: libetw/tests/logger_pace.c tools/logger_pace.c \
+		tools/logger_pace.h $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -Itools -o $@ $< tools/logger_pace.c
+
 $(BUILD)/tests/uapi_layout_32: libetw/tests/uapi_layout.c uapi/linux/etw.h $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) -m32 $(ALL_CFLAGS) $(KSFT_CFLAGS) -o $@ $<

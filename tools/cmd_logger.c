@@ -27,6 +27,7 @@
 
 #include "ctl.h"
 #include "etw.h"
+#include "logger_pace.h"
 
 static const char logger_usage[] =
 	"usage: etw logger --id ID --output FILE [options]\n\n"
@@ -90,15 +91,17 @@ static unsigned int logger_watermark(unsigned int max_buffers)
  * ControlTrace UPDATE may raise MaximumBuffers while the logger runs: the
  * watermark follows, read again at each wake-up (a load, no system call).
  * The old one, smaller, woke the logger no later.  @pool: the bound the
- * watermark was derived from.
+ * watermark was derived from.  The pace aims at the new one too.
  */
-static void follow_pool(struct etw_session_reader *r, unsigned int *pool)
+static void follow_pool(struct etw_session_reader *r, unsigned int *pool,
+			struct logger_pace *pace)
 {
 	unsigned int max = etw_session_reader_max_buffers(r);
 
 	if (max && max != *pool) {
 		*pool = max;
 		etw_session_reader_set_watermark(r, logger_watermark(max));
+		logger_pace_watermark(pace, logger_watermark(max));
 	}
 }
 
@@ -106,13 +109,14 @@ static void follow_pool(struct etw_session_reader *r, unsigned int *pool)
  * Write every published buffer; a failed write is a lost buffer.  Those
  * published together go in as few writes as the file allows: one
  * wake-up, one write for the buffers that follow each other in the file.
- * Each batch goes back to the session as soon as it is written.
+ * Each batch goes back to the session as soon as it is written.  Returns
+ * how many were published.
  */
-static void write_ready(struct etw_session_reader *r, struct etw_etl_writer *w,
-			unsigned int *failed)
+static unsigned int write_ready(struct etw_session_reader *r,
+				struct etw_etl_writer *w, unsigned int *failed)
 {
 	const void *b[BATCH];
-	unsigned int n, f;
+	unsigned int n, f, all = 0;
 
 	do {
 		for (n = 0; n < BATCH && (b[n] = etw_session_reader_next(r)); n++)
@@ -120,9 +124,19 @@ static void write_ready(struct etw_session_reader *r, struct etw_etl_writer *w,
 		f = 0;
 		etw_etl_writer_buffers(w, b, n, &f);
 		*failed += f;
+		all += n;
 		etw_session_reader_release(r);
 	} while (n == BATCH);
 	etw_session_reader_set_log_buffers_lost(r, etw_etl_writer_lost(w) + *failed);
+	return all;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /* Not the session the first writer attached to: its id was reused. */
@@ -140,7 +154,9 @@ static int run(struct logger_job *j)
 	struct etw_session_reader *r;
 	struct etw_session_info info;
 	struct etw_etl_writer *w;
+	struct logger_pace pace;
 	unsigned int failed = 0, pool = 0;
+	long long t;
 	int ret, stopped;
 
 	/* A successor finds the session, stopped or not, by its GUID. */
@@ -168,20 +184,21 @@ static int run(struct logger_job *j)
 		etw_session_reader_set_keep(r, j->supervised);
 		pool = info.max_buffers;
 		etw_session_reader_set_watermark(r, logger_watermark(pool));
+		logger_pace_init(&pace, logger_watermark(pool));
 	}
 	ready(j->ready_fd, ret);
 	if (ret) {
 		etw_session_reader_close(r);
 		return etw_error("logger: %s: %s", j->out, strerror(-ret));
 	}
+	/* Woken, or on the pace's timer while buffers flow: write what is there. */
 	for (;;) {
-		ret = etw_session_reader_wait(r, -1);
-		if (ret == 1) {
-			follow_pool(r, &pool);
-			write_ready(r, w, &failed);
-		}
-		else if (ret == -ESHUTDOWN || ret < 0)
+		ret = etw_session_reader_wait(r, logger_pace_timeout(&pace, now_ns()));
+		if (ret < 0)
 			break;
+		t = now_ns();
+		follow_pool(r, &pool, &pace);
+		logger_pace_found(&pace, write_ready(r, w, &failed), t);
 	}
 	if (ret != -ESHUTDOWN) {
 		etw_error("logger: waiting for buffers: %s", strerror(-ret));
