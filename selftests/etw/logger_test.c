@@ -272,6 +272,133 @@ TEST_F(logger, full_speed_default_buffers)
 	free(fin);
 }
 
+/* Data buffers in a logger's file so far (its size less the header). */
+static long file_buffers(const char *path, ULONG kb)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -1;
+	return st.st_size / (kb * KB) - 1;
+}
+
+/* Wait up to @ms for @path to hold @want data buffers; what it holds. */
+static long wait_file_buffers(const char *path, ULONG kb, long want, int ms)
+{
+	long n = file_buffers(path, kb);
+
+	for (; n < want && ms > 0; ms -= 2) {
+		usleep(2000);
+		n = file_buffers(path, kb);
+	}
+	return n;
+}
+
+/* Fill @n buffers of @kb KiB from this CPU with etw_write_counted()'s events. */
+static void write_buffers(FIXTURE_DATA(logger) *self, ULONG kb, long n, long *lost)
+{
+	/* A 72-byte buffer header; 80-byte event headers, 64-byte payloads. */
+	write_many(self->fd, self->reg, n * ((kb * KB - 72) / 144), lost);
+}
+
+/* The logger's voluntary context switches: its sleeps so far. */
+static long sleeps_of(pid_t pid)
+{
+	char path[64], line[128];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/*
+ * Default buffers: the logger is woken for a quarter of them (its
+ * watermark).  Once a wake-up has found buffers, it looks again on its own
+ * timer while they flow (tools/logger_pace.c): buffers published after
+ * that are written although fewer than the watermark are ready and
+ * nothing flushed them.  The first look comes at most 100 ms after the
+ * wake-up; a round whose buffers came later (this process slowed by the
+ * host) finds the logger asleep again, and the next round tries again.
+ */
+TEST_F(logger, paced_while_buffers_flow)
+{
+	const char *path = "/tmp/etwtest-pace.etl";
+	EVENT_TRACE_PROPERTIES *p, *fin;
+	long lost = 0, base = 0, wm, n = 0;
+	int round;
+
+	p = props(&self->b, EVENT_TRACE_FILE_MODE_SEQUENTIAL, 0, path, 0);
+	p->MinimumBuffers = 0;
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&self->h, "etwtest-log-pace", p));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, LOGGER_ID(self->h), self->guid,
+				       1, 0, 0, 0, 0));
+	wm = p->MaximumBuffers / 4;
+	ASSERT_LE(3, wm);
+	etw_pin_cpu(0);
+	for (round = 0; round < 3; round++) {
+		/* A watermark's worth and one more: the kernel wakes the logger. */
+		write_buffers(self, p->BufferSize, wm + 1, &lost);
+		ASSERT_LE(base + wm, wait_file_buffers(path, p->BufferSize,
+						       base + wm, 10000));
+		base = file_buffers(path, p->BufferSize);
+		/* Two more, below the watermark: only the logger's timer finds them. */
+		write_buffers(self, p->BufferSize, 2, &lost);
+		n = wait_file_buffers(path, p->BufferSize, base + 1, 2000);
+		if (n > base)
+			break;
+		base = n;
+	}
+	EXPECT_LT(base, n);
+	stop(_metadata, self, &fin);
+	free(fin);
+}
+
+/*
+ * Once buffers stop, the logger sleeps until the kernel wakes it: an idle
+ * session costs it no periodic wake-up.  Its first look after the
+ * wake-up finds nothing and ends its timer; after that some window of
+ * 300 ms (three times the longest period) passes without a sleep of its.
+ */
+TEST_F(logger, asleep_when_buffers_stop)
+{
+	const char *path = "/tmp/etwtest-idle.etl";
+	EVENT_TRACE_PROPERTIES *p, *fin;
+	long lost = 0, wm, before, after = -2;
+	pid_t pid;
+	int i;
+
+	p = props(&self->b, EVENT_TRACE_FILE_MODE_SEQUENTIAL, 0, path, 0);
+	p->MinimumBuffers = 0;
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&self->h, "etwtest-log-idle", p));
+	pid = (pid_t)(uintptr_t)p->LoggerThreadId;
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, etw_enable_simple(self->fd, LOGGER_ID(self->h), self->guid,
+				       1, 0, 0, 0, 0));
+	wm = p->MaximumBuffers / 4;
+	etw_pin_cpu(0);
+	write_buffers(self, p->BufferSize, wm + 1, &lost);
+	ASSERT_LE(wm, wait_file_buffers(path, p->BufferSize, wm, 10000));
+	for (i = 0; i < 10; i++) {
+		before = sleeps_of(pid);
+		ASSERT_LE(0, before);
+		usleep(300000);
+		after = sleeps_of(pid);
+		if (after == before)
+			break;
+	}
+	EXPECT_EQ(before, after);
+	stop(_metadata, self, &fin);
+	free(fin);
+}
+
 /* MaximumFileSize: the file stops growing; the rest is counted. */
 TEST_F(logger, sequential_max_size)
 {
