@@ -122,6 +122,18 @@ function logger_rows(where, p,    n, r, lost, share, rate) {
 	     per_buffer("i", p, "minflt"), "")
 	if (p == "")
 		info("  no events: logger ms (icount: M instr.)", idle("w"), idle("i"), "")
+	# The share above less that fixed cost: what the logger adds per
+	# buffer (the no-event run writes its file on the disk).
+	info("    share less the no-event run's", marginal("w", p), marginal("i", p), "%")
+}
+
+# The logger's share of the producer's CPU time beyond its fixed cost.
+function marginal(r, p,    fixed) {
+	fixed = idle(r)
+	if (fixed == "" || !has(r, p "logger.cpu_ns") || !has(r, p "producer.cpu_ns"))
+		return ""
+	return 100 * (val(r, p "logger.cpu_ns") - val(r, p "producer.cpu_ns") - fixed * 1e6) / \
+	       val(r, p "producer.cpu_ns")
 }
 
 # The logger's @what (a getrusage() count: everything but the producer)
