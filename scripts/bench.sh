@@ -58,6 +58,7 @@ mkdir -p "$stage/usr/bin" "$stage/usr/lib" "$stage/usr/share/etw" "$out"
 cp -a "$BUILD"/lib/libetw.so* "$stage/usr/lib/"
 cp "$BUILD/bin/etw" "$BUILD"/bench/etw-bench-* "$stage/usr/bin/"
 cp scripts/vm/bench.sh "$stage/usr/share/etw/bench.sh"
+cp scripts/vm/logger-wakes.awk "$stage/usr/share/etw/"
 consumerd=/usr/lib/x86_64-linux-gnu/lttng/libexec/lttng-consumerd
 for f in /usr/bin/lttng /usr/bin/lttng-sessiond $consumerd; do
 	mkdir -p "$stage$(dirname $f)"

@@ -6,7 +6,7 @@
 # ETW-BENCH-END; scripts/bench.sh on the host makes the table.  The same
 # script runs in both boots (wall clock, two vCPUs; icount, one vCPU).
 # etwbench=a,b on the kernel command line runs only those parts
-# (write tracelogging threads lttng logger dump profile insns;
+# (write tracelogging threads lttng logger dump profile insns wakes;
 # make bench BENCH_ONLY="a b").
 echo "ETW-BENCH-BEGIN"
 say() { echo "# $*"; }
@@ -102,6 +102,34 @@ if grep -q ' /mnt/disk ' /proc/mounts; then
 fi
 say "4: logger, file on tmpfs"
 logger_run tmpfs. /tmp
+fi
+
+if want wakes; then
+# Item 4's runs traced (not in the table): what woke the logger's
+# processes, and what they did on the CPU (scripts/vm/logger-wakes.awk).
+	t=/sys/kernel/tracing
+	echo 0 > $t/tracing_on
+	echo mono > $t/trace_clock
+	echo 16384 > $t/buffer_size_kb
+	for e in sched/sched_switch sched/sched_wakeup irq_vectors/local_timer_entry \
+		irq_vectors/reschedule_entry irq_vectors/call_function_single_entry \
+		irq/irq_handler_entry raw_syscalls/sys_enter raw_syscalls/sys_exit; do
+		echo 1 > $t/events/$e/enable
+	done
+	echo 'comm == "etw"' > $t/events/raw_syscalls/filter
+	for d in /mnt/disk /tmp; do
+		[ -d $d ] || continue
+		echo > $t/trace
+		echo 1 > $t/tracing_on
+		etw-bench-cpu wakes etw record -p "$guid:4:0x1" -o $d/wakes.etl -- \
+			etw-bench-producer 200000 64 2>/dev/null | sed 's/^BENCH /# /'
+		echo 0 > $t/tracing_on
+		rm -f $d/wakes.etl
+		say "4: the logger's wake-ups, file in $d ($(grep -c . $t/trace) trace lines)"
+		awk -f /usr/share/etw/logger-wakes.awk $t/trace | sed 's/^/# /'
+	done
+	echo 0 > $t/events/enable
+	echo > $t/trace
 fi
 
 if want dump; then
