@@ -31,9 +31,12 @@
  * 1.1: the consumer's wake-up watermark (etw_consumer_ctrl.watermark, in
  * what was reserved; a 1.0 module leaves it unread, so the consumer is
  * woken for each buffer).
+ * 1.2: the session's MaximumBuffers in the consumer's ring
+ * (etw_consumer_ring.max_buffers, in what was reserved; a 1.1 module
+ * leaves it 0, so a consumer keeps the watermark it derived at attach).
  */
 #define ETW_ABI_MAJOR	1
-#define ETW_ABI_MINOR	1
+#define ETW_ABI_MINOR	2
 
 /**
  * DOC: Errors
