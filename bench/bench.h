@@ -95,6 +95,39 @@ static inline uint64_t bench_thread_cpu(void)
 		*(ns) /= 8;						\
 	} while (0)
 
+/*
+ * Cases timed interleaved, for those whose ratios matter in wall time: a
+ * round is one batch of BENCH_IL_BATCH calls of every case, in an order
+ * that turns by one case from round to round, and a case's result is the
+ * median of its BENCH_IL_ROUNDS batches (ns per call).  So a ratio
+ * compares batches run within milliseconds of each other, where cases
+ * timed one after the other, 150 ms each, measure how much of a shared
+ * host the vCPU got in each case's 150 ms as much as the case
+ * (Documentation/performance.rst, "What is measured").
+ */
+#define BENCH_IL_BATCH	256
+#define BENCH_IL_ROUNDS	200
+#define BENCH_IL_CASES	8
+
+struct bench_case {
+	char key[32];
+	/* Makes @n calls of the case with @size bytes of payload. */
+	void (*run)(unsigned int n, unsigned int size);
+	unsigned int size;
+	double ns[BENCH_IL_ROUNDS];
+};
+
+struct bench_cases {
+	struct bench_case c[BENCH_IL_CASES];
+	unsigned int count;
+};
+
+void bench_case_add(struct bench_cases *cs, const char *key,
+		    void (*run)(unsigned int n, unsigned int size),
+		    unsigned int size);
+/* Time the cases interleaved and print each one's median. */
+void bench_interleave(struct bench_cases *cs);
+
 /* ETW_BENCH_VERBOSE=1: every repetition's result on standard error. */
 extern int bench_verbose;
 void bench_rep(const char *what, double ns, uint64_t wall, uint64_t cpu);

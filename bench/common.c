@@ -84,6 +84,54 @@ void bench_pin(int cpu)
 		bench_die("cannot pin to CPU %d", cpu);
 }
 
+void bench_case_add(struct bench_cases *cs, const char *key,
+		    void (*run)(unsigned int n, unsigned int size),
+		    unsigned int size)
+{
+	struct bench_case *c;
+
+	if (cs->count == BENCH_IL_CASES)
+		bench_die("more than %d interleaved cases", BENCH_IL_CASES);
+	c = &cs->c[cs->count++];
+	snprintf(c->key, sizeof(c->key), "%s", key);
+	c->run = run;
+	c->size = size;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void bench_interleave(struct bench_cases *cs)
+{
+	unsigned int n = cs->count, r, i;
+
+	for (i = 0; i < n; i++)
+		cs->c[i].run(BENCH_IL_BATCH, cs->c[i].size);
+	for (r = 0; r < BENCH_IL_ROUNDS; r++) {
+		for (i = 0; i < n; i++) {
+			struct bench_case *c = &cs->c[(i + r) % n];
+			uint64_t t0 = bench_now();
+
+			c->run(BENCH_IL_BATCH, c->size);
+			c->ns[r] = (double)(bench_now() - t0) / BENCH_IL_BATCH;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct bench_case *c = &cs->c[i];
+
+		qsort(c->ns, BENCH_IL_ROUNDS, sizeof(c->ns[0]), cmp_double);
+		if (bench_verbose)
+			fprintf(stderr, "batches %-16s min %10.3f q1 %10.3f median %10.3f q3 %10.3f\n",
+				c->key, c->ns[0], c->ns[BENCH_IL_ROUNDS / 4],
+				c->ns[BENCH_IL_ROUNDS / 2], c->ns[BENCH_IL_ROUNDS * 3 / 4]);
+		bench_print(c->key, c->ns[BENCH_IL_ROUNDS / 2]);
+	}
+}
+
 struct props {
 	EVENT_TRACE_PROPERTIES p;
 	char name[64];

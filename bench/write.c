@@ -91,32 +91,9 @@ static int want(const char *key)
 	return !only || !strncmp(key, only, strlen(only));
 }
 
-/*
- * Item 1's cases are timed interleaved: a round is one batch of
- * ITEM1_BATCH calls of every case, in an order that turns by one case
- * from round to round, and a case's result is the median of its
- * ITEM1_ROUNDS batches (ns per call).  So every ratio of the table
- * compares batches run within milliseconds of each other.  Timed one
- * after the other, 150 ms each (BENCH_LOOP), the wall boot's cases
- * measured how much of the shared host the vCPU got in each case's 150
- * ms as much as the case: see Documentation/performance.rst, "What is
- * measured".
- */
-#define ITEM1_BATCH	256
-#define ITEM1_ROUNDS	200
-#define ITEM1_CASES	8
-
+/* Item 1's cases, timed interleaved (bench_interleave()). */
 static int fd, mfd;
-
-struct item1_case {
-	char key[32];
-	void (*run)(unsigned int n, unsigned int size);
-	unsigned int size;
-	double ns[ITEM1_ROUNDS];
-};
-
-static struct item1_case item1[ITEM1_CASES];
-static unsigned int item1_count;
+static struct bench_cases item1;
 
 static void run_getpid(unsigned int n, unsigned int size)
 {
@@ -145,48 +122,8 @@ static void run_eventwrite(unsigned int n, unsigned int size)
 static void item1_add(const char *key, void (*run)(unsigned int, unsigned int),
 		      unsigned int size)
 {
-	struct item1_case *c = &item1[item1_count];
-
-	if (!want(key))
-		return;
-	snprintf(c->key, sizeof(c->key), "%s", key);
-	c->run = run;
-	c->size = size;
-	item1_count++;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static void item1_run(void)
-{
-	unsigned int r, i;
-
-	for (i = 0; i < item1_count; i++)
-		item1[i].run(ITEM1_BATCH, item1[i].size);
-	for (r = 0; r < ITEM1_ROUNDS; r++) {
-		for (i = 0; i < item1_count; i++) {
-			struct item1_case *c = &item1[(i + r) % item1_count];
-			uint64_t t0 = bench_now();
-
-			c->run(ITEM1_BATCH, c->size);
-			c->ns[r] = (double)(bench_now() - t0) / ITEM1_BATCH;
-		}
-	}
-	for (i = 0; i < item1_count; i++) {
-		struct item1_case *c = &item1[i];
-
-		qsort(c->ns, ITEM1_ROUNDS, sizeof(c->ns[0]), cmp_double);
-		if (bench_verbose)
-			fprintf(stderr, "batches %-16s min %10.3f q1 %10.3f median %10.3f q3 %10.3f\n",
-				c->key, c->ns[0], c->ns[ITEM1_ROUNDS / 4],
-				c->ns[ITEM1_ROUNDS / 2], c->ns[ITEM1_ROUNDS * 3 / 4]);
-		bench_print(c->key, c->ns[ITEM1_ROUNDS / 2]);
-	}
+	if (want(key))
+		bench_case_add(&item1, key, run, size);
 }
 
 static void count(const char *name, void (*fn)(void *))
@@ -240,7 +177,7 @@ int main(int argc, char **argv)
 		snprintf(key, sizeof(key), "eventwrite.%u", p);
 		item1_add(key, run_eventwrite, p);
 	}
-	item1_run();
+	bench_interleave(&item1);
 
 	USER_CASE("disabled.enabled", EventEnabled(h_off, &ev_info));
 	USER_CASE("disabled.write", EventWrite(h_off, &ev_info, 1, &data64));
