@@ -675,6 +675,56 @@ static void on_hold(int sig)
 	held = 1;
 	while (read(hold[0], &c, 1) < 0)
 		;
+	held = 0;
+}
+
+struct query {
+	CONTROLTRACE_ID h;
+	ULONG r;
+};
+
+/* A QUERY, which takes the logger's pool lock, in a thread of its own. */
+static void *query_thread(void *arg)
+{
+	struct query *q = arg;
+	struct props b;
+
+	q->r = control(q->h, NULL, EVENT_TRACE_CONTROL_QUERY, &b);
+	return NULL;
+}
+
+/*
+ * Hold logger @h's thread @tid in on_hold() with the pool lock free.  A
+ * signal that lands between the thread taking the lock and its condition
+ * wait releasing it would hold every writer too: a QUERY that does not
+ * return in 2 s says so, and the thread is let go and caught again.
+ * Returns 0, or -1 if it never was.
+ */
+static int hold_logger(CONTROLTRACE_ID h, pid_t tid)
+{
+	struct timespec due;
+	struct query q = { .h = h };
+	pthread_t t;
+	int tries;
+
+	for (tries = 0; tries < 10; tries++) {
+		if (syscall(SYS_tgkill, getpid(), tid, SIGUSR1))
+			return -1;
+		while (!held)
+			usleep(1000);
+		if (pthread_create(&t, NULL, query_thread, &q))
+			return -1;
+		clock_gettime(CLOCK_REALTIME, &due);
+		due.tv_sec += 2;
+		if (!pthread_timedjoin_np(t, NULL, &due))
+			return q.r == ERROR_SUCCESS ? 0 : -1;
+		if (write(hold[1], "g", 1) != 1)
+			return -1;
+		pthread_join(t, NULL);
+		while (held)
+			usleep(1000);
+	}
+	return -1;
 }
 
 /*
@@ -742,9 +792,7 @@ TEST(full_pool_and_failed_allocation)
 	ASSERT_NE(0, tid);
 	ASSERT_EQ(0, pipe(hold));
 	signal(SIGUSR1, on_hold);
-	ASSERT_EQ(0, syscall(SYS_tgkill, getpid(), tid, SIGUSR1));
-	while (!held)
-		usleep(1000);
+	ASSERT_EQ(0, hold_logger(h, tid));
 
 	/* The logger thread writes nothing now: the buffers fill up. */
 	event_init(&e.h, 60000);
