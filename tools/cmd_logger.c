@@ -131,14 +131,6 @@ static unsigned int write_ready(struct etw_session_reader *r,
 	return all;
 }
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* Not the session the first writer attached to: its id was reused. */
 static int other_session(const struct logger_job *j,
 			 const struct etw_session_info *info)
@@ -193,10 +185,10 @@ static int run(struct logger_job *j)
 	}
 	/* Woken, or on the pace's timer while buffers flow: write what is there. */
 	for (;;) {
-		ret = etw_session_reader_wait(r, logger_pace_timeout(&pace, now_ns()));
+		ret = etw_session_reader_wait(r, logger_pace_timeout(&pace, etw_now_ns()));
 		if (ret < 0)
 			break;
-		t = now_ns();
+		t = etw_now_ns();
 		follow_pool(r, &pool, &pace);
 		logger_pace_found(&pace, write_ready(r, w, &failed), t);
 	}

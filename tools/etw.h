@@ -6,6 +6,7 @@
 #define ETW_TOOL_H
 
 #include <stdbool.h>
+#include <time.h>
 
 struct etw_cmd {
 	const char *name;
@@ -30,6 +31,15 @@ int cmd_logger(int argc, char **argv);
 
 /* Print "etw: <message>" to stderr; returns 1 (the exit code for errors). */
 int etw_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* CLOCK_MONOTONIC in ns: the tool's pace and progress timers. */
+static inline long long etw_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 /* Progress of long work on standard error, if it is a terminal. */
 struct progress {

@@ -15,20 +15,12 @@
 
 #define INTERVAL_NS	200000000LL
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 void progress_init(struct progress *p, const char *what, bool wanted)
 {
 	memset(p, 0, sizeof(*p));
 	p->what = what;
 	p->on = wanted && isatty(STDERR_FILENO);
-	p->last = now_ns() - INTERVAL_NS;	/* the first one at once */
+	p->last = etw_now_ns() - INTERVAL_NS;	/* the first one at once */
 }
 
 void progress_show(struct progress *p, const char *fmt, ...)
@@ -40,7 +32,7 @@ void progress_show(struct progress *p, const char *fmt, ...)
 
 	if (!p->on)
 		return;
-	t = now_ns();
+	t = etw_now_ns();
 	if (t - p->last < INTERVAL_NS)
 		return;
 	p->last = t;
