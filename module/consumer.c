@@ -111,14 +111,21 @@ static void etw_ring_set_stopped(struct etw_consumer *c)
 	smp_store_release(&c->ring->flags, ETW_RING_STOPPED);
 }
 
-void etw_consumer_stopped_locked(struct etw_session *s)
+/* @fn for every consumer of @s: the first, then the copiers.  pool_lock held. */
+static void etw_consumers_each_locked(struct etw_session *s,
+				      void (*fn)(struct etw_consumer *c))
 {
 	struct etw_consumer *c;
 
 	if (s->consumer)
-		etw_ring_set_stopped(s->consumer);
+		fn(s->consumer);
 	list_for_each_entry(c, &s->copiers, copier_node)
-		etw_ring_set_stopped(c);
+		fn(c);
+}
+
+void etw_consumer_stopped_locked(struct etw_session *s)
+{
+	etw_consumers_each_locked(s, etw_ring_set_stopped);
 }
 
 /* The session's MaximumBuffers as @c's ring shows it.  pool_lock held. */
@@ -134,12 +141,7 @@ static void etw_ring_set_max(struct etw_consumer *c)
  */
 void etw_consumers_max_raised_locked(struct etw_session *s)
 {
-	struct etw_consumer *c;
-
-	if (s->consumer)
-		etw_ring_set_max(s->consumer);
-	list_for_each_entry(c, &s->copiers, copier_node)
-		etw_ring_set_max(c);
+	etw_consumers_each_locked(s, etw_ring_set_max);
 }
 
 /* A logger that asks for the session to be kept (ETW_CTRL_KEEP). */
