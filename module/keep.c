@@ -40,11 +40,18 @@ void etw_keep_init(struct etw_session *s)
 	INIT_DELAYED_WORK(&s->keep_work, etw_keep_timeout_fn);
 }
 
-/* (Re)start the timeout.  etw_lock held. */
-static void etw_keep_arm(struct etw_session *s)
+/*
+ * The timeout of kept @s: @restart: from now, else only if it is not
+ * running already.  etw_lock held.
+ */
+static void etw_keep_arm(struct etw_session *s, bool restart)
 {
+	bool pending = restart ?
+		mod_delayed_work(system_wq, &s->keep_work, ETW_KEEP_TIMEOUT) :
+		!queue_delayed_work(system_wq, &s->keep_work, ETW_KEEP_TIMEOUT);
+
 	/* A pending work holds one reference, however often it is re-armed. */
-	if (!mod_delayed_work(system_wq, &s->keep_work, ETW_KEEP_TIMEOUT))
+	if (!pending)
 		kref_get(&s->ref);
 }
 
@@ -142,7 +149,7 @@ bool etw_keep_stopped(struct etw_session *s)
 	etw_nr_kept++;
 	WRITE_ONCE(s->kept, true);
 	/* Does nothing while a consumer is attached: its detach re-arms it. */
-	etw_keep_arm(s);
+	etw_keep_arm(s, true);
 	return true;
 }
 
@@ -183,12 +190,8 @@ static void etw_keep_consumer_gone(struct etw_session *s, bool drained,
 		done = true;
 	} else if (s->kept && !READ_ONCE(s->keep)) {
 		done = etw_keep_discard(s);
-	} else if (s->kept && restart) {
-		etw_keep_arm(s);
-	} else if (s->kept && queue_delayed_work(system_wq, &s->keep_work,
-						 ETW_KEEP_TIMEOUT)) {
-		/* A pending work holds one reference: taken as it was not. */
-		kref_get(&s->ref);
+	} else if (s->kept) {
+		etw_keep_arm(s, restart);
 	}
 	mutex_unlock(&etw_lock);
 	if (done)
