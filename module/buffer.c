@@ -273,7 +273,7 @@ void etw_buffers_raise_max(struct etw_session *s, u32 max_buffers)
 	s->max_buffers = max_buffers;
 	s->info.max_buffers = max_buffers;
 	etw_consumers_max_raised_locked(s);
-	logger = s->consumer && (s->consumer->flags & ETW_CONSUMER_F_LOGGER);
+	logger = etw_logger_attached_locked(s);
 	spin_unlock(&s->pool_lock);
 	if (logger)
 		etw_buffers_fill(s);

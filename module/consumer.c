@@ -144,6 +144,12 @@ void etw_consumers_max_raised_locked(struct etw_session *s)
 	etw_consumers_each_locked(s, etw_ring_set_max);
 }
 
+/* Is @s's first consumer a logger?  pool_lock held. */
+bool etw_logger_attached_locked(struct etw_session *s)
+{
+	return s->consumer && (s->consumer->flags & ETW_CONSUMER_F_LOGGER);
+}
+
 /* A logger that asks for the session to be kept (ETW_CTRL_KEEP). */
 bool etw_consumer_keeps(struct etw_consumer *c)
 {
@@ -162,7 +168,7 @@ static bool etw_consumer_logger_done(struct etw_session *s)
 	if (READ_ONCE(s->kept))
 		return false;
 	spin_lock(&s->pool_lock);
-	ret = !s->consumer || !(s->consumer->flags & ETW_CONSUMER_F_LOGGER);
+	ret = !etw_logger_attached_locked(s);
 	spin_unlock(&s->pool_lock);
 	return ret;
 }

@@ -439,6 +439,7 @@ void etw_consumer_copy_locked(struct etw_session *s, struct etw_buffer *b);
 void etw_consumer_reclaim_locked(struct etw_session *s);
 void etw_consumer_stopped_locked(struct etw_session *s);
 void etw_consumers_max_raised_locked(struct etw_session *s);
+bool etw_logger_attached_locked(struct etw_session *s);
 bool etw_consumer_keeps(struct etw_consumer *c);
 void etw_consumer_wait_logger(struct etw_session *s);
 

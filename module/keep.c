@@ -140,8 +140,7 @@ bool etw_keep_stopped(struct etw_session *s)
 	 * Else the last logger's word.  Attaches bind under etw_lock
 	 * (consumer.c): none comes between this and the table's removal.
 	 */
-	keep = s->keep ||
-	       (s->consumer && (s->consumer->flags & ETW_CONSUMER_F_LOGGER));
+	keep = s->keep || etw_logger_attached_locked(s);
 	spin_unlock(&s->pool_lock);
 	if (!keep || etw_nr_kept >= ETW_MAX_SESSIONS)
 		return false;
