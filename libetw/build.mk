@@ -2,7 +2,7 @@
 #
 # libetw: shared (with soname and symbol versions) and static.
 
-LIB_SRCS	:= $(wildcard libetw/src/*.c)
+LIB_SRCS	:= $(wildcard libetw/src/*/*.c)
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIB_HDRS	:= $(wildcard libetw/include/*.h)
 LIB_SO		:= $(BUILD)/lib/libetw.so.$(VERSION)
@@ -21,7 +21,7 @@ $(BUILD)/libetw/%.o: libetw/%.c
 		-pthread -c -o $@ $<
 
 # StartTrace runs the installed etw as the session's logger.
-$(BUILD)/libetw/src/logger_spawn.o: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BINDIR)/etw"'
+$(BUILD)/libetw/src/controller/logger_spawn.o: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BINDIR)/etw"'
 
 $(LIB_SO): $(LIB_OBJS) libetw/libetw.map
 	@mkdir -p $(@D)
@@ -96,7 +96,7 @@ $(BUILD)/tests/dump_formats: libetw/tests/etl_test.h
 ETL_TESTS	:= $(addprefix $(BUILD)/tests/,etl_reader etl_records etl_fuzz)
 $(ETL_TESTS): libetw/tests/etl_test.h
 
-ETL_SRCS	:= $(addprefix libetw/src/etl_,file.c iter.c kernel.c merge.c names.c \
+ETL_SRCS	:= $(addprefix libetw/src/etl/,file.c iter.c kernel.c merge.c names.c \
 		     record.c time.c)
 ASAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
@@ -105,7 +105,7 @@ UNIT_BINS	+= $(BUILD)/tests/etl_fuzz_asan $(BUILD)/tests/consumer_api_asan
 endif
 
 $(BUILD)/tests/etl_fuzz_asan: libetw/tests/etl_fuzz.c libetw/tests/etl_test.h \
-		$(ETL_SRCS) $(wildcard libetw/src/*.h) $(LIB_HDRS) $(KSRC)/.stamp
+		$(ETL_SRCS) $(wildcard libetw/src/*/*.h) $(LIB_HDRS) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(KSFT_CFLAGS) $(ASAN_FLAGS) \
 		-o $@ $< $(ETL_SRCS)
@@ -113,7 +113,7 @@ $(BUILD)/tests/etl_fuzz_asan: libetw/tests/etl_fuzz.c libetw/tests/etl_test.h \
 # The consumer API too, the whole library built into it.
 $(BUILD)/tests/consumer_api: libetw/tests/etl_test.h
 $(BUILD)/tests/consumer_api_asan: libetw/tests/consumer_api.c libetw/tests/etl_test.h \
-		$(LIB_SRCS) $(wildcard libetw/src/*.h) $(LIB_HDRS) $(KSRC)/.stamp
+		$(LIB_SRCS) $(wildcard libetw/src/*/*.h) $(LIB_HDRS) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(KSFT_CFLAGS) $(ASAN_FLAGS) \
 		-pthread -o $@ $< $(LIB_SRCS)

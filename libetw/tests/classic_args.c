@@ -11,7 +11,7 @@
 #include <windows.h>
 #include <evntrace.h>
 
-#include "../src/classic.h"
+#include "../src/provider/classic.h"
 
 #include "kselftest_harness.h"
 

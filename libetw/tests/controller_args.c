@@ -13,7 +13,7 @@
 #include <evntprov.h>
 #include <evntcons.h>
 
-#include "../src/controller.h"
+#include "../src/controller/controller.h"
 
 #include "kselftest_harness.h"
 

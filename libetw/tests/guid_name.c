@@ -9,7 +9,7 @@
 
 #include <libetw.h>
 
-#include "../src/sha1.h"
+#include "../src/common/sha1.h"
 
 #include "kselftest_harness.h"
 

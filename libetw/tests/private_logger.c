@@ -26,7 +26,7 @@
 #include <evntcons.h>
 #include <etw_etl.h>
 
-#include "../src/classic.h"
+#include "../src/provider/classic.h"
 
 #include "kselftest_harness.h"
 #include "../../selftests/etw/no_syscall.h"

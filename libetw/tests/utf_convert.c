@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libetw's UTF-16 <-> UTF-8 converter (libetw/src/utf.c): the encoding
+ * libetw's UTF-16 <-> UTF-8 converter (libetw/src/common/utf.c): the encoding
  * boundaries, surrogate pairs, every way UTF-8 can be invalid, buffer
  * sizes, and every code point against glibc's iconv.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/utf.h"
+#include "../src/common/utf.h"
 
 #include "kselftest_harness.h"
 
