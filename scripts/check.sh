@@ -67,6 +67,7 @@ step "static checks"
 gate "checkpatch --strict" go $MAKE checkpatch
 gate "kernel-doc" go $MAKE kernel-doc
 gate "Documentation/ as reStructuredText" go $MAKE rst-check
+gate "the tree stands alone; libetw/src includes one way" go scripts/tree-check.sh
 for rel in $kernels; do
 	gate "sparse on $rel" go sh -c "$MAKE sparse-$rel > $log/sparse-$rel.log 2>&1 || { cat $log/sparse-$rel.log; exit 1; }"
 done

@@ -9,7 +9,7 @@ CHECKPATCH	:= perl $(KSRC)/scripts/checkpatch.pl --no-tree --strict --terse \
 KERNEL_DOC	:= perl $(KSRC)/scripts/kernel-doc
 LINT_FILES	:= $(wildcard module/*.c module/*.h) uapi/linux/etw.h
 
-lint: checkpatch kernel-doc rst-check
+lint: checkpatch kernel-doc rst-check tree-check
 
 checkpatch: $(KSRC)/.stamp
 	@$(CHECKPATCH) -f $(LINT_FILES) > $(BUILD)/checkpatch.log 2>&1; \
@@ -35,4 +35,8 @@ sparse-%:
 rst-check:
 	@/usr/bin/python3 scripts/rst-check.py $(sort $(shell find Documentation -name '*.rst'))
 
-.PHONY: lint checkpatch kernel-doc rst-check
+# Nothing outside the repository is referred to; libetw/src's layering.
+tree-check:
+	@scripts/tree-check.sh
+
+.PHONY: lint checkpatch kernel-doc rst-check tree-check

@@ -15,22 +15,22 @@
 
 #include <etw_etl.h>
 
-/* Windows-written samples: $ETW_SAMPLES, else beside the repository. */
+/*
+ * Windows-written samples: the repository's testdata/etl (tests run from
+ * the top of the tree), or $ETW_SAMPLES to try others.
+ */
 static inline const char *samples_dir(void)
 {
 	const char *dir = getenv("ETW_SAMPLES");
 
-	return dir && *dir ? dir : "../shared/samples";
+	return dir && *dir ? dir : "testdata/etl";
 }
 
-/*
- * The path of sample @file in the char array @buf; skips the calling test
- * (harness SKIP) when the samples are not there, as in a bare clone.
- */
-#define SAMPLE_PATH_OR_SKIP(buf, file) do {					\
+/* The path of sample @file in the char array @buf; fails if it is missing. */
+#define SAMPLE_PATH(buf, file) do {						\
 	snprintf(buf, sizeof(buf), "%s/%s", samples_dir(), file);		\
-	if (access(buf, R_OK))							\
-		SKIP(return, "%s not found (set ETW_SAMPLES)", file);		\
+	ASSERT_EQ(0, access(buf, R_OK))						\
+		TH_LOG("sample %s is missing", buf);				\
 } while (0)
 
 /* What the samples' README.md and the notes say about each file. */

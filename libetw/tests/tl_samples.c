@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Windows' own TraceLogging files (../shared/samples) through etw dump:
+ * Windows' own TraceLogging files (testdata/etl) through etw dump:
  * every TraceLogging event decodes in full, to the fields its
  * EVENT_SCHEMA_TL item names and the values an independent decoder of the
  * same bytes found (ErrorLevel 2, LxPid -1, ...).  Needs the etw tool of
@@ -58,7 +58,7 @@ TEST(amsi_trace)
 {
 	char path[4096];
 
-	SAMPLE_PATH_OR_SKIP(path, "etlparser-AMSITrace.etl");
+	SAMPLE_PATH(path, "etlparser-AMSITrace.etl");
 	ASSERT_EQ(0, dump_sample("etlparser-AMSITrace.etl"));
 	/* 19 TraceLogging events (the samples' README), all decoded. */
 	EXPECT_EQ(19, count("\"event_name\": \"AmsiScript\""));
@@ -79,7 +79,7 @@ TEST(lxcore_provider_group)
 {
 	char path[4096];
 
-	SAMPLE_PATH_OR_SKIP(path, "etlparser-lxcore_kernel.etl");
+	SAMPLE_PATH(path, "etlparser-lxcore_kernel.etl");
 	ASSERT_EQ(0, dump_sample("etlparser-lxcore_kernel.etl"));
 	EXPECT_EQ(2, count("\"event_name\": \"BreakPoint\""));
 	EXPECT_EQ(2, count("Microsoft.Windows.Subsystem.LxCore group "

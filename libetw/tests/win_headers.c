@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The Windows-compatible headers (windows.h, wmistr.h, evntprov.h,
- * evntrace.h, evntcons.h) against the reference notes
- * (/work/shared/reference/etw-api.md, "the notes" below; section numbers
- * in the comments): type sizes, structure sizes and field offsets,
+ * evntrace.h, evntcons.h) against Windows' published definitions (the
+ * Windows SDK headers' layouts as documented on learn.microsoft.com, "the
+ * notes" below; section numbers in the comments refer to the project's
+ * notes on that API): type sizes, structure sizes and field offsets,
  * constants, error codes, the prototypes and the inline helpers.
  *
  * The notes give x64 layouts.  Built -m64 and -m32: the structures with

@@ -525,7 +525,7 @@ TEST_F(wr, three_more_sessions_exact_counts)
  * the dependent sessions store every one.  Windows: "a failure in one
  * session makes the event fail for all sessions unless the failing
  * session has EVENT_TRACE_INDEPENDENT_SESSION_MODE" (Logging Mode
- * Constants, learn.microsoft.com; ../shared/reference/etw-api.md).
+ * Constants, learn.microsoft.com).
  */
 TEST_F(wr, no_room_in_the_independent_session)
 {
