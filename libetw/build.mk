@@ -96,8 +96,8 @@ $(BUILD)/tests/dump_formats: libetw/tests/etl_test.h
 ETL_TESTS	:= $(addprefix $(BUILD)/tests/,etl_reader etl_records etl_fuzz)
 $(ETL_TESTS): libetw/tests/etl_test.h
 
-ETL_SRCS	:= $(addprefix libetw/src/etl/,file.c iter.c kernel.c merge.c names.c \
-		     record.c time.c)
+ETL_SRCS	:= $(addprefix libetw/src/etl/,file.c inflate.c iter.c kernel.c merge.c names.c \
+		     record.c time.c xpress.c)
 ASAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
 ifneq ($(filter /%,$(shell $(CC) -print-file-name=libasan.so)),)

@@ -12,15 +12,20 @@
  *
  * Functions return 0 on success and a negative errno on failure, except
  * etw_etl_next() (1, 0 at the end, or -errno).  Data errors are -EBADMSG
- * (corrupt or truncated file) and -EOPNOTSUPP (compressed buffers, which
- * need a decompressor this reader does not have).
+ * (corrupt or truncated file, or compressed data that does not
+ * decompress) and -EOPNOTSUPP (a compression format other than XPRESS).
+ *
+ * Compressed buffers (relogged files, EVENT_TRACE_COMPRESSED_MODE) are
+ * decompressed once each, when iteration reaches them, into a scratch
+ * area of the reader; the records of uncompressed buffers point into the
+ * file's mapping.
  *
  * A reader is not thread safe: use one per thread.  The file is mapped
  * read-only (a pipe is read into memory): a file truncated by another
  * process while it is open can raise SIGBUS, as with any mapping.
  *
- * SavedOffset is the end of a buffer's data.  Offset (at 0x30) is not
- * used: it is larger in the buffer 0 of relogged files.
+ * SavedOffset is the end of a buffer's data, except in buffer 0 when
+ * Offset (at 0x30) is larger: the relogger writes one more record there.
  */
 #ifndef LIBETW_ETW_ETL_H
 #define LIBETW_ETW_ETL_H
@@ -124,6 +129,13 @@ struct etw_etl_header {
 	uint64_t file_size;
 	uint32_t buffer_count;		/* buffers found before any error */
 	uint32_t compressed_buffers;
+	/*
+	 * COMPRESSION_FORMAT_* of the compressed buffers: the low word of
+	 * buffer 0's State when log_file_mode has EVENT_TRACE_COMPRESSED_MODE,
+	 * else 3 (XPRESS, what the relogger writes).  The reader decompresses
+	 * 3; others give -EOPNOTSUPP when a compressed buffer is reached.
+	 */
+	uint32_t compression_format;
 };
 
 /* BufferFlag and BufferType of a buffer header. */
@@ -138,7 +150,7 @@ struct etw_etl_header {
 struct etw_etl_buffer {
 	uint64_t offset;		/* in the file */
 	uint32_t size;			/* BufferSize: bytes in the file */
-	uint32_t saved_offset;		/* end of the valid data */
+	uint32_t saved_offset;		/* end of the valid data (see above) */
 	uint64_t timestamp;		/* flush time, session clock */
 	int64_t sequence;
 	uint16_t processor;
@@ -220,7 +232,9 @@ struct etw_etl_ext_item {
 
 /*
  * One record.  Pointers point into the file's mapping (valid until
- * etw_etl_close()), except ext, valid until the next etw_etl_next().
+ * etw_etl_close()), except ext, valid until the next etw_etl_next(), and
+ * those of a record of a compressed buffer, which point into the reader's
+ * scratch area: valid until the next etw_etl_next() or etw_etl_rewind().
  * Fields the record's header lacks are 0 (ids: 0xFFFFFFFF); has says which
  * are set.  Kernel records (SYSTEM, COMPACT, PERFINFO) get the provider of
  * their hook's group and opcode = hook type, as a consumer sees them.
@@ -231,7 +245,8 @@ struct etw_etl_event {
 	uint8_t pointer_size;		/* 4 or 8: of the payload's pointers */
 	uint16_t size;			/* of the record, header included */
 	uint32_t has;			/* ETW_ETL_HAS_* */
-	uint64_t offset;		/* of the record in the file */
+	/* Of the record in the file; of its buffer if that is compressed. */
+	uint64_t offset;
 	uint32_t buffer;		/* index of its buffer */
 	uint16_t processor;		/* from the buffer header */
 	uint16_t flags;			/* ETW_ETL_FLAG_* */

@@ -468,15 +468,22 @@ static void expect_error(struct __test_metadata *_metadata, struct img *m,
 	etw_etl_close(etl);
 }
 
-TEST(error_compressed)
+/*
+ * COMPRESSED_MODE files name their format in buffer 0's State; the
+ * reader decompresses XPRESS (3) only.
+ */
+TEST(error_compression_format)
 {
 	static struct img m;
 
 	img_start(&m, &hdr64);
+	put_le(m.p + 0x48 + 0x20 + 0x20, 0x04000000, 4);	/* COMPRESSED_MODE */
+	put_le(m.p + 0x2c, 4, 4);			/* XPRESS Huffman */
 	img_buffer(&m, 0, 1, 0x60, 0);
+	put_le(m.p + 0x1004, 0x50, 4);			/* 8 bytes inflated */
 	img_finish(&m);
 	expect_error(_metadata, &m, -EOPNOTSUPP, 0x1000,
-		     "compressed buffer at offset 0x1000");
+		     "compressed buffer at offset 0x1000: compression format 4 (XPRESS Huffman)");
 }
 
 TEST(error_short_record)

@@ -38,6 +38,8 @@ struct stream {
 	uint32_t pos;
 	uint32_t rec_cur;		/* the record parsed ahead */
 	uint32_t rec_pos;
+	unsigned int rec_k;		/* sc[] holding its buffer if compressed */
+	struct etl_scratch sc[2];	/* compressed buffers, decompressed */
 	uint32_t reported;		/* bufs[0..reported) are done */
 	uint64_t key;			/* its FILETIME */
 	uint64_t raw;			/* and raw timestamp */
@@ -82,7 +84,10 @@ static int peek(struct merge *m, struct stream *s)
 	int ret;
 
 	while (s->cur < s->nbufs) {
-		ret = etl_parse_record(etl, s->bufs[s->cur], s->pos, &m->ev, &next);
+		uint32_t b = s->bufs[s->cur];
+		unsigned int k = etl_scratch_pick(b, s->bufs[s->rec_cur], s->rec_k);
+
+		ret = etl_parse_record(etl, b, s->pos, &s->sc[k], &m->ev, &next);
 		if (ret < 0) {
 			if (!m->err)
 				m->err = ret;
@@ -90,6 +95,7 @@ static int peek(struct merge *m, struct stream *s)
 		}
 		if (ret > 0) {
 			s->rec_cur = s->cur;
+			s->rec_k = k;
 			s->rec_pos = s->pos;
 			s->pos = next;
 			/* A record without a time keeps its predecessor's. */
@@ -149,6 +155,10 @@ static void merge_free(struct merge *m, ULONG n)
 {
 	for (ULONG i = 0; m->orders && i < n; i++)
 		free(m->orders[i]);
+	for (uint32_t i = 0; m->s && i < m->n; i++) {
+		etl_scratch_free(&m->s[i].sc[0]);
+		etl_scratch_free(&m->s[i].sc[1]);
+	}
 	free(m->orders);
 	free(m->s);
 	free(m->heap.v);
@@ -194,6 +204,7 @@ static ULONG merge_step(struct merge *m, const struct etw_window *w)
 {
 	struct stream *s = &m->s[m->heap.v[0]];
 	uint32_t buf = s->bufs[s->rec_cur], pos = s->rec_pos, next;
+	struct etl_scratch *sc = &s->sc[s->rec_k];
 	uint64_t time = s->key;
 	bool header = s->header;
 	int ret;
@@ -201,7 +212,7 @@ static ULONG merge_step(struct merge *m, const struct etw_window *w)
 	/* Move on first: the peek reuses the reader's extended items. */
 	ret = peek(m, s);
 	minheap_update_top(&m->heap, ret > 0);
-	if (etl_parse_record(s->t->etl, buf, pos, &m->ev, &next) > 0 &&
+	if (etl_parse_record(s->t->etl, buf, pos, sc, &m->ev, &next) > 0 &&
 	    (header || (time >= w->start && time <= w->end)))
 		etw_consumer_deliver(s->t, &m->ev,
 				     s->t->etl->data + s->t->etl->bufs[buf].offset,
@@ -259,9 +270,6 @@ ULONG etw_file_open(struct etw_trace *t)
 	if (ret < 0)
 		return etw_etl_win32_error(ret);
 	h = etw_etl_get_header(t->etl);
-	/* Relogged files: this reader has no decompressor. */
-	if (h->compressed_buffers)
-		return ERROR_NOT_SUPPORTED;
 	lf = t->etl->data + t->etl->bufs[0].offset + ETL_BUFFER_HEADER_SIZE +
 	     sizeof(struct etl_system_header);
 	return etw_consumer_set_header(t, h, lf + (h->header_pointer_size == 8 ?

@@ -92,7 +92,7 @@ static bool deliver_buffer(struct etw_trace *t, const uint8_t *buf,
 	uint32_t pos = ETL_BUFFER_HEADER_SIZE, next;
 	uint64_t time = t->last_time;
 
-	while (etl_parse_record(t->etl, 0, pos, &ev, &next) > 0) {
+	while (etl_parse_record(t->etl, 0, pos, NULL, &ev, &next) > 0) {
 		if (ev.has & ETW_ETL_HAS_FILETIME)
 			time = ev.filetime;
 		if (time > w->end)

@@ -168,6 +168,11 @@ static int load_buffer(const struct etw_etl *etl, uint64_t off,
 		return etl_error(err, -EBADMSG, off, "corrupt buffer",
 				 "SavedOffset 0x%x is outside the buffer (0x%x..0x%x)",
 				 b->saved_offset, ETL_BUFFER_HEADER_SIZE, b->size);
+	if ((b->flags & ETW_ETL_BUFFER_FLAG_COMPRESSED) &&
+	    b->saved_offset > ETL_MAX_INFLATED)
+		return etl_error(err, -EBADMSG, off, "corrupt buffer",
+				 "SavedOffset 0x%x of a compressed buffer is more than the 0x%x bytes a buffer may hold",
+				 b->saved_offset, ETL_MAX_INFLATED);
 	return 0;
 }
 
@@ -336,6 +341,9 @@ static int load_header(struct etw_etl *etl, struct etw_etl_error *err)
 		load_time_zone(q + offsetof(struct etl_logfile_header32, time_zone),
 			       &h->time_zone);
 	}
+	/* snail-server and the relogged samples: the format is in State. */
+	h->compression_format = h->log_file_mode & ETL_COMPRESSED_MODE ?
+				b0->state & 0xffff : ETL_COMPRESSION_XPRESS;
 	h->header_pointer_size = type == ETL_HT_SYSTEM64 ? 8 : 4;
 	h->sync_timestamp = ETL_GET(p, etl_system_header, system_time);
 	h->header_thread_id = ETL_GET(p, etl_system_header, thread_id);
@@ -347,6 +355,7 @@ static int load_header(struct etw_etl *etl, struct etw_etl_error *err)
 static int etl_load(struct etw_etl *etl, struct etw_etl_error *err)
 {
 	struct etw_etl_buffer b0;
+	uint32_t offset;
 	int ret;
 
 	etl->hdr.file_size = etl->size;
@@ -355,6 +364,15 @@ static int etl_load(struct etw_etl *etl, struct etw_etl_error *err)
 	ret = load_buffer(etl, 0, &b0, err);
 	if (ret < 0)
 		return ret;
+	/*
+	 * The relogger's buffer 0 has one more record (EventTrace 0x50) past
+	 * SavedOffset, up to Offset; dissect.etl reads it, and so do we.
+	 * Windows' loggers write the two equal.
+	 */
+	offset = ETL_GET(etl->data, etl_buffer_header, offset);
+	if (!(b0.flags & ETW_ETL_BUFFER_FLAG_COMPRESSED) &&
+	    offset > b0.saved_offset && offset <= b0.size)
+		b0.saved_offset = offset;
 	ret = add_buffer(etl, &b0);
 	if (ret < 0)
 		return etl_error(err, ret, ETW_ETL_NO_OFFSET, "out of memory", "buffer index");
@@ -510,6 +528,7 @@ ETW_EXPORT void etw_etl_close(struct etw_etl *etl)
 	if (!etl)
 		return;
 	etl_merge_free(etl->merge);
+	etl_scratch_free(&etl->scratch);
 	if (etl->map)
 		munmap(etl->map, etl->size);
 	free(etl->copy);
@@ -547,6 +566,10 @@ int etl_view_set(struct etw_etl *etl, const void *buf, uint32_t size,
 	etl->nbufs = 0;
 	memset(&etl->err, 0, sizeof(etl->err));
 	ret = load_buffer(etl, 0, &etl->bufs[0], err);
+	/* Windows compresses buffers for files only. */
+	if (!ret && (etl->bufs[0].flags & ETW_ETL_BUFFER_FLAG_COMPRESSED))
+		ret = etl_error(err, -EBADMSG, 0, "corrupt buffer",
+				"a real-time buffer has the compressed flag");
 	if (!ret)
 		etl->nbufs = 1;
 	return ret;

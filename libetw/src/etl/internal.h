@@ -20,6 +20,25 @@
 
 struct etl_merge;
 
+/*
+ * A compressed buffer once decompressed: its header (copied from the
+ * file), then its data, so that offsets from the buffer's start are the
+ * same as in an uncompressed buffer.  Buffer 0 is never compressed, so a
+ * zeroed scratch holds nothing.
+ */
+struct etl_scratch {
+	uint8_t *p;
+	uint32_t cap;
+	uint32_t buf;			/* index of the buffer in p */
+};
+
+/* Larger than any buffer ETW writes [our limit: a bound on the allocation]. */
+#define ETL_MAX_INFLATED	(64u << 20)
+
+/* COMPRESSION_FORMAT_XPRESS: the only format ETW files are known to use. */
+#define ETL_COMPRESSION_XPRESS	3
+#define ETL_COMPRESSED_MODE	0x04000000	/* EVENT_TRACE_COMPRESSED_MODE */
+
 struct etw_etl {
 	const uint8_t *data;
 	uint64_t size;
@@ -34,6 +53,7 @@ struct etw_etl {
 	uint32_t nbufs;
 	uint32_t bufs_cap;
 	struct etw_etl_error index_err;	/* what ended the buffer walk early */
+	struct etl_scratch scratch;	/* file-order iteration's */
 
 	/* Iteration. */
 	enum etw_etl_order order;
@@ -56,10 +76,33 @@ int etl_verror(struct etw_etl_error *err, int code, uint64_t offset,
 /*
  * The record at pos (from the start of buffer b): 1 and *ev filled (its
  * ext items in etl->ext), *next = where the next record starts; 0 at the
- * end of the buffer's data; -errno with etl->err set.
+ * end of the buffer's data; -errno with etl->err set.  A compressed
+ * buffer is decompressed into sc (NULL: the reader's own), which keeps it
+ * for the next records of that buffer; the event points into sc.
  */
 int etl_parse_record(struct etw_etl *etl, uint32_t b, uint32_t pos,
-		     struct etw_etl_event *ev, uint32_t *next);
+		     struct etl_scratch *sc, struct etw_etl_event *ev,
+		     uint32_t *next);
+
+/*
+ * Buffer b's bytes from its header on: the file's own for an uncompressed
+ * buffer, sc's once decompressed for a compressed one (inflate.c).  NULL
+ * with etl->err set if it does not decompress.
+ */
+const uint8_t *etl_buffer_data(struct etw_etl *etl, uint32_t b,
+			       struct etl_scratch *sc);
+void etl_scratch_free(struct etl_scratch *sc);
+
+/*
+ * Which of a stream's two scratch areas buffer b goes in, when the record
+ * handed out last lies in buffer held (in area *held_k): the other one,
+ * so that the record stays valid while the stream is parsed ahead.
+ */
+static inline unsigned int etl_scratch_pick(uint32_t b, uint32_t held,
+					    unsigned int held_k)
+{
+	return b == held ? held_k : held_k ^ 1;
+}
 
 /*
  * A reader over one buffer in memory, a real-time session's: @hdr gives

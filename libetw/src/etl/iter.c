@@ -37,7 +37,8 @@ static int next_in_file(struct etw_etl *etl, struct etw_etl_event *ev)
 	int ret;
 
 	while (etl->cur_buf < etl->nbufs) {
-		ret = etl_parse_record(etl, etl->cur_buf, etl->cur_pos, ev, &next);
+		ret = etl_parse_record(etl, etl->cur_buf, etl->cur_pos, NULL, ev,
+				       &next);
 		if (ret > 0) {
 			etl->cur_pos = next;
 			return 1;

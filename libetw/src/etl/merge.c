@@ -7,7 +7,9 @@
  *
  * A stream's next record is parsed ahead to learn its timestamp, then
  * parsed again when it is returned, so that the extended items the caller
- * gets are its own.
+ * gets are its own.  Each stream has two scratch areas for compressed
+ * buffers: the record handed out keeps its buffer while the stream moves
+ * on into the next.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,7 +25,9 @@ struct stream {
 	uint32_t pos;			/* where to look for the next record */
 	uint32_t rec_buf;		/* the record parsed ahead */
 	uint32_t rec_pos;
+	unsigned int rec_k;		/* sc[] holding rec_buf if compressed */
 	uint64_t key;			/* its timestamp */
+	struct etl_scratch sc[2];	/* compressed buffers, decompressed */
 };
 
 struct etl_merge {
@@ -32,6 +36,7 @@ struct etl_merge {
 	bool started;
 	uint32_t *order;		/* buffers 1..n by processor, sequence */
 	struct stream *streams;
+	uint32_t nstreams;
 	struct minheap heap;		/* of stream numbers */
 	struct etw_etl_event scratch;
 };
@@ -99,11 +104,15 @@ static int peek(struct etw_etl *etl, struct stream *s)
 	int ret;
 
 	while (s->cur < s->nbufs) {
-		ret = etl_parse_record(etl, s->bufs[s->cur], s->pos, ev, &next);
+		uint32_t b = s->bufs[s->cur];
+		unsigned int k = etl_scratch_pick(b, s->rec_buf, s->rec_k);
+
+		ret = etl_parse_record(etl, b, s->pos, &s->sc[k], ev, &next);
 		if (ret < 0)
 			return ret;
 		if (ret > 0) {
-			s->rec_buf = s->bufs[s->cur];
+			s->rec_buf = b;
+			s->rec_k = k;
 			s->rec_pos = s->pos;
 			s->pos = next;
 			if (ev->has & ETW_ETL_HAS_TIMESTAMP)
@@ -133,6 +142,7 @@ static int build_streams(struct etw_etl *etl, struct etl_merge *m)
 		return -ENOMEM;
 	}
 	ngroups = etl_group_buffers(etl, m->order, len);
+	m->nstreams = ngroups > 0 ? (uint32_t)ngroups : 0;
 	for (int i = 0; i < ngroups; i++) {
 		m->streams[i].bufs = &m->order[first];
 		m->streams[i].nbufs = len[i];
@@ -161,7 +171,7 @@ static int next_header_record(struct etw_etl *etl, struct etl_merge *m,
 
 	if (!m->header_pos)
 		m->header_pos = ETL_BUFFER_HEADER_SIZE;
-	ret = etl_parse_record(etl, 0, m->header_pos, ev, &next);
+	ret = etl_parse_record(etl, 0, m->header_pos, NULL, ev, &next);
 	if (ret > 0)
 		m->header_pos = next;
 	else if (!ret)
@@ -185,6 +195,7 @@ int etl_merge_next(struct etw_etl *etl, struct etw_etl_event *ev)
 	struct etl_merge *m = etl->merge;
 	struct stream *s;
 	uint32_t buf, pos, next;
+	unsigned int k;
 	int ret;
 
 	if (!m) {
@@ -210,16 +221,21 @@ int etl_merge_next(struct etw_etl *etl, struct etw_etl_event *ev)
 	s = &m->streams[m->heap.v[0]];
 	buf = s->rec_buf;
 	pos = s->rec_pos;
+	k = s->rec_k;
 	ret = peek(etl, s);
 	minheap_update_top(&m->heap, ret > 0);
 	/* A failed peek has set the sticky error: the next call reports it. */
-	return etl_parse_record(etl, buf, pos, ev, &next);
+	return etl_parse_record(etl, buf, pos, &s->sc[k], ev, &next);
 }
 
 void etl_merge_free(struct etl_merge *m)
 {
 	if (!m)
 		return;
+	for (uint32_t i = 0; i < m->nstreams; i++) {
+		etl_scratch_free(&m->streams[i].sc[0]);
+		etl_scratch_free(&m->streams[i].sc[1]);
+	}
 	free(m->order);
 	free(m->streams);
 	free(m->heap.v);

@@ -7,6 +7,7 @@
  * the record against the record.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -17,6 +18,7 @@ struct rec {
 	const uint8_t *p;		/* the record */
 	uint64_t off;			/* its file offset */
 	uint32_t avail;			/* bytes from p to the end of the data */
+	int32_t inflated_pos;		/* in a compressed buffer: p's offset in it; else -1 */
 };
 
 static int rec_error(struct rec *r, const char *fmt, ...)
@@ -24,10 +26,20 @@ static int rec_error(struct rec *r, const char *fmt, ...)
 
 static int rec_error(struct rec *r, const char *fmt, ...)
 {
+	char why[sizeof(r->etl->err.message)];
 	va_list ap;
 
 	va_start(ap, fmt);
-	etl_verror(&r->etl->err, -EBADMSG, r->off, "corrupt record", fmt, ap);
+	if (r->inflated_pos < 0) {
+		etl_verror(&r->etl->err, -EBADMSG, r->off, "corrupt record", fmt, ap);
+	} else {
+		/* The offset is the buffer's: say where in its data. */
+		vsnprintf(why, sizeof(why), fmt, ap);
+		etl_error(&r->etl->err, -EBADMSG, r->off,
+			  "corrupt record in compressed buffer",
+			  "at byte 0x%x of the buffer decompressed: %s",
+			  (uint32_t)r->inflated_pos, why);
+	}
 	va_end(ap);
 	return -EBADMSG;
 }
@@ -422,22 +434,27 @@ static void finish_event(struct rec *r, const struct etw_etl_buffer *b)
 }
 
 int etl_parse_record(struct etw_etl *etl, uint32_t index, uint32_t pos,
-		     struct etw_etl_event *ev, uint32_t *next)
+		     struct etl_scratch *sc, struct etw_etl_event *ev,
+		     uint32_t *next)
 {
 	const struct etw_etl_buffer *b = &etl->bufs[index];
-	struct rec r = { .etl = etl, .ev = ev };
+	struct rec r = { .etl = etl, .ev = ev, .inflated_pos = -1 };
+	const uint8_t *base;
 	uint64_t end;
 	uint32_t marker;
 	int ret;
 
-	if (b->flags & ETW_ETL_BUFFER_FLAG_COMPRESSED)
-		return etl_error(&etl->err, -EOPNOTSUPP, b->offset,
-				 "compressed buffer",
-				 "compressed buffers (relogged files) are not supported");
 	if (pos >= b->saved_offset)
 		return 0;
+	base = etl_buffer_data(etl, index, sc);
+	if (!base)
+		return etl->err.code;
+	r.p = base + pos;
 	r.off = b->offset + pos;
-	r.p = etl->data + r.off;
+	if (b->flags & ETW_ETL_BUFFER_FLAG_COMPRESSED) {
+		r.off = b->offset;
+		r.inflated_pos = (int32_t)pos;
+	}
 	r.avail = b->saved_offset - pos;
 	if (r.avail < 4)
 		return rec_error(&r, "0x%x stray bytes at the end of the buffer's data",
