@@ -86,15 +86,18 @@ $(BUILD)/tests/tracelogging_meta $(BUILD)/tests/tld_encoding: libetw/tests/tl_re
 $(BUILD)/tests/tracelogging_cxx: libetw/tests/tracelogging_cxx.cc $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -Iuapi -Ilibetw/include -o $@ $<
-$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats: $(BUILD)/bin/etw
-$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
+$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed: $(BUILD)/bin/etw
+$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/dump_formats: libetw/tests/etl_test.h
 
 # The ETL reader's tests share a header.  Its fuzz test runs again under
 # ASan and UBSan, the reader's sources built into it, where the compiler
 # has their runtimes.
-ETL_TESTS	:= $(addprefix $(BUILD)/tests/,etl_reader etl_records etl_fuzz)
+ETL_TESTS	:= $(addprefix $(BUILD)/tests/,etl_reader etl_records etl_fuzz etl_compressed)
 $(ETL_TESTS): libetw/tests/etl_test.h
+# Compressed files are made by a test-only compressor.
+$(BUILD)/tests/etl_compressed $(BUILD)/tests/xpress_vectors $(BUILD)/tests/etl_fuzz \
+	$(BUILD)/tests/etl_fuzz_asan: libetw/tests/xpress_encoder.h
 
 ETL_SRCS	:= $(addprefix libetw/src/etl/,file.c inflate.c iter.c kernel.c merge.c names.c \
 		     record.c time.c xpress.c)

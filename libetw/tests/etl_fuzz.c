@@ -9,6 +9,11 @@
  *
  * The image ends at a PROT_NONE page, so a read past its end faults even
  * without AddressSanitizer (the build also runs this under ASan/UBSan).
+ *
+ * Compressed images (the relogged sample, and samples compressed by the
+ * test compressor) get a third of their mutations in the compressed data;
+ * their records lie in the reader's scratch area, which must hold all of
+ * each record (ASan checks the area's bounds).
  */
 #include <errno.h>
 #include <string.h>
@@ -20,6 +25,7 @@
 
 #include "kselftest_harness.h"
 #include "etl_test.h"
+#include "xpress_encoder.h"
 
 #define SEED		0x5eed0e71u
 
@@ -78,6 +84,9 @@ struct target {
 	uint32_t *records;		/* record offsets of the clean image */
 	uint32_t nrecords;
 	uint32_t buffer_size;
+	struct etw_etl_buffer *bufs;	/* buffers of the clean image */
+	uint32_t nbufs;
+	bool compressed;
 };
 
 static bool inside(const struct target *t, const void *p, size_t n)
@@ -87,15 +96,26 @@ static bool inside(const struct target *t, const void *p, size_t n)
 	return q >= t->p && q <= t->p + t->len && n <= (size_t)(t->p + t->len - q);
 }
 
-/* Touch every byte handed out, and check it lies inside the image. */
-static unsigned int check_event(const struct target *t,
+/*
+ * Touch every byte handed out, and check it lies inside the image, or for
+ * a compressed buffer's record inside the record (in the scratch area).
+ */
+static unsigned int check_event(const struct target *t, struct etw_etl *etl,
 				const struct etw_etl_event *ev, bool *bad)
 {
-	const uint8_t *d = ev->data;
+	const uint8_t *d = ev->data, *rec = ev->record;
+	struct etw_etl_buffer b;
 	unsigned int sum = 0;
+	bool scratch;
 
-	*bad |= !inside(t, ev->record, ev->size) || ev->size < 8 ||
-		!inside(t, ev->data, ev->data_size) ||
+	*bad |= etw_etl_get_buffer(etl, ev->buffer, &b) < 0;
+	if (*bad)
+		return 0;
+	scratch = b.flags & ETW_ETL_BUFFER_FLAG_COMPRESSED;
+	for (uint32_t i = 0; scratch && i < ev->size; i++)
+		sum += rec[i];
+	*bad |= (!scratch && !inside(t, ev->record, ev->size)) || ev->size < 8 ||
+		(!scratch && !inside(t, ev->data, ev->data_size)) ||
 		d < (const uint8_t *)ev->record ||
 		d + ev->data_size > (const uint8_t *)ev->record + ev->size;
 	if (*bad)
@@ -105,17 +125,29 @@ static unsigned int check_event(const struct target *t,
 	for (uint32_t i = 0; i < ev->ext_count; i++) {
 		const uint8_t *x = ev->ext[i].data;
 
-		*bad |= !inside(t, x, ev->ext[i].size);
+		*bad |= scratch ? x < rec || x + ev->ext[i].size > rec + ev->size :
+				  !inside(t, x, ev->ext[i].size);
 		for (uint32_t j = 0; !*bad && j < ev->ext[i].size; j++)
 			sum += x[j];
 	}
 	return sum;
 }
 
+/* Records take 8 bytes or more of some buffer's data. */
+static uint64_t record_limit(struct etw_etl *etl)
+{
+	struct etw_etl_buffer b;
+	uint64_t n = 16;
+
+	for (uint32_t i = 0; etw_etl_get_buffer(etl, i, &b) == 0; i++)
+		n += b.saved_offset / 8;
+	return n;
+}
+
 /* Read the whole image both ways; false if something is out of bounds. */
 static bool read_image(const struct target *t, uint64_t *records)
 {
-	uint64_t limit = t->len / 8 + 16, n;
+	uint64_t limit, n;
 	struct etw_etl_error err;
 	struct etw_etl_event ev;
 	struct etw_etl *etl;
@@ -126,10 +158,11 @@ static bool read_image(const struct target *t, uint64_t *records)
 	ret = etw_etl_open_mem(t->p, t->len, &etl, &err);
 	if (ret < 0)
 		return err.code == ret && err.message[0];
+	limit = record_limit(etl);
 	for (int order = 0; order < 2 && !bad; order++) {
 		etw_etl_rewind(etl, order);
 		for (n = 0; (ret = etw_etl_next(etl, &ev)) > 0 && !bad; n++) {
-			sum += check_event(t, &ev, &bad);
+			sum += check_event(t, etl, &ev, &bad);
 			if (n > limit)
 				bad = true;	/* records take 8 bytes or more */
 		}
@@ -150,9 +183,24 @@ static const uint32_t interesting[] = {
 	0xfffffff8, 0xffffffff,
 };
 
-/* Somewhere that matters: a buffer header or the start of a record. */
+/*
+ * Somewhere that matters: a buffer header or the start of a record, or in
+ * a compressed image the compressed data too.
+ */
 static size_t aim(const struct target *t, struct rng *r)
 {
+	if (t->compressed && t->nbufs) {
+		const struct etw_etl_buffer *b = &t->bufs[below(r, t->nbufs)];
+
+		switch (below(r, 3)) {
+		case 0:
+			return b->offset + below(r, 0x48);
+		case 1:
+			return b->offset + 0x48 + below(r, 0x40);
+		default:
+			return b->offset + below(r, b->size);
+		}
+	}
 	if (below(r, 2) || !t->nrecords)
 		return below(r, t->len / t->buffer_size + 1) * t->buffer_size +
 		       below(r, 0x48);
@@ -188,6 +236,13 @@ static void index_records(struct target *t)
 	t->buffer_size = etw_etl_get_header(etl)->buffer_size;
 	if (!t->buffer_size)
 		t->buffer_size = 0x1000;
+	t->compressed = etw_etl_get_header(etl)->compressed_buffers != 0;
+	t->nbufs = etw_etl_get_header(etl)->buffer_count;
+	t->bufs = calloc(t->nbufs ? t->nbufs : 1, sizeof(*t->bufs));
+	for (uint32_t i = 0; t->bufs && i < t->nbufs; i++)
+		etw_etl_get_buffer(etl, i, &t->bufs[i]);
+	if (!t->bufs)
+		t->nbufs = 0;
 	while (etw_etl_next(etl, &ev) > 0) {
 		if (t->nrecords == cap) {
 			cap = cap ? 2 * cap : 256;
@@ -262,6 +317,7 @@ static void fuzz(struct __test_metadata *_metadata, const uint8_t *image,
 	TH_LOG("%u of %u images, %llu records read, %.2f s", i, rounds,
 	       (unsigned long long)records, seconds_since(&t0));
 	free(t.records);
+	free(t.bufs);
 	guard_free(&g);
 }
 
@@ -273,6 +329,7 @@ FIXTURE(sample) {
 FIXTURE_VARIANT(sample) {
 	const char *file;
 	unsigned int rounds;
+	bool compress;			/* read its compressed form */
 };
 
 FIXTURE_VARIANT_ADD(sample, amsitrace) {
@@ -291,11 +348,33 @@ FIXTURE_VARIANT_ADD(sample, perfdiag) {
 	.file = "etlparser-ShutdownPerfDiagLogger.etl", .rounds = 1000,
 };
 
+/* The relogger's file, and two samples compressed by the test compressor. */
+FIXTURE_VARIANT_ADD(sample, relogged) {
+	.file = "perfview-SelfDescribingSingleEvent.etl", .rounds = 3000,
+};
+
+FIXTURE_VARIANT_ADD(sample, amsitrace_compressed) {
+	.file = "etlparser-AMSITrace.etl", .rounds = 2000, .compress = true,
+};
+
+FIXTURE_VARIANT_ADD(sample, perfdiag_compressed) {
+	.file = "etlparser-ShutdownPerfDiagLogger.etl", .rounds = 300,
+	.compress = true,
+};
+
 FIXTURE_SETUP(sample)
 {
+	uint8_t *comp;
+
 	self->data = read_sample(variant->file, &self->size);
 	ASSERT_NE(NULL, self->data)
 		TH_LOG("sample %s is missing", variant->file);
+	if (variant->compress) {
+		self->size = etl_compress_image(self->data, self->size, &comp, 1);
+		free(self->data);
+		self->data = comp;
+		ASSERT_NE(0, self->size);
+	}
 }
 
 FIXTURE_TEARDOWN(sample)
@@ -372,6 +451,19 @@ TEST_F_TIMEOUT(synthetic, mutations, FUZZ_TIMEOUT_S)
 
 	zoo(&m);
 	fuzz(_metadata, m.p, m.len, 3000);
+}
+
+TEST_F_TIMEOUT(synthetic, compressed_mutations, FUZZ_TIMEOUT_S)
+{
+	static struct img m;
+	uint8_t *comp;
+	size_t n;
+
+	zoo(&m);
+	n = etl_compress_image(m.p, m.len, &comp, 1);
+	ASSERT_NE(0, n);
+	fuzz(_metadata, comp, n, 3000);
+	free(comp);
 }
 
 TEST_HARNESS_MAIN

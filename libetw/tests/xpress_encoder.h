@@ -149,13 +149,14 @@ static inline uint32_t xenc_get32(const uint8_t *p)
 
 /*
  * The relogger's form of the ETL image at in: a new malloc()ed image in
- * *out (its size returned; 0 on failure).  Buffer 0 stays as it is, with
- * EVENT_TRACE_COMPRESSED_MODE in LogFileMode and XPRESS (3) in its State;
- * every other buffer with data is compressed.  The image must be one the
- * reader opens (its buffer headers are trusted here).
+ * *out (its size returned; 0 on failure).  Buffer 0 stays as it is (with
+ * mark, EVENT_TRACE_COMPRESSED_MODE in LogFileMode and XPRESS (3) in its
+ * State, as the relogger writes; without, the header event's bytes stay
+ * the original's); every other buffer with data is compressed.  The image
+ * must be one the reader opens (its buffer headers are trusted here).
  */
 static inline size_t etl_compress_image(const uint8_t *in, size_t n,
-					uint8_t **out)
+					uint8_t **out, int mark)
 {
 	uint8_t *o = malloc(n + n / 8 + 4096);
 	size_t off = 0, len = 0, cap = n + n / 8 + 4096;
@@ -172,7 +173,7 @@ static inline size_t etl_compress_image(const uint8_t *in, size_t n,
 			break;
 		if (!off || saved == 0x48) {
 			memcpy(o + len, in + off, size);
-			if (!off) {
+			if (!off && mark) {
 				/* COMPRESSED_MODE; XPRESS in buffer 0's State. */
 				o[0x48 + 0x20 + 0x23] |= 0x04;
 				o[0x2c] = 3;
