@@ -10,6 +10,7 @@
 #   make vm-test T="a b"  only the named selftests, one kernel (ETW_KERNEL);
 #                         E="VAR=value ..." sets their environment
 #   make bench            the benchmark table, in its own VM (issue 7)
+#   make bench-host       only its host part (no VM): compressed ETL reading
 #   make bench-profile CASE="write 64"  guest instructions per event by
 #                         function (CASE: write SIZE, null, getpid; N, FUNC,
 #                         BASE=null: the difference from another case)
@@ -52,7 +53,7 @@ KSRC		:= $(BUILD)/ksrc
 KSFT_CFLAGS	:= -I$(KSRC)/tools/testing/selftests -Wno-sign-compare \
 		   -Wno-missing-prototypes -Wno-clobbered -Wno-misleading-indentation
 
-.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test bench bench-profile fuzz stress \
+.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test bench bench-host bench-profile fuzz stress \
 	install modules_install uninstall clean help
 .DEFAULT_GOAL := all
 
@@ -93,6 +94,9 @@ stress:
 
 bench:
 	@scripts/bench.sh
+
+bench-host:
+	@BENCH_RUNS=host scripts/bench.sh
 
 bench-profile:
 	@CASE="$(CASE)" N="$(N)" FUNC="$(FUNC)" BASE="$(BASE)" scripts/bench-profile.sh

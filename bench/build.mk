@@ -6,7 +6,7 @@
 
 BENCH_COMMON	:= bench/common.c bench/syscount.c
 BENCH_HDRS	:= bench/bench.h bench/lttng_tp.h bench/qemu/marker.h $(LIB_HDRS) uapi/linux/etw.h
-BENCH_PROGS	:= $(addprefix $(BUILD)/bench/etw-bench-,write threads producer cpu lttng tracelogging profile)
+BENCH_PROGS	:= $(addprefix $(BUILD)/bench/etw-bench-,write threads producer cpu lttng tracelogging profile xpress)
 # The instruction profiler, a QEMU plugin the host loads (make bench-profile).
 BENCH_PLUGIN	:= $(BUILD)/bench/qemu/insn-profile.so
 BENCH_LINK	:= -L$(BUILD)/lib -letw -Wl,-rpath,'$$ORIGIN/../lib' -pthread
@@ -16,7 +16,14 @@ bench-progs: $(BENCH_PROGS) $(BENCH_PLUGIN)
 $(BUILD)/bench/etw-bench-%: bench/%.c $(BENCH_COMMON) $(BENCH_HDRS) $(LIB_SO)
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) -Ibench -o $@ $< $(BENCH_COMMON) \
-		$(BENCH_LINK) $(if $(filter lttng,$*),-llttng-ust -ldl)
+		$(BENCH_EXTRA) $(BENCH_LINK) $(if $(filter lttng,$*),-llttng-ust -ldl)
+
+# The host part (scripts/bench-host.sh): the XPRESS decoder, hidden in the
+# library, is built in from its source; the file is made by the tests'
+# compressor.
+$(BUILD)/bench/etw-bench-xpress: BENCH_EXTRA := libetw/src/etl/xpress.c
+$(BUILD)/bench/etw-bench-xpress: libetw/src/etl/xpress.c libetw/src/etl/xpress.h \
+	libetw/tests/xpress_encoder.h
 
 $(BENCH_PLUGIN): bench/qemu/insn-profile.c bench/qemu/plugin-api.h bench/qemu/marker.h
 	@mkdir -p $(@D)

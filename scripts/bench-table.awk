@@ -3,11 +3,13 @@
 # make bench's table: reads the BENCH lines of the wall-clock run and of
 # the icount run (two files, in that order) and prints every item of
 # issue 7 side by side, with its target and whether it is met.
-#   awk -v date=... -v kernel=... -v qemu=... -v cpu=... -v host=... -f bench-table.awk WALL ICOUNT
+#   awk -v date=... -v kernel=... -v qemu=... -v cpu=... -v host=... -f bench-table.awk WALL ICOUNT [HOST]
+# HOST is scripts/bench-host.sh's lines: measured on the host, printed
+# in the wall column.
 # A value that a run did not produce prints as "n/a"; an item whose code
 # is not in the tree yet prints "n/a (not built yet)".
 
-FNR == 1 { run = FILENAME == ARGV[1] ? "w" : "i" }
+FNR == 1 { run = FILENAME == ARGV[1] ? "w" : FILENAME == ARGV[2] ? "i" : "h" }
 $1 == "BENCH" { v[run, $2] = $3 }
 
 function has(r, k) { return ((r, k) in v) }
@@ -82,6 +84,39 @@ function added_rows() {
 function info(name, w, i, unit) { row(name, w, i, unit, "", 0, "") }
 
 function section(title) { printf "\n%s\n", title }
+
+# A rate from the host part: bytes or records per ns of @ns, times @scale.
+function host_rate(k, ns, scale) {
+	if (!has("h", k) || !has("h", ns) || val("h", ns) == 0)
+		return ""
+	return val("h", k) / val("h", ns) * scale
+}
+
+# Issue 17's item 6, on the host (scripts/bench-host.sh).
+function xpress_rows(    f, p, ok) {
+	section("8. Host, one core (CPU time): compressed ETL reading, " \
+		sprintf("%.0f MB file, %.0f MB of records", val("h", "xpress.file_bytes") / 1e6,
+			val("h", "xpress.out_bytes") / 1e6))
+	if (!has("h", "xpress.ns")) {
+		printf "  %-44s %14s\n", "XPRESS decompression", "n/a (host part not run)"
+		return
+	}
+	row("XPRESS decompression alone, MB/s of output", host_rate("xpress.out_bytes", "xpress.ns", 1e3),
+	    "", "", ">=", 500, ">= 500")
+	info("  MB/s of compressed input", host_rate("xpress.in_bytes", "xpress.ns", 1e3), "", "")
+	info("reader (etw_etl_next), records/s", host_rate("xpress.records", "xpress.read_ns", 1e9), "", "")
+	for (f = 1; f <= 2; f++) {
+		p = "xpress.dump." (f == 1 ? "text" : "json")
+		ok = has("h", p ".status") && val("h", p ".status") == 0
+		if (f == 1)
+			row("etw dump text, records/s", ok ? host_rate("xpress.records", p ".cpu_ns", 1e9) : "",
+			    "", "", ">=", 1e6, ">= 1M")
+		else
+			info("etw dump JSON, records/s", ok ? host_rate("xpress.records", p ".cpu_ns", 1e9) : "", "", "")
+		info("  MB/s of the compressed file", ok ? host_rate("xpress.file_bytes", p ".cpu_ns", 1e3) : "", "", "")
+		info("  MB/s of records (decompressed)", ok ? host_rate("xpress.out_bytes", p ".cpu_ns", 1e3) : "", "", "")
+	}
+}
 
 # Item 4 for the file in one place; @p prefixes the keys of that run.
 function logger_rows(where, p,    n, r, lost, share, rate) {
@@ -168,6 +203,12 @@ function cost(r, k) { return has(r, k) ? val(r, k) : "" }
 function per_sec(r, k) { return has(r, k) && val(r, k) > 0 ? 1e9 / val(r, k) : "" }
 
 END {
+	if (only == "host") {
+		printf "etw bench, host part: %s\n", host
+		printf "\n  %-44s %14s %14s  %-8s %s\n", "", "host", "", "target", "met"
+		xpress_rows()
+		exit
+	}
 	split("0 64 512", sizes, " ")
 	printf "etw bench, %s, Debian kernel %s\n", date, kernel
 	printf "host: %s; %s, TCG, -cpu %s\n", host, qemu, cpu
@@ -263,4 +304,6 @@ END {
 	} else {
 		printf "  %-44s %14s\n", "TraceLoggingWrite / EventWrite", "n/a (not built yet)"
 	}
+
+	xpress_rows()
 }

@@ -4,7 +4,8 @@
 # make bench: build the benchmark image, boot it twice and print one table.
 #
 # BENCH_ONLY="write threads lttng logger dump" runs only those parts and
-# BENCH_RUNS="wall icount" only those boots (for working on one item).
+# BENCH_RUNS="host wall icount" only those runs (for working on one item;
+# host is scripts/bench-host.sh, on this machine before the boots).
 # BENCH_ETWKO="clock=mono" loads etw.ko with other parameters (default
 # clock=tsc).
 #
@@ -20,8 +21,9 @@
 #        icount  1 vCPU, -icount shift=0,sleep=off: guest time advances one
 #                nanosecond per guest instruction, so "ns" are instructions,
 #                deterministic whatever the host's load
-#   5. scripts/bench-table.awk: one table of both runs, the issue's targets
-#      and whether each is met
+#   5. scripts/bench-table.awk: one table of both runs and the host part
+#      (run first, before step 2), the issues' targets and whether each
+#      is met
 #
 # No debug options on the kernel command line (slub_debug, KFENCE): the
 # test lane wants them, a benchmark must not pay for them.  Logs and the
@@ -35,6 +37,25 @@ out=$BUILD/bench
 start=$(date +%s)
 
 scripts/setup.sh "$BUILD"
+
+# The host part first (scripts/bench-host.sh): what needs no VM.
+runs=${BENCH_RUNS:-host wall icount}
+mkdir -p "$out"
+rm -f "$out/host.txt"
+case " $runs " in *" host "*)
+	echo "bench: host part" >&2
+	BUILD=$BUILD scripts/bench-host.sh > "$out/host.txt" ||
+		echo "bench: the host part failed" >&2 ;;
+esac
+case " $runs " in
+*" wall "* | *" icount "*) ;;
+*)	# No boot asked for (make bench-host): the host's rows only.
+	awk -v only=host -v host="$(grep -m 1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores" \
+	    -f scripts/bench-table.awk /dev/null /dev/null "$out/host.txt" |
+		tee "$out/table-host.txt"
+	exit 0 ;;
+esac
+
 need=
 for pkg in lttng-tools liblttng-ust-dev; do
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ] ||
@@ -116,7 +137,6 @@ boot() { # boot NAME KERNEL-COMMAND-LINE QEMU-ARGS...
 # made the device slower than the producer under emulation.
 disk=$BUILD/vm/$rel/disk-ext4.img
 scripts/vm/disk.sh "$disk"
-runs=${BENCH_RUNS:-wall icount}
 rm -f "$out/wall.txt" "$out/icount.txt"
 # The wall boot's clock is the host's TSC: give the guest its rate, as the
 # test VMs do (scripts/vm/tsc-khz.sh), or a calibration the loaded host
@@ -127,10 +147,11 @@ case " $runs " in *" wall "*) boot wall "$append${tsc_khz:+ tsc_early_khz=$tsc_k
 # BENCH_QEMU: more QEMU arguments for the icount boot (make bench-profile's plugin).
 # shellcheck disable=SC2086
 case " $runs " in *" icount "*) boot icount "$append" -accel tcg -smp 1 -icount shift=0,sleep=off ${BENCH_QEMU:-} ;; esac
-touch "$out/wall.txt" "$out/icount.txt"
+touch "$out/wall.txt" "$out/icount.txt" "$out/host.txt"
 
 awk -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v kernel="$rel" \
     -v qemu="$(qemu-system-x86_64 --version | head -n 1)" -v cpu="$cpu" \
     -v host="$(grep -m 1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores" \
-    -f scripts/bench-table.awk "$out/wall.txt" "$out/icount.txt" | tee "$out/table.txt"
+    -f scripts/bench-table.awk "$out/wall.txt" "$out/icount.txt" "$out/host.txt" |
+	tee "$out/table.txt"
 echo "bench: $(( $(date +%s) - start )) s; logs in $out/" >&2
