@@ -500,6 +500,19 @@ TEST(corrupt_record_inside)
 	free(comp);
 }
 
+/* COMPRESSED_MODE with LZNT1 (2) in buffer 0's State: not read. */
+TEST(unsupported_format)
+{
+	uint8_t *comp;
+	size_t n = small_compressed(&comp);
+
+	ASSERT_NE(0, n);
+	put_le(comp + 0x2c, 2, 4);
+	expect_error(_metadata, comp, n, -EOPNOTSUPP, 0x1000,
+		     "compression format 2 (LZNT1) is not supported");
+	free(comp);
+}
+
 TEST(saved_offset_too_large)
 {
 	uint8_t *comp;
