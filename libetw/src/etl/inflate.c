@@ -75,13 +75,10 @@ static const uint8_t *inflate(struct etw_etl *etl, uint32_t index,
 	return sc->p;
 }
 
-const uint8_t *etl_buffer_data(struct etw_etl *etl, uint32_t index,
-			       struct etl_scratch *sc)
+/* Buffer index, compressed: sc's copy, decompressed now if need be. */
+const uint8_t *etl_inflated(struct etw_etl *etl, uint32_t index,
+			    struct etl_scratch *sc)
 {
-	const struct etw_etl_buffer *b = &etl->bufs[index];
-
-	if (!(b->flags & ETW_ETL_BUFFER_FLAG_COMPRESSED))
-		return etl->data + b->offset;
 	if (!sc)
 		sc = &etl->scratch;
 	if (sc->p && sc->buf == index && index)

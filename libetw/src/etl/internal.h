@@ -84,18 +84,29 @@ int etl_parse_record(struct etw_etl *etl, uint32_t b, uint32_t pos,
 		     struct etl_scratch *sc, struct etw_etl_event *ev,
 		     uint32_t *next);
 
+/* Compressed buffer b, decompressed into sc if it is not there yet. */
+const uint8_t *etl_inflated(struct etw_etl *etl, uint32_t b,
+			    struct etl_scratch *sc);
+void etl_scratch_free(struct etl_scratch *sc);
+
 /*
  * Buffer b's bytes from its header on: the file's own for an uncompressed
  * buffer, sc's once decompressed for a compressed one (inflate.c).  NULL
  * with etl->err set if it does not decompress.
  */
-const uint8_t *etl_buffer_data(struct etw_etl *etl, uint32_t b,
-			       struct etl_scratch *sc);
-void etl_scratch_free(struct etl_scratch *sc);
+static inline const uint8_t *etl_buffer_data(struct etw_etl *etl, uint32_t b,
+					     struct etl_scratch *sc)
+{
+	const struct etw_etl_buffer *buf = &etl->bufs[b];
+
+	if (!(buf->flags & ETW_ETL_BUFFER_FLAG_COMPRESSED))
+		return etl->data + buf->offset;
+	return etl_inflated(etl, b, sc);
+}
 
 /*
  * Which of a stream's two scratch areas buffer b goes in, when the record
- * handed out last lies in buffer held (in area *held_k): the other one,
+ * handed out last lies in buffer held (in area held_k): the other one,
  * so that the record stays valid while the stream is parsed ahead.
  */
 static inline unsigned int etl_scratch_pick(uint32_t b, uint32_t held,
