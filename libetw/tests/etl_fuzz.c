@@ -358,7 +358,7 @@ FIXTURE_VARIANT_ADD(sample, amsitrace_compressed) {
 };
 
 FIXTURE_VARIANT_ADD(sample, perfdiag_compressed) {
-	.file = "etlparser-ShutdownPerfDiagLogger.etl", .rounds = 300,
+	.file = "etlparser-ShutdownPerfDiagLogger.etl", .rounds = 150,
 	.compress = true,
 };
 
