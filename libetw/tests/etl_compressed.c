@@ -391,6 +391,42 @@ TEST(merge_across_compressed_buffers)
 	free(comp);
 }
 
+/*
+ * The relogger's buffer 0: a record past SavedOffset that Offset (0x30)
+ * covers is read; an Offset past BufferSize is not trusted.
+ */
+TEST(relogger_buffer0_offset)
+{
+	static struct img m;
+	struct etw_etl_error err;
+	struct etw_etl *etl;
+	uint32_t n, n0, saved;
+	uint8_t *r;
+
+	for (int past = 0; past < 2; past++) {
+		img_start(&m, &hdr64);
+		saved = xenc_get32(m.p + 4);
+		/* An EventTrace 0x0050 record as the relogger writes it. */
+		r = img_record(&m, 0x50);
+		put_le(r, 0xc0020002, 4);
+		put_le(r + 4, 0x50, 2);
+		put_le(r + 6, 0x0050, 2);
+		put_le(m.p + 0x30, past ? 0x1008 : saved + 0x50, 4);
+		put_le(m.p + 4, saved, 4);
+		put_le(m.p + 8, saved, 4);
+		img_buffer(&m, 0, 1, 0x20, 0);
+		img_event(&m, 2000, 1, 8);
+		img_finish(&m);
+		ASSERT_EQ(0, etw_etl_open_mem(m.p, m.len, &etl, &err)) TH_LOG("%s", err.message);
+		for (int order = 0; order < 2; order++) {
+			read_all(_metadata, etl, order, &n, &n0);
+			EXPECT_EQ(past ? 1 : 2, n0);
+			EXPECT_EQ(n0 + 1, n);
+		}
+		etw_etl_close(etl);
+	}
+}
+
 /* A small compressed file, and where its first compressed buffer is. */
 static size_t small_compressed(uint8_t **comp)
 {
