@@ -21,6 +21,7 @@
 #include "kselftest_harness.h"
 #include "etl_test.h"
 #include "xpress_encoder.h"
+#include "../src/etl/internal.h"
 
 #ifndef ETW_TOOL_PATH
 #define ETW_TOOL_PATH "build/bin/etw"
@@ -139,6 +140,17 @@ static void expect_same(struct __test_metadata *_metadata,
 	}
 }
 
+/* The compressed buffers that hold data: each is decompressed. */
+static uint64_t compressed_with_data(const struct etw_etl *etl)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < etl->nbufs; i++)
+		n += (etl->bufs[i].flags & ETW_ETL_BUFFER_FLAG_COMPRESSED) &&
+		     etl->bufs[i].saved_offset > ETL_BUFFER_HEADER_SIZE;
+	return n;
+}
+
 /*
  * Read both images side by side in both orders; every record the same.
  * The ext items live in each reader until its next call, so each pair
@@ -162,6 +174,7 @@ static void compare_images(struct __test_metadata *_metadata,
 
 		etw_etl_rewind(a, order);
 		etw_etl_rewind(b, order);
+		b->inflations = 0;
 		for (;;) {
 			ra = etw_etl_next(a, &ea);
 			rb = etw_etl_next(b, &eb);
@@ -176,6 +189,8 @@ static void compare_images(struct __test_metadata *_metadata,
 		}
 		EXPECT_EQ(0, ra);
 		EXPECT_NE(0, i);
+		/* Each compressed buffer decompressed once, in either order. */
+		EXPECT_EQ(compressed_with_data(b), b->inflations) TH_LOG("order %d", order);
 	}
 	etw_etl_close(a);
 	etw_etl_close(b);

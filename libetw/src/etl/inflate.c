@@ -72,6 +72,7 @@ static const uint8_t *inflate(struct etw_etl *etl, uint32_t index,
 		return NULL;
 	}
 	sc->buf = index;
+	etl->inflations++;
 	return sc->p;
 }
 

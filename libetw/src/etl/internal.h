@@ -54,6 +54,7 @@ struct etw_etl {
 	uint32_t bufs_cap;
 	struct etw_etl_error index_err;	/* what ended the buffer walk early */
 	struct etl_scratch scratch;	/* file-order iteration's */
+	uint64_t inflations;		/* buffers decompressed (the tests') */
 
 	/* Iteration. */
 	enum etw_etl_order order;
