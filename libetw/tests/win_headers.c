@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The Windows-compatible headers (windows.h, wmistr.h, evntprov.h,
- * evntrace.h, evntcons.h) against Windows' published definitions (the
+ * evntrace.h, evntcons.h, tdh.h) against Windows' published definitions (the
  * Windows SDK headers' layouts as documented on learn.microsoft.com, "the
  * notes" below; section numbers in the comments refer to the project's
  * notes on that API): type sizes, structure sizes and field offsets,
@@ -20,6 +20,7 @@
 #include <evntprov.h>
 #include <evntrace.h>
 #include <evntcons.h>
+#include <tdh.h>
 #include <tchar.h>
 
 #include <stddef.h>
@@ -1525,5 +1526,273 @@ TEST(event_record)
 	EXPECT_EQ(2, SIZE(((EVENT_RECORD *)0)->UserDataLength));
 }
 #endif /* __SIZEOF_POINTER__ == 8 */
+
+/*
+ * 5.1: the TDH structures hold no pointer: the same layout on both ABIs.
+ * TRACE_EVENT_INFO's fixed part is 112 bytes, EVENT_PROPERTY_INFO 24.
+ */
+TEST(trace_event_info)
+{
+	EXPECT_EQ(112, OFF(TRACE_EVENT_INFO, EventPropertyInfoArray));
+	EXPECT_EQ(136, SIZE(TRACE_EVENT_INFO));
+	EXPECT_EQ(0, OFF(TRACE_EVENT_INFO, ProviderGuid));
+	EXPECT_EQ(16, OFF(TRACE_EVENT_INFO, EventGuid));
+	EXPECT_EQ(32, OFF(TRACE_EVENT_INFO, EventDescriptor));
+	EXPECT_EQ(48, OFF(TRACE_EVENT_INFO, DecodingSource));
+	EXPECT_EQ(52, OFF(TRACE_EVENT_INFO, ProviderNameOffset));
+	EXPECT_EQ(56, OFF(TRACE_EVENT_INFO, LevelNameOffset));
+	EXPECT_EQ(60, OFF(TRACE_EVENT_INFO, ChannelNameOffset));
+	EXPECT_EQ(64, OFF(TRACE_EVENT_INFO, KeywordsNameOffset));
+	EXPECT_EQ(68, OFF(TRACE_EVENT_INFO, TaskNameOffset));
+	EXPECT_EQ(72, OFF(TRACE_EVENT_INFO, OpcodeNameOffset));
+	EXPECT_EQ(76, OFF(TRACE_EVENT_INFO, EventMessageOffset));
+	EXPECT_EQ(80, OFF(TRACE_EVENT_INFO, ProviderMessageOffset));
+	EXPECT_EQ(84, OFF(TRACE_EVENT_INFO, BinaryXMLOffset));
+	EXPECT_EQ(88, OFF(TRACE_EVENT_INFO, BinaryXMLSize));
+	EXPECT_EQ(92, OFF(TRACE_EVENT_INFO, EventNameOffset));
+	EXPECT_EQ(92, OFF(TRACE_EVENT_INFO, ActivityIDNameOffset));
+	EXPECT_EQ(96, OFF(TRACE_EVENT_INFO, EventAttributesOffset));
+	EXPECT_EQ(96, OFF(TRACE_EVENT_INFO, RelatedActivityIDNameOffset));
+	EXPECT_EQ(100, OFF(TRACE_EVENT_INFO, PropertyCount));
+	EXPECT_EQ(104, OFF(TRACE_EVENT_INFO, TopLevelPropertyCount));
+	EXPECT_EQ(108, OFF(TRACE_EVENT_INFO, Flags));
+	EXPECT_EQ(4, SIZE(DECODING_SOURCE));
+	EXPECT_EQ(0, DecodingSourceXMLFile);
+	EXPECT_EQ(1, DecodingSourceWbem);
+	EXPECT_EQ(2, DecodingSourceWPP);
+	EXPECT_EQ(3, DecodingSourceTlg);
+	EXPECT_EQ(4, DecodingSourceMax);
+	EXPECT_EQ(1, TEMPLATE_EVENT_DATA);
+	EXPECT_EQ(2, TEMPLATE_USER_DATA);
+	EXPECT_EQ(4, TEMPLATE_CONTROL_GUID);
+}
+
+/* The bit fields: Reserved:4 then Tags:28 in the word of Flags. */
+TEST(trace_event_info_tags)
+{
+	TRACE_EVENT_INFO tei;
+
+	memset(&tei, 0, sizeof(tei));
+	tei.Tags = 0x0ABCDEF1;
+	EXPECT_EQ(0xABCDEF10u, (ULONG)tei.Flags);
+	memset(&tei, 0, sizeof(tei));
+	tei.EventPropertyInfoArray[0].Tags = 0x0FFFFFFF;
+	EXPECT_EQ(0x0FFFFFFFu, tei.EventPropertyInfoArray[0].Reserved);
+}
+
+TEST(event_property_info)
+{
+	EXPECT_EQ(24, SIZE(EVENT_PROPERTY_INFO));
+	EXPECT_EQ(0, OFF(EVENT_PROPERTY_INFO, Flags));
+	EXPECT_EQ(4, OFF(EVENT_PROPERTY_INFO, NameOffset));
+	EXPECT_EQ(8, OFF(EVENT_PROPERTY_INFO, nonStructType.InType));
+	EXPECT_EQ(10, OFF(EVENT_PROPERTY_INFO, nonStructType.OutType));
+	EXPECT_EQ(12, OFF(EVENT_PROPERTY_INFO, nonStructType.MapNameOffset));
+	EXPECT_EQ(8, OFF(EVENT_PROPERTY_INFO, structType.StructStartIndex));
+	EXPECT_EQ(10, OFF(EVENT_PROPERTY_INFO, structType.NumOfStructMembers));
+	EXPECT_EQ(12, OFF(EVENT_PROPERTY_INFO, structType.padding));
+	EXPECT_EQ(8, OFF(EVENT_PROPERTY_INFO, customSchemaType.InType));
+	EXPECT_EQ(12, OFF(EVENT_PROPERTY_INFO,
+			  customSchemaType.CustomSchemaOffset));
+	EXPECT_EQ(16, OFF(EVENT_PROPERTY_INFO, count));
+	EXPECT_EQ(16, OFF(EVENT_PROPERTY_INFO, countPropertyIndex));
+	EXPECT_EQ(18, OFF(EVENT_PROPERTY_INFO, length));
+	EXPECT_EQ(18, OFF(EVENT_PROPERTY_INFO, lengthPropertyIndex));
+	EXPECT_EQ(20, OFF(EVENT_PROPERTY_INFO, Reserved));
+	EXPECT_EQ(0x1, PropertyStruct);
+	EXPECT_EQ(0x2, PropertyParamLength);
+	EXPECT_EQ(0x4, PropertyParamCount);
+	EXPECT_EQ(0x8, PropertyWBEMXmlFragment);
+	EXPECT_EQ(0x10, PropertyParamFixedLength);
+	EXPECT_EQ(0x20, PropertyParamFixedCount);
+	EXPECT_EQ(0x40, PropertyHasTags);
+	EXPECT_EQ(0x80, PropertyHasCustomSchema);
+}
+
+TEST(event_map_info)
+{
+	EXPECT_EQ(8, SIZE(EVENT_MAP_ENTRY));
+	EXPECT_EQ(0, OFF(EVENT_MAP_ENTRY, OutputOffset));
+	EXPECT_EQ(4, OFF(EVENT_MAP_ENTRY, Value));
+	EXPECT_EQ(4, OFF(EVENT_MAP_ENTRY, InputOffset));
+	EXPECT_EQ(24, SIZE(EVENT_MAP_INFO));
+	EXPECT_EQ(0, OFF(EVENT_MAP_INFO, NameOffset));
+	EXPECT_EQ(4, OFF(EVENT_MAP_INFO, Flag));
+	EXPECT_EQ(8, OFF(EVENT_MAP_INFO, EntryCount));
+	EXPECT_EQ(12, OFF(EVENT_MAP_INFO, MapEntryValueType));
+	EXPECT_EQ(12, OFF(EVENT_MAP_INFO, FormatStringOffset));
+	EXPECT_EQ(16, OFF(EVENT_MAP_INFO, MapEntryArray));
+	EXPECT_EQ(0x1, EVENTMAP_INFO_FLAG_MANIFEST_VALUEMAP);
+	EXPECT_EQ(0x2, EVENTMAP_INFO_FLAG_MANIFEST_BITMAP);
+	EXPECT_EQ(0x4, EVENTMAP_INFO_FLAG_MANIFEST_PATTERNMAP);
+	EXPECT_EQ(0x8, EVENTMAP_INFO_FLAG_WBEM_VALUEMAP);
+	EXPECT_EQ(0x10, EVENTMAP_INFO_FLAG_WBEM_BITMAP);
+	EXPECT_EQ(0x20, EVENTMAP_INFO_FLAG_WBEM_FLAG);
+	EXPECT_EQ(0x40, EVENTMAP_INFO_FLAG_WBEM_NO_MAP);
+	EXPECT_EQ(0, EVENTMAP_ENTRY_VALUETYPE_ULONG);
+	EXPECT_EQ(1, EVENTMAP_ENTRY_VALUETYPE_STRING);
+}
+
+TEST(tdh_enumeration_structs)
+{
+	EXPECT_EQ(24, SIZE(TRACE_PROVIDER_INFO));
+	EXPECT_EQ(16, OFF(TRACE_PROVIDER_INFO, SchemaSource));
+	EXPECT_EQ(20, OFF(TRACE_PROVIDER_INFO, ProviderNameOffset));
+	EXPECT_EQ(32, SIZE(PROVIDER_ENUMERATION_INFO));
+	EXPECT_EQ(4, OFF(PROVIDER_ENUMERATION_INFO, Reserved));
+	EXPECT_EQ(8, OFF(PROVIDER_ENUMERATION_INFO, TraceProviderInfoArray));
+	EXPECT_EQ(16, SIZE(PROVIDER_FIELD_INFO));
+	EXPECT_EQ(4, OFF(PROVIDER_FIELD_INFO, DescriptionOffset));
+	EXPECT_EQ(8, OFF(PROVIDER_FIELD_INFO, Value));
+	EXPECT_EQ(24, SIZE(PROVIDER_FIELD_INFOARRAY));
+	EXPECT_EQ(4, OFF(PROVIDER_FIELD_INFOARRAY, FieldType));
+	EXPECT_EQ(8, OFF(PROVIDER_FIELD_INFOARRAY, FieldInfoArray));
+	EXPECT_EQ(24, SIZE(PROVIDER_EVENT_INFO));
+	EXPECT_EQ(8, OFF(PROVIDER_EVENT_INFO, EventDescriptorsArray));
+	EXPECT_EQ(16, SIZE(PROPERTY_DATA_DESCRIPTOR));
+	EXPECT_EQ(8, OFF(PROPERTY_DATA_DESCRIPTOR, ArrayIndex));
+	EXPECT_EQ(12, OFF(PROPERTY_DATA_DESCRIPTOR, Reserved));
+	EXPECT_EQ(16, SIZE(TDH_CONTEXT));
+	EXPECT_EQ(8, OFF(TDH_CONTEXT, ParameterType));
+	EXPECT_EQ(12, OFF(TDH_CONTEXT, ParameterSize));
+	EXPECT_EQ(0, TDH_CONTEXT_WPP_TMFFILE);
+	EXPECT_EQ(1, TDH_CONTEXT_WPP_TMFSEARCHPATH);
+	EXPECT_EQ(2, TDH_CONTEXT_WPP_GMT);
+	EXPECT_EQ(3, TDH_CONTEXT_POINTERSIZE);
+	EXPECT_EQ(4, TDH_CONTEXT_PDB_PATH);
+	EXPECT_EQ(5, TDH_CONTEXT_MAXIMUM);
+	EXPECT_EQ(0, EventKeywordInformation);
+	EXPECT_EQ(1, EventLevelInformation);
+	EXPECT_EQ(2, EventChannelInformation);
+	EXPECT_EQ(3, EventTaskInformation);
+	EXPECT_EQ(4, EventOpcodeInformation);
+	EXPECT_EQ(5, EventInformationMax);
+	EXPECT_EQ(sizeof(void *), SIZE(TDH_HANDLE));
+	EXPECT_EQ(15005, ERROR_EVT_INVALID_EVENT_DATA);
+}
+
+/* Every TDH_INTYPE_ and TDH_OUTTYPE_ value. */
+TEST(tdh_types)
+{
+	static const int in[] = {
+		TDH_INTYPE_NULL, TDH_INTYPE_UNICODESTRING,
+		TDH_INTYPE_ANSISTRING, TDH_INTYPE_INT8, TDH_INTYPE_UINT8,
+		TDH_INTYPE_INT16, TDH_INTYPE_UINT16, TDH_INTYPE_INT32,
+		TDH_INTYPE_UINT32, TDH_INTYPE_INT64, TDH_INTYPE_UINT64,
+		TDH_INTYPE_FLOAT, TDH_INTYPE_DOUBLE, TDH_INTYPE_BOOLEAN,
+		TDH_INTYPE_BINARY, TDH_INTYPE_GUID, TDH_INTYPE_POINTER,
+		TDH_INTYPE_FILETIME, TDH_INTYPE_SYSTEMTIME, TDH_INTYPE_SID,
+		TDH_INTYPE_HEXINT32, TDH_INTYPE_HEXINT64,
+		TDH_INTYPE_MANIFEST_COUNTEDSTRING,
+		TDH_INTYPE_MANIFEST_COUNTEDANSISTRING, TDH_INTYPE_RESERVED24,
+		TDH_INTYPE_MANIFEST_COUNTEDBINARY,
+	};
+	static const int out[] = {
+		TDH_OUTTYPE_NULL, TDH_OUTTYPE_STRING, TDH_OUTTYPE_DATETIME,
+		TDH_OUTTYPE_BYTE, TDH_OUTTYPE_UNSIGNEDBYTE, TDH_OUTTYPE_SHORT,
+		TDH_OUTTYPE_UNSIGNEDSHORT, TDH_OUTTYPE_INT,
+		TDH_OUTTYPE_UNSIGNEDINT, TDH_OUTTYPE_LONG,
+		TDH_OUTTYPE_UNSIGNEDLONG, TDH_OUTTYPE_FLOAT,
+		TDH_OUTTYPE_DOUBLE, TDH_OUTTYPE_BOOLEAN, TDH_OUTTYPE_GUID,
+		TDH_OUTTYPE_HEXBINARY, TDH_OUTTYPE_HEXINT8,
+		TDH_OUTTYPE_HEXINT16, TDH_OUTTYPE_HEXINT32,
+		TDH_OUTTYPE_HEXINT64, TDH_OUTTYPE_PID, TDH_OUTTYPE_TID,
+		TDH_OUTTYPE_PORT, TDH_OUTTYPE_IPV4, TDH_OUTTYPE_IPV6,
+		TDH_OUTTYPE_SOCKETADDRESS, TDH_OUTTYPE_CIMDATETIME,
+		TDH_OUTTYPE_ETWTIME, TDH_OUTTYPE_XML, TDH_OUTTYPE_ERRORCODE,
+		TDH_OUTTYPE_WIN32ERROR, TDH_OUTTYPE_NTSTATUS,
+		TDH_OUTTYPE_HRESULT,
+		TDH_OUTTYPE_CULTURE_INSENSITIVE_DATETIME, TDH_OUTTYPE_JSON,
+		TDH_OUTTYPE_UTF8, TDH_OUTTYPE_PKCS7_WITH_TYPE_INFO,
+		TDH_OUTTYPE_CODE_POINTER, TDH_OUTTYPE_DATETIME_UTC,
+	};
+	static const int wbem_in[] = {
+		TDH_INTYPE_COUNTEDSTRING, TDH_INTYPE_COUNTEDANSISTRING,
+		TDH_INTYPE_REVERSEDCOUNTEDSTRING,
+		TDH_INTYPE_REVERSEDCOUNTEDANSISTRING,
+		TDH_INTYPE_NONNULLTERMINATEDSTRING,
+		TDH_INTYPE_NONNULLTERMINATEDANSISTRING,
+		TDH_INTYPE_UNICODECHAR, TDH_INTYPE_ANSICHAR, TDH_INTYPE_SIZET,
+		TDH_INTYPE_HEXDUMP, TDH_INTYPE_WBEMSID,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		EXPECT_EQ((int)i, in[i]);
+	for (i = 0; i < sizeof(out) / sizeof(out[0]); i++)
+		EXPECT_EQ((int)i, out[i]);
+	for (i = 0; i < sizeof(wbem_in) / sizeof(wbem_in[0]); i++)
+		EXPECT_EQ(300 + (int)i, wbem_in[i]);
+	EXPECT_EQ(38, TDH_OUTTYPE_DATETIME_UTC);
+	EXPECT_EQ(300, TDH_OUTTYPE_REDUCEDSTRING);
+	EXPECT_EQ(301, TDH_OUTTYPE_NOPRINT);
+}
+
+/* The string helpers: an offset from the structure, 0 is NULL. */
+TEST(tdh_helpers)
+{
+	static union {
+		TRACE_EVENT_INFO tei;
+		BYTE b[256];
+	} u;
+
+	memset(&u, 0, sizeof(u));
+	u.tei.ProviderNameOffset = 200;
+	u.tei.EventPropertyInfoArray[0].NameOffset = 240;
+	EXPECT_TRUE((void *)(u.b + 200) == (void *)TEI_PROVIDER_NAME(&u.tei));
+	EXPECT_TRUE(TEI_TASK_NAME(&u.tei) == NULL);
+	EXPECT_TRUE((void *)(u.b + 240) ==
+		    (void *)TEI_PROPERTY_NAME(&u.tei,
+					      &u.tei.EventPropertyInfoArray[0]));
+}
+
+/* 5.1: the TDH functions of issue 18, with Windows' types. */
+TEST(tdh_prototypes)
+{
+	EXPECT_TRUE(SIG_IS(TdhGetEventInformation,
+			   ULONG (*)(PEVENT_RECORD, ULONG, PTDH_CONTEXT,
+				     PTRACE_EVENT_INFO, PULONG)));
+	EXPECT_TRUE(SIG_IS(TdhGetEventMapInformation,
+			   ULONG (*)(PEVENT_RECORD, PWSTR, PEVENT_MAP_INFO,
+				     ULONG *)));
+	EXPECT_TRUE(SIG_IS(TdhGetPropertySize,
+			   ULONG (*)(PEVENT_RECORD, ULONG, PTDH_CONTEXT, ULONG,
+				     PPROPERTY_DATA_DESCRIPTOR, ULONG *)));
+	EXPECT_TRUE(SIG_IS(TdhGetProperty,
+			   ULONG (*)(PEVENT_RECORD, ULONG, PTDH_CONTEXT, ULONG,
+				     PPROPERTY_DATA_DESCRIPTOR, ULONG, PBYTE)));
+	EXPECT_TRUE(SIG_IS(TdhFormatProperty,
+			   ULONG (*)(PTRACE_EVENT_INFO, PEVENT_MAP_INFO, ULONG,
+				     USHORT, USHORT, USHORT, USHORT, PBYTE,
+				     PULONG, PWCHAR, PUSHORT)));
+	EXPECT_TRUE(SIG_IS(TdhEnumerateProviders,
+			   ULONG (*)(PPROVIDER_ENUMERATION_INFO, ULONG *)));
+	EXPECT_TRUE(SIG_IS(TdhEnumerateProvidersForDecodingSource,
+			   ULONG (*)(DECODING_SOURCE,
+				     PPROVIDER_ENUMERATION_INFO, ULONG,
+				     PULONG)));
+	EXPECT_TRUE(SIG_IS(TdhEnumerateProviderFieldInformation,
+			   ULONG (*)(LPGUID, EVENT_FIELD_TYPE,
+				     PPROVIDER_FIELD_INFOARRAY, ULONG *)));
+	EXPECT_TRUE(SIG_IS(TdhQueryProviderFieldInformation,
+			   ULONG (*)(LPGUID, ULONGLONG, EVENT_FIELD_TYPE,
+				     PPROVIDER_FIELD_INFOARRAY, ULONG *)));
+	EXPECT_TRUE(SIG_IS(TdhEnumerateManifestProviderEvents,
+			   ULONG (*)(LPGUID, PPROVIDER_EVENT_INFO, ULONG *)));
+	EXPECT_TRUE(SIG_IS(TdhGetManifestEventInformation,
+			   ULONG (*)(LPGUID, PEVENT_DESCRIPTOR,
+				     PTRACE_EVENT_INFO, ULONG *)));
+	EXPECT_TRUE(SIG_IS(TdhLoadManifest, ULONG (*)(PWSTR)));
+	EXPECT_TRUE(SIG_IS(TdhLoadManifestFromMemory,
+			   ULONG (*)(LPCVOID, ULONG)));
+	EXPECT_TRUE(SIG_IS(TdhLoadManifestFromBinary, ULONG (*)(PWSTR)));
+	EXPECT_TRUE(SIG_IS(TdhUnloadManifest, ULONG (*)(PWSTR)));
+	EXPECT_TRUE(SIG_IS(TdhOpenDecodingHandle, ULONG (*)(PTDH_HANDLE)));
+	EXPECT_TRUE(SIG_IS(TdhCloseDecodingHandle, ULONG (*)(TDH_HANDLE)));
+	EXPECT_TRUE(SIG_IS(TdhSetDecodingParameter,
+			   ULONG (*)(TDH_HANDLE, PTDH_CONTEXT)));
+	EXPECT_TRUE(SIG_IS(TdhGetDecodingParameter,
+			   ULONG (*)(TDH_HANDLE, PTDH_CONTEXT)));
+}
 
 TEST_HARNESS_MAIN

@@ -18,6 +18,7 @@
 #include <evntprov.h>
 #include <evntrace.h>
 #include <evntcons.h>
+#include <tdh.h>
 
 #include <stddef.h>
 
