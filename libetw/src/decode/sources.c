@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The decoding sources by DECODING_SOURCE (event_info.h).  A source is
+ * added here and in its own file; WPP has none yet (its events are
+ * ERROR_NOT_FOUND, as on Windows without TMF information).
+ */
+#include <stddef.h>
+
+#include "event_info.h"
+
+static const struct decode_source *const sources[DecodingSourceMax] = {
+	NULL,
+};
+
+const struct decode_source *decode_source_of(DECODING_SOURCE kind)
+{
+	if ((unsigned int)kind >= DecodingSourceMax)
+		return NULL;
+	return sources[kind];
+}
