@@ -256,6 +256,8 @@ struct decode_source {
 /* The source of each DecodingSource* value, or NULL (sources.c). */
 const struct decode_source *decode_source_of(DECODING_SOURCE kind);
 
+extern const struct decode_source decode_source_wbem;
+
 
 /*
  * The description of a record: 0 and *out, -ENOENT if no source knows

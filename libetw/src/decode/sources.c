@@ -9,7 +9,7 @@
 #include "event_info.h"
 
 static const struct decode_source *const sources[DecodingSourceMax] = {
-	NULL,
+	[DecodingSourceWbem] = &decode_source_wbem,
 };
 
 const struct decode_source *decode_source_of(DECODING_SOURCE kind)

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Image ({2cb15d1d-...}).  Microsoft Learn's "Image_Load class"
+ * (EventType 10, 2, 3, 4).  Windows logs Load with hook 0x030A (group
+ * Process, type 10): the reader gives it the Image GUID, as Windows'
+ * consumer does, so it is found here.  Versions 2 (Windows 8) and 3 have
+ * the same layout in PerfView's ImageLoadTraceData.  Events 33 and 34 are
+ * one pointer each in the samples (the kernel's base and the hypercall
+ * page); Learn is silent on both, and their names here are ours.
+ */
+#include "kernel_classes.h"
+
+static const struct kc_event load[] = {
+	{ 10, "Load" }, { 2, "UnLoad" }, { 3, "DCStart" }, { 4, "DCEnd" },
+};
+static const struct kc_field load_fields[] = {
+	KC_PTR("ImageBase"),
+	KC_PTR("ImageSize"),
+	KC_X32("ProcessId"),
+	KC_X32("ImageCheckSum"),
+	KC_X32("TimeDateStamp"),
+	KC_U32("Reserved0"),
+	KC_PTR("DefaultBase"),
+	KC_U32("Reserved1"),
+	KC_U32("Reserved2"),
+	KC_U32("Reserved3"),
+	KC_U32("Reserved4"),
+	KC_WSTR("FileName"),
+};
+
+static const struct kc_event kernel_base[] = { { 33, "KernelBase" } };
+static const struct kc_field kernel_base_fields[] = { KC_PTR("ImageBase") };
+
+static const struct kc_event hypercall[] = { { 34, "HypercallPage" } };
+static const struct kc_field hypercall_fields[] = {
+	KC_PTR("HypercallPageVa"),
+};
+
+static const struct kc_class classes[] = {
+	{ "Image_Load", "Image", &kc_guid_image, KC_VERSIONS(2, 3),
+	  KC_EVENTS(load), KC_FIELDS(load_fields), KC_NO_MAPS, 0 },
+	{ "Image_KernelBase", "Image", &kc_guid_image, KC_VERSIONS(2),
+	  KC_EVENTS(kernel_base), KC_FIELDS(kernel_base_fields),
+	  KC_NO_MAPS, 0 },
+	{ "Image_HypercallPage", "Image", &kc_guid_image, KC_VERSIONS(2),
+	  KC_EVENTS(hypercall), KC_FIELDS(hypercall_fields), KC_NO_MAPS, 0 },
+};
+
+const struct kc_table kc_image = { classes, KC_ARRAY_SIZE(classes) };

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/*
+ * SystemConfig ({01853a65-...}), the hardware rundown at the end of a
+ * kernel session.  Microsoft Learn: "SystemConfig_V2_CPU" (10),
+ * "SystemConfig_V2_PhyDisk" (11), "SystemConfig_V2_LogDisk" (12) and
+ * "SystemConfig_V2_Services" (15).  The char16 arrays are fixed-size
+ * UTF-16 fields (shown up to their NUL).  Version 3 CPU records add
+ * fields after HyperThreadingFlag that Learn does not list; the lenient
+ * MOF decoding keeps them as trailing bytes.
+ */
+#include "kernel_classes.h"
+
+static const struct kc_event cpu[] = { { 10, "CPU" } };
+static const struct kc_field cpu_fields[] = {
+	KC_U32("MHz"),
+	KC_U32("NumberOfProcessors"),
+	KC_U32("MemSize"),
+	KC_U32("PageSize"),
+	KC_U32("AllocationGranularity"),
+	KC_WCHARS("ComputerName", 256),
+	KC_WCHARS("DomainName", 134),
+	KC_PTR("HyperThreadingFlag"),
+};
+
+static const struct kc_event phydisk[] = { { 11, "PhyDisk" } };
+static const struct kc_field phydisk_fields[] = {
+	KC_U32("DiskNumber"),
+	KC_U32("BytesPerSector"),
+	KC_U32("SectorsPerTrack"),
+	KC_U32("TracksPerCylinder"),
+	KC_U64("Cylinders"),
+	KC_U32("SCSIPort"),
+	KC_U32("SCSIPath"),
+	KC_U32("SCSITarget"),
+	KC_U32("SCSILun"),
+	KC_WCHARS("Manufacturer", 256),
+	KC_U32("PartitionCount"),
+	KC_U8("WriteCacheEnabled"),
+	KC_U8("Pad"),
+	KC_WCHARS("BootDriveLetter", 3),
+	KC_WCHARS("Spare", 2),
+};
+
+static const struct kc_event logdisk[] = { { 12, "LogDisk" } };
+static const struct kc_field logdisk_fields[] = {
+	KC_U64("StartOffset"),
+	KC_U64("PartitionSize"),
+	KC_U32("DiskNumber"),
+	KC_U32("Size"),
+	KC_U32("DriveType"),
+	KC_WCHARS("DriveLetterString", 4),
+	KC_U32("Pad1"),
+	KC_U32("PartitionNumber"),
+	KC_U32("SectorsPerCluster"),
+	KC_U32("BytesPerSector"),
+	KC_U32("Pad2"),
+	KC_S64("NumberOfFreeClusters"),
+	KC_S64("TotalNumberOfClusters"),
+	KC_WCHARS("FileSystem", 16),
+	KC_U32("VolumeExt"),
+	KC_U32("Pad3"),
+};
+
+static const struct kc_event services[] = { { 15, "Services" } };
+static const struct kc_field services_fields[] = {
+	KC_X32("ProcessId"),
+	KC_U32("ServiceState"),
+	KC_U32("SubProcessTag"),
+	KC_WSTR("ServiceName"),
+	KC_WSTR("DisplayName"),
+	KC_WSTR("ProcessName"),
+};
+
+static const struct kc_class classes[] = {
+	{ "SystemConfig_V2_CPU", "SystemConfig", &kc_guid_sysconfig,
+	  KC_VERSIONS(2, 3), KC_EVENTS(cpu), KC_FIELDS(cpu_fields),
+	  KC_NO_MAPS, 0 },
+	{ "SystemConfig_V2_PhyDisk", "SystemConfig", &kc_guid_sysconfig,
+	  KC_VERSIONS(2), KC_EVENTS(phydisk), KC_FIELDS(phydisk_fields),
+	  KC_NO_MAPS, 0 },
+	{ "SystemConfig_V2_LogDisk", "SystemConfig", &kc_guid_sysconfig,
+	  KC_VERSIONS(2), KC_EVENTS(logdisk), KC_FIELDS(logdisk_fields),
+	  KC_NO_MAPS, 0 },
+	{ "SystemConfig_V2_Services", "SystemConfig", &kc_guid_sysconfig,
+	  KC_VERSIONS(2), KC_EVENTS(services), KC_FIELDS(services_fields),
+	  KC_NO_MAPS, 0 },
+};
+
+const struct kc_table kc_sysconfig = { classes, KC_ARRAY_SIZE(classes) };
