@@ -25,7 +25,8 @@ static void usage(FILE *out)
 	      "Print the records of ETL trace files.\n"
 	      "\n"
 	      "  -f, --format FORMAT  text (default), csv, json or xml\n"
-	      "  -s, --summary        the header and counts per provider and event\n"
+	      "  -s, --summary        the header, counts per provider and event, and\n"
+	      "                       the processes\n"
 	      "      --order ORDER    time (default: all processors merged) or file\n"
 	      "  -o, --output FILE    write to FILE instead of standard output\n"
 	      "  -h, --help           this text\n", out);
@@ -37,9 +38,10 @@ static void usage(FILE *out)
 static int records(struct dump *d, struct etw_etl *etl, enum etw_etl_order order)
 {
 	struct dump_counter *counter = d->summary ? counter_new() : NULL;
+	struct dump_procs *procs = procs_new();
 	struct dump_summary s = { 0 };
 	uint64_t size = etw_etl_get_header(etl)->file_size, done = 0;
-	struct dump_prep pp = { 0 };
+	struct dump_prep pp = { .procs = procs };
 	struct etw_etl_event ev;
 	struct progress pg;
 	int ret;
@@ -57,6 +59,7 @@ static int records(struct dump *d, struct etw_etl *etl, enum etw_etl_order order
 			      (unsigned long long)(done >> 20),
 			      (unsigned long long)(size >> 20));
 		dump_prepare(&pp, &ev, s.records, !d->summary);
+		procs_add(procs, &pp.e, &pp.dec, pp.dec_ret);
 		if (counter)
 			counter_add(counter, &pp.e);
 		else
@@ -68,10 +71,12 @@ static int records(struct dump *d, struct etw_etl *etl, enum etw_etl_order order
 	progress_done(&pg);
 	if (counter) {
 		counter_result(counter, &s);
+		s.processes = procs_table(procs, &s.nprocesses);
 		d->fmt->summary(d, &s);
 		counter_free(counter);
 	}
 	dump_prep_free(&pp);
+	procs_free(procs);
 	return ret;
 }
 

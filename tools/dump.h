@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include <etw_etl.h>
+#include <etw_decode.h>
 
 /* A growable string; all strings it holds are NUL-terminated. */
 struct sbuf {
@@ -69,6 +70,7 @@ struct dump_event {
 	char provider[ETW_ETL_GUID_STRLEN];	/* "" if none */
 	const char *provider_name;	/* or NULL */
 	const char *event_name;		/* or NULL */
+	const char *process_name;	/* of its process, or NULL */
 	char time[40];			/* ISO 8601 UTC, "" if unknown */
 	struct kv_list ext;		/* key: type name */
 	struct kv_list fields;		/* decoded payload */
@@ -81,7 +83,20 @@ struct dump_prep {
 	struct sbuf provider_name;
 	struct sbuf event_name;
 	struct sbuf tmp;
+	/* libetw's decoder (etw_decode.h) and its result for the record. */
+	struct etw_decoder *decoder;
+	struct etw_decoded_event dec;
+	int dec_ret;			/* of etw_decode_etl_event() */
+	struct dump_procs *procs;	/* names processes, or NULL */
 };
+
+/*
+ * Decode ev with libetw's decoder into pp->dec (dump_decode.c): the
+ * event's names, and with full its fields in pp->e.fields.  Returns
+ * true if the fields hold the whole payload.
+ */
+bool dump_decode(struct dump_prep *pp, const struct etw_etl_event *ev,
+		 bool full);
 
 /* Everything the formats print into pp->e; with !full only the names. */
 void dump_prepare(struct dump_prep *pp, const struct etw_etl_event *ev,
@@ -101,9 +116,38 @@ struct dump_count {
 	uint64_t count;
 };
 
+/* A process of --summary's table, from the Process and Thread events. */
+struct dump_process {
+	uint32_t pid;
+	uint32_t parent;
+	const char *image;		/* ImageFileName, or "" */
+	const char *command_line;	/* or "" */
+	char start[40];			/* ISO 8601, "" if before the trace */
+	char end[40];			/* "" if still running at its end */
+	uint64_t events;		/* records of the process */
+	uint64_t threads;		/* threads seen */
+};
+
+/*
+ * The processes of a file (dump_procs.c), fed every record in time
+ * order: Process events start and end them, every record with a process
+ * id (the header's, else the payload's ProcessId) counts to one.
+ */
+struct dump_procs;
+struct dump_procs *procs_new(void);
+void procs_add(struct dump_procs *p, const struct dump_event *e,
+	       const struct etw_decoded_event *dec, int dec_ret);
+/* The image name of the process a record belongs to, or NULL. */
+const char *procs_name(struct dump_procs *p, const struct etw_etl_event *ev);
+/* The table, in order of first appearance; valid until procs_free(). */
+const struct dump_process *procs_table(struct dump_procs *p, size_t *n);
+void procs_free(struct dump_procs *p);
+
 struct dump_summary {
 	uint64_t records;
 	uint64_t header_records;
+	const struct dump_process *processes;
+	size_t nprocesses;
 	struct dump_count *providers;	/* sorted, most frequent first */
 	size_t nproviders;
 	struct dump_count *events;

@@ -158,6 +158,17 @@ static void summary(struct dump *d, const struct dump_summary *s)
 	row(d, "records", "header_records", NULL, buf);
 	counts(d, "provider", s->providers, s->nproviders, false);
 	counts(d, "event", s->events, s->nevents, true);
+	for (size_t i = 0; i < s->nprocesses; i++) {
+		const struct dump_process *p = &s->processes[i];
+		char key[48], value[160];
+
+		snprintf(key, sizeof(key), "%u/%u", p->pid, p->parent);
+		snprintf(value, sizeof(value), "%" PRIu64 "/%" PRIu64 "/%s/%s",
+			 p->events, p->threads, p->start, p->end);
+		row(d, "process", key, p->image, value);
+		if (p->command_line[0])
+			row(d, "command_line", key, p->image, p->command_line);
+	}
 }
 
 static void file_end(struct dump *d, const struct etw_etl_error *err)

@@ -110,12 +110,34 @@ static void counts(FILE *out, const char *name, const struct dump_count *c,
 	fputs("]", out);
 }
 
+static void processes(FILE *out, const struct dump_summary *s)
+{
+	fputs(",\n  \"processes\": [", out);
+	for (size_t i = 0; i < s->nprocesses; i++) {
+		const struct dump_process *p = &s->processes[i];
+
+		fprintf(out, "%s\n   {\"pid\": %u, \"parent\": %u, \"image\": ",
+			i ? "," : "", p->pid, p->parent);
+		put_json_string(out, p->image);
+		fputs(", \"command_line\": ", out);
+		put_json_string(out, p->command_line);
+		fputs(", \"start\": ", out);
+		put_json_string(out, p->start);
+		fputs(", \"end\": ", out);
+		put_json_string(out, p->end);
+		fprintf(out, ", \"events\": %" PRIu64 ", \"threads\": %" PRIu64 "}",
+			p->events, p->threads);
+	}
+	fputs("]", out);
+}
+
 static void summary(struct dump *d, const struct dump_summary *s)
 {
 	fprintf(d->out, ",\n \"summary\": {\"records\": %" PRIu64
 		", \"header_records\": %" PRIu64, s->records, s->header_records);
 	counts(d->out, "providers", s->providers, s->nproviders, false);
 	counts(d->out, "events", s->events, s->nevents, true);
+	processes(d->out, s);
 	fputs("}", d->out);
 }
 

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What etw dump and etw live share: a record made ready for the formats
- * (names, time, extended items, decoded TraceLogging fields) and the
- * formats by name.
+ * (names, time, extended items, decoded fields) and the formats by name.
  */
 #include <stdio.h>
 #include <string.h>
@@ -79,10 +78,15 @@ static void ext_items(struct dump_prep *pp, const struct etw_etl_event *ev)
 	kv_finish(&pp->e.ext);
 }
 
-static void payload(struct dump_prep *pp, const struct etw_etl_event *ev)
+static void payload(struct dump_prep *pp, const struct etw_etl_event *ev,
+		    bool full)
 {
 	kv_reset(&pp->e.fields);
-	pp->e.decoded = false;
+	pp->e.decoded = dump_decode(pp, ev, full);
+	if (pp->e.decoded || !full) {
+		kv_finish(&pp->e.fields);
+		return;
+	}
 	for (uint32_t i = 0; i < ev->ext_count; i++)
 		if (ev->ext[i].type == ETW_ETL_EXT_EVENT_SCHEMA_TL) {
 			pp->e.decoded = tl_decode(ev, &ev->ext[i], &pp->e.fields);
@@ -101,15 +105,18 @@ void dump_prepare(struct dump_prep *pp, const struct etw_etl_event *ev,
 	e->ev = ev;
 	e->index = index;
 	names(pp, ev);
-	if (!full)
+	if (!full) {
+		payload(pp, ev, false);
 		return;
+	}
 	kind(e->kind, sizeof(e->kind), etw_etl_kind_name(ev->kind),
 	     bits_suffix(ev));
 	e->time[0] = '\0';
 	if (ev->has & ETW_ETL_HAS_FILETIME)
 		format_filetime(ev->filetime, e->time, sizeof(e->time));
 	ext_items(pp, ev);
-	payload(pp, ev);
+	payload(pp, ev, true);
+	e->process_name = pp->procs ? procs_name(pp->procs, ev) : NULL;
 }
 
 void dump_prep_free(struct dump_prep *pp)
@@ -119,4 +126,6 @@ void dump_prep_free(struct dump_prep *pp)
 	sb_free(&pp->provider_name);
 	sb_free(&pp->event_name);
 	sb_free(&pp->tmp);
+	etw_decoder_free(pp->decoder);
+	pp->decoder = NULL;
 }

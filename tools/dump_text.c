@@ -47,6 +47,12 @@ static void when(FILE *out, const struct dump_event *e)
 	if (ev->has & ETW_ETL_HAS_IDS) {
 		line_str(&l, " pid ");
 		line_u(&l, ev->process_id);
+		if (e->process_name) {
+			line_put(&l, out);
+			fputs(" (", out);
+			put_text(out, e->process_name);
+			putc(')', out);
+		}
 		line_str(&l, " tid ");
 		line_u(&l, ev->thread_id);
 	}
@@ -176,6 +182,24 @@ static void summary(struct dump *d, const struct dump_summary *s)
 	fprintf(out, "\nEvents:\n  %10s  %-36s %5s %6s name\n", "count",
 		"provider", "id", "opcode");
 	counts(out, s->events, s->nevents, true);
+	if (!s->nprocesses)
+		return;
+	fprintf(out, "\nProcesses:\n  %8s %8s %10s %7s  %-28s %-28s %s\n",
+		"pid", "parent", "events", "threads", "start", "end",
+		"image / command line");
+	for (size_t i = 0; i < s->nprocesses; i++) {
+		const struct dump_process *p = &s->processes[i];
+
+		fprintf(out, "  %8u %8u %10" PRIu64 " %7" PRIu64 "  %-28s %-28s ",
+			p->pid, p->parent, p->events, p->threads,
+			p->start[0] ? p->start : "-", p->end[0] ? p->end : "-");
+		put_text(out, p->image[0] ? p->image : "-");
+		if (p->command_line[0]) {
+			fputs(" / ", out);
+			put_text(out, p->command_line);
+		}
+		putc('\n', out);
+	}
 }
 
 static void file_end(struct dump *d, const struct etw_etl_error *err)

@@ -167,6 +167,18 @@ static void summary(struct dump *d, const struct dump_summary *s)
 		s->records, s->header_records);
 	counts(d->out, "Provider", s->providers, s->nproviders, false);
 	counts(d->out, "Event", s->events, s->nevents, true);
+	for (size_t i = 0; i < s->nprocesses; i++) {
+		const struct dump_process *p = &s->processes[i];
+
+		fprintf(d->out, "   <Process PID=\"%u\" ParentPID=\"%u\"", p->pid,
+			p->parent);
+		attr(d->out, "Image", p->image);
+		attr(d->out, "CommandLine", p->command_line);
+		attr(d->out, "Start", p->start);
+		attr(d->out, "End", p->end);
+		fprintf(d->out, " Events=\"%" PRIu64 "\" Threads=\"%" PRIu64 "\"/>\n",
+			p->events, p->threads);
+	}
 	fputs("  </Summary>\n", d->out);
 }
 
