@@ -28,7 +28,7 @@ static const struct kc_field hard_fields[] = {
 	KC_U32("ByteCount"),
 };
 
-static const struct kc_event valloc[] = {
+static const struct kc_event virtual_alloc[] = {
 	{ 98, "VirtualAlloc" }, { 99, "VirtualFree" },
 };
 static const struct kc_field valloc_fields[] = {
@@ -46,7 +46,7 @@ static const struct kc_class classes[] = {
 	  KC_VERSIONS(2), KC_EVENTS(hard), KC_FIELDS(hard_fields),
 	  KC_NO_MAPS, 0 },
 	{ "PageFault_VirtualAlloc", "PageFault", &kc_guid_pagefault,
-	  KC_VERSIONS(2), KC_EVENTS(valloc), KC_FIELDS(valloc_fields),
+	  KC_VERSIONS(2), KC_EVENTS(virtual_alloc), KC_FIELDS(valloc_fields),
 	  KC_NO_MAPS, 0 },
 };
 
