@@ -88,6 +88,8 @@ $(BUILD)/tests/tracelogging_cxx: libetw/tests/tracelogging_cxx.cc $(LIB_HDRS)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -Iuapi -Ilibetw/include -o $@ $<
 $(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed: $(BUILD)/bin/etw
 $(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
+$(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: $(BUILD)/bin/etw
+$(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/dump_formats: libetw/tests/etl_test.h
 
 # The ETL reader's tests share a header.  Its fuzz test runs again under
@@ -105,6 +107,7 @@ ASAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
 ifneq ($(filter /%,$(shell $(CC) -print-file-name=libasan.so)),)
 UNIT_BINS	+= $(BUILD)/tests/etl_fuzz_asan $(BUILD)/tests/consumer_api_asan
+UNIT_BINS	+= $(BUILD)/tests/decode_kernel_asan
 endif
 
 $(BUILD)/tests/etl_fuzz_asan: libetw/tests/etl_fuzz.c libetw/tests/etl_test.h \
@@ -112,6 +115,14 @@ $(BUILD)/tests/etl_fuzz_asan: libetw/tests/etl_fuzz.c libetw/tests/etl_test.h \
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(KSFT_CFLAGS) $(ASAN_FLAGS) \
 		-o $@ $< $(ETL_SRCS)
+
+# The decoder over every sample and synthetic kernel record, under ASan.
+$(BUILD)/tests/decode_kernel: libetw/tests/etl_test.h
+$(BUILD)/tests/decode_kernel_asan: libetw/tests/decode_kernel.c libetw/tests/etl_test.h \
+		$(LIB_SRCS) $(wildcard libetw/src/*/*.h) $(LIB_HDRS) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(KSFT_CFLAGS) $(ASAN_FLAGS) \
+		-pthread -o $@ $< $(LIB_SRCS)
 
 # The consumer API too, the whole library built into it.
 $(BUILD)/tests/consumer_api: libetw/tests/etl_test.h
