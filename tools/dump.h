@@ -23,6 +23,8 @@ struct sbuf {
 };
 
 void sb_reset(struct sbuf *sb);
+/* Room for more bytes (and a NUL) at sb->p + sb->len. */
+void sb_reserve(struct sbuf *sb, size_t more);
 void sb_free(struct sbuf *sb);
 void sb_putc(struct sbuf *sb, char c);
 void sb_put(struct sbuf *sb, const char *s, size_t n);
@@ -73,6 +75,8 @@ struct dump_event {
 	const char *process_name;	/* of its process, or NULL */
 	char time[40];			/* ISO 8601 UTC, "" if unknown */
 	struct kv_list ext;		/* key: type name */
+	/* Decoded by libetw: its fields come first, then those of fields. */
+	const struct etw_decoded_event *dec;
 	struct kv_list fields;		/* decoded payload */
 	bool decoded;			/* fields hold the whole payload */
 };
@@ -92,8 +96,8 @@ struct dump_prep {
 
 /*
  * Decode ev with libetw's decoder into pp->dec (dump_decode.c): the
- * event's names, and with full its fields in pp->e.fields.  Returns
- * true if the fields hold the whole payload.
+ * event's names, and with full pp->e.dec (and bytes no field covers in
+ * pp->e.fields).  Returns true if they hold the whole payload.
  */
 bool dump_decode(struct dump_prep *pp, const struct etw_etl_event *ev,
 		 bool full);

@@ -34,6 +34,11 @@ static void sb_grow(struct sbuf *sb, size_t more)
 	sb->cap = cap;
 }
 
+void sb_reserve(struct sbuf *sb, size_t more)
+{
+	sb_grow(sb, more);
+}
+
 void sb_reset(struct sbuf *sb)
 {
 	sb->len = 0;

@@ -53,12 +53,20 @@ static void field(FILE *out, const char *s)
 }
 
 /* "key=value; ..." in one field. */
-static void joined(FILE *out, const struct kv_list *l, struct sbuf *sb)
+static void joined(FILE *out, const struct etw_decoded_event *dec,
+		   const struct kv_list *l, struct sbuf *sb)
 {
 	sb_reset(sb);
 	sb_put(sb, "", 0);
-	for (size_t i = 0; i < l->n; i++) {
+	for (uint32_t i = 0; dec && i < dec->field_count; i++) {
 		if (i)
+			sb_put(sb, "; ", 2);
+		sb_put(sb, dec->fields[i].name, strlen(dec->fields[i].name));
+		sb_putc(sb, '=');
+		sb_put(sb, dec->fields[i].value, dec->fields[i].value_len);
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		if (i || (dec && dec->field_count))
 			sb_put(sb, "; ", 2);
 		sb_put(sb, l->v[i].key, strlen(l->v[i].key));
 		sb_putc(sb, '=');
@@ -120,8 +128,8 @@ static void event(struct dump *d, const struct dump_event *e)
 	hex(&l, ev->hook_id, 4);
 	hex(&l, ev->flags, 4);
 	line_put(&l, out);
-	joined(out, &e->ext, &d->sb);
-	joined(out, &e->fields, &d->sb);
+	joined(out, NULL, &e->ext, &d->sb);
+	joined(out, e->dec, &e->fields, &d->sb);
 	number(&l, ev->data_size);
 	line_put(&l, out);
 	sb_write_hex(&d->sb, out, "", ev->data, e->decoded ? 0 : ev->data_size,

@@ -56,11 +56,7 @@ bool dump_decode(struct dump_prep *pp, const struct etw_etl_event *ev,
 		e->provider_name = pp->dec.provider_name;
 	if (!full)
 		return true;
-	for (uint32_t i = 0; i < pp->dec.field_count; i++) {
-		const struct etw_decoded_field *f = &pp->dec.fields[i];
-
-		kv_add(&e->fields, f->name, NULL, f->number, "%s", f->value);
-	}
+	e->dec = &pp->dec;
 	if (pp->dec.rest_size) {
 		sb_reset(&pp->tmp);
 		sb_put(&pp->tmp, "0x", 2);

@@ -78,7 +78,23 @@ static void event(struct dump *d, const struct dump_event *e)
 	if (e->ext.n)
 		pairs(out, "ext", &e->ext, "type");
 	if (e->decoded) {
-		pairs(out, "fields", &e->fields, "name");
+		fputs(", \"fields\": [", out);
+		for (uint32_t i = 0; e->dec && i < e->dec->field_count; i++) {
+			fputs(i ? ", {\"name\": " : "{\"name\": ", out);
+			put_json_string(out, e->dec->fields[i].name);
+			fputs(", \"value\": ", out);
+			put_json_string(out, e->dec->fields[i].value);
+			putc('}', out);
+		}
+		for (size_t i = 0; i < e->fields.n; i++) {
+			fputs(i || (e->dec && e->dec->field_count) ?
+			      ", {\"name\": " : "{\"name\": ", out);
+			put_json_string(out, e->fields.v[i].key);
+			fputs(", \"value\": ", out);
+			put_json_string(out, e->fields.v[i].value);
+			putc('}', out);
+		}
+		putc(']', out);
 	} else {
 		sb_write_hex(&d->sb, out, ", \"payload\": \"", e->ev->data,
 			     e->ev->data_size, "\"");

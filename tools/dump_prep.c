@@ -82,6 +82,7 @@ static void payload(struct dump_prep *pp, const struct etw_etl_event *ev,
 		    bool full)
 {
 	kv_reset(&pp->e.fields);
+	pp->e.dec = NULL;
 	pp->e.decoded = dump_decode(pp, ev, full);
 	if (pp->e.decoded || !full) {
 		kv_finish(&pp->e.fields);

@@ -4,6 +4,7 @@
  * lines per record, its extended items, decoded fields or a hex dump.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "dump.h"
 #include "dump_line.h"
@@ -124,6 +125,66 @@ static void what(FILE *out, const struct dump_event *e)
 	line_put(&l, out);
 }
 
+/*
+ * Plain printable ASCII (0x20-0x7e), which text writes as it is; eight
+ * bytes at a time: a byte below 0x20 or at or above 0x7f sets its top bit
+ * in one of the two masks.
+ */
+static bool plain_text(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = ones << 7;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, s + i, 8);
+		if (((x - 0x20 * ones) | (x + ones) | x) & high)
+			return false;
+	}
+	for (; i < n; i++)
+		if ((unsigned char)s[i] - 0x20u >= 0x5fu)
+			return false;
+	return true;
+}
+
+/*
+ * "    name: value" lines, built in one block and written at once: the
+ * fields are most of what a decoded record prints.  A name or value with
+ * anything to escape goes through put_text() between two blocks.
+ */
+static void decoded_fields(struct dump *d, const struct etw_decoded_event *dec)
+{
+	struct sbuf *sb = &d->sb;
+
+	sb_reset(sb);
+	for (uint32_t i = 0; i < dec->field_count; i++) {
+		const struct etw_decoded_field *f = &dec->fields[i];
+		size_t nlen = strlen(f->name), vlen = f->value_len;
+		char *o;
+
+		if (!plain_text(f->name, nlen) || !plain_text(f->value, vlen)) {
+			fwrite(sb->p, 1, sb->len, d->out);
+			sb_reset(sb);
+			fputs("    ", d->out);
+			put_text(d->out, f->name);
+			fputs(": ", d->out);
+			put_text(d->out, f->value);
+			putc('\n', d->out);
+			continue;
+		}
+		sb_reserve(sb, nlen + vlen + 7);
+		o = sb->p + sb->len;
+		memcpy(o, "    ", 4);
+		memcpy(o + 4, f->name, nlen);
+		memcpy(o + 4 + nlen, ": ", 2);
+		memcpy(o + 6 + nlen, f->value, vlen);
+		o[6 + nlen + vlen] = '\n';
+		sb->len += nlen + vlen + 7;
+	}
+	fwrite(sb->p, 1, sb->len, d->out);
+}
+
 static void event(struct dump *d, const struct dump_event *e)
 {
 	FILE *out = d->out;
@@ -135,6 +196,8 @@ static void event(struct dump *d, const struct dump_event *e)
 		put_text(out, e->ext.v[i].value);
 		putc('\n', out);
 	}
+	if (e->dec)
+		decoded_fields(d, e->dec);
 	for (size_t i = 0; i < e->fields.n; i++) {
 		fputs("    ", out);
 		put_text(out, e->fields.v[i].key);

@@ -129,6 +129,13 @@ static void event(struct dump *d, const struct dump_event *e)
 	}
 	if (e->decoded) {
 		fputs("    <EventData>\n", out);
+		for (uint32_t i = 0; e->dec && i < e->dec->field_count; i++) {
+			fputs("     <Data", out);
+			attr(out, "Name", e->dec->fields[i].name);
+			putc('>', out);
+			put_xml_text(out, e->dec->fields[i].value);
+			fputs("</Data>\n", out);
+		}
 		for (size_t i = 0; i < e->fields.n; i++) {
 			fputs("     <Data", out);
 			attr(out, "Name", e->fields.v[i].key);

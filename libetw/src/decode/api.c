@@ -17,7 +17,7 @@
 #include "format.h"
 
 /* Where a name or value lives until the buffers stop moving. */
-enum where { IN_PROP, IN_TEXT, IN_NAMES, IN_JOINED };
+enum where { IN_DIRECT, IN_PROP, IN_TEXT, IN_NAMES, IN_JOINED };
 
 struct slot {
 	uint8_t name_in, value_in;
@@ -167,9 +167,24 @@ static int join(struct etw_decoder *d, uint32_t i, uint32_t *next,
 	return 0;
 }
 
+/* A top-level simple field: pointers into final buffers, no copy. */
+static void direct(const struct decode_out *o, const struct decode_field *f,
+		   struct etw_decoded_field *x)
+{
+	x->name = f->prop->name;
+	x->value = o->text.p + f->value_off;
+	x->value_len = f->value_len;
+	x->in_type = f->prop->in_type;
+	x->out_type = f->prop->out_type;
+	x->data = f->data;
+	x->size = f->size;
+	x->number = f->number;
+}
+
 static int present(struct etw_decoder *d, struct etw_decoded_event *e)
 {
 	const struct decode_out *o = &d->out;
+	bool moved = false;
 	uint32_t n = 0;
 	int ret = grow(d, o->count);
 
@@ -181,6 +196,14 @@ static int present(struct etw_decoder *d, struct etw_decoded_event *e)
 		struct slot *s = &d->slots[n];
 		uint32_t next = i + 1;
 
+		if (f->parent < 0 && !f->is_struct && !f->array) {
+			direct(o, f, x);
+			s->name_in = IN_DIRECT;
+			n++;
+			i = next;
+			continue;
+		}
+		moved = true;
 		if (f->parent < 0) {
 			s->name_in = IN_PROP;
 			s->name_off = f->index;
@@ -204,37 +227,34 @@ static int present(struct etw_decoder *d, struct etw_decoded_event *e)
 			i = next;
 			continue;
 		}
-		x->in_type = f->prop->in_type;
-		x->out_type = f->prop->out_type;
-		x->data = f->data;
-		x->size = f->size;
-		x->number = f->number;
+		direct(o, f, x);
 		if (f->array) {
 			s->value_in = IN_JOINED;
 			x->number = 0;
 			ret = join(d, i, &next, &s->value_off, &x->size);
-			x->value_len = 0;
 		} else {
 			s->value_in = IN_TEXT;
-			s->value_off = f->value_off;
-			x->value_len = f->value_len;
 		}
 		n++;
 		i = next;
 	}
 	if (ret)
 		return ret;
-	/* The buffers are final: pointers now. */
-	for (uint32_t i = 0; i < n; i++) {
+	/* Composed names and joined values: pointers now they stay put. */
+	for (uint32_t i = 0; moved && i < n; i++) {
 		struct etw_decoded_field *x = &d->fields[i];
 		const struct slot *s = &d->slots[i];
 
-		x->name = s->name_in == IN_PROP ? d->desc->props[s->name_off].name :
-			  d->names.p + s->name_off;
-		x->value = s->value_in == IN_TEXT ? o->text.p + s->value_off :
-			   d->joined.p + s->value_off;
-		if (s->value_in == IN_JOINED)
+		if (s->name_in == IN_DIRECT)
+			continue;
+		if (s->name_in == IN_PROP)
+			x->name = d->desc->props[s->name_off].name;
+		else
+			x->name = d->names.p + s->name_off;
+		if (s->value_in == IN_JOINED) {
+			x->value = d->joined.p + s->value_off;
 			x->value_len = (uint32_t)strlen(x->value);
+		}
 	}
 	e->fields = d->fields;
 	e->field_count = n;

@@ -64,9 +64,7 @@ static int visit(void *ctx, const struct decode_item *it)
 		return ret;
 	}
 	f->value_len = (uint32_t)(o->text.len - f->value_off);
-	/* Each value is NUL-terminated in the buffer. */
-	if (decode_text_reserve(&o->text, 1))
-		return -ENOMEM;
+	/* Keep the value's NUL (formatting leaves one, within cap). */
 	o->text.len++;
 	return 0;
 }

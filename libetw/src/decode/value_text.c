@@ -51,6 +51,15 @@ static uint64_t le(const uint8_t *p, uint32_t n)
 {
 	uint64_t v = 0;
 
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8;
+	case 4:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+		       (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+	}
 	if (n > 8)
 		n = 8;
 	while (n--)
@@ -382,7 +391,8 @@ int decode_format_value(struct decode_text *t, uint16_t in_type,
 
 	if (number)
 		*number = false;
-	if (decode_text_reserve(t, 0))
+	/* NUL-terminated even when the value is empty. */
+	if (t->len + 1 > t->cap && decode_text_reserve(t, 0))
 		return -ENOMEM;
 	t->p[t->len] = '\0';
 	switch (in_type) {

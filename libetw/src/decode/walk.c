@@ -29,6 +29,15 @@ static uint64_t le(const uint8_t *p, uint32_t n)
 {
 	uint64_t v = 0;
 
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8;
+	case 4:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+		       (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+	}
 	if (n > 8)
 		n = 8;
 	while (n--)
@@ -129,18 +138,44 @@ static int one(struct walk *w, uint32_t i, uint32_t depth)
 	return 0;
 }
 
+/* The flags that take a property off the fast path. */
+#define NOT_SIMPLE	(PropertyStruct | PropertyParamCount | \
+			 PropertyParamLength | PropertyParamFixedCount)
+
 static int props(struct walk *w, uint32_t first, uint32_t n, uint32_t depth)
 {
 	bool lenient = w->d->flags & DECODE_DESC_LENIENT;
+	struct decode_item it = {
+		.kind = DECODE_ITEM_VALUE, .count = 1, .depth = depth,
+	};
 	int ret;
 
 	if (depth >= MAX_DEPTH || first + n > w->d->prop_count)
 		return -EBADMSG;
 	for (uint32_t i = first; i < first + n; i++) {
+		const struct decode_prop *p = &w->d->props[i];
+
 		/* MOF events may stop at any property (later versions add). */
 		if (lenient && !depth && w->pos == w->size)
 			return 0;
-		ret = one(w, i, depth);
+		if ((p->flags & NOT_SIMPLE) || p->count > 1) {
+			ret = one(w, i, depth);
+			if (ret)
+				return ret;
+			continue;
+		}
+		/* One value, its length fixed or from its type: most fields. */
+		it.prop = p;
+		it.index = i;
+		it.offset = w->pos;
+		it.p = w->data + w->pos;
+		ret = decode_value_size(p->in_type, p->out_type, p->length,
+					w->ptr, it.p, w->size - w->pos, &it.n);
+		if (ret)
+			return ret;
+		w->vals[i] = is_integer(p->in_type) ? le(it.p, it.n) : 0;
+		w->pos += it.n;
+		ret = w->fn(w->ctx, &it);
 		if (ret)
 			return ret;
 	}
