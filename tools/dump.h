@@ -92,6 +92,11 @@ struct dump_prep {
 	struct etw_decoded_event dec;
 	int dec_ret;			/* of etw_decode_etl_event() */
 	struct dump_procs *procs;	/* names processes, or NULL */
+	/* The last provider's GUID as text and its kernel group name. */
+	bool last_valid;
+	struct etw_etl_guid last_provider;
+	char last_text[ETW_ETL_GUID_STRLEN];
+	const char *last_name;
 };
 
 /*

@@ -114,6 +114,34 @@ static inline __attribute__((always_inline)) void each_cp(FILE *out, const char 
 		fwrite_unlocked(run, 1, p - run, out);
 }
 
+/*
+ * Printable ASCII (0x20-0x7e) without '"' and, for JSON, '\\': written
+ * as it is in text and JSON.  Eight bytes at a time; most strings are.
+ */
+static bool plain_ascii(const char *s, size_t n, bool json)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = ones << 7;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, q, b;
+
+		memcpy(&x, s + i, 8);
+		q = x ^ (0x22 * ones);
+		b = x ^ (0x5c * ones);
+		if (((x - 0x20 * ones) | (x + ones) | x |
+		     ((q - ones) & ~q) | (json ? (b - ones) & ~b : 0)) & high)
+			return false;
+	}
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c - 0x20u >= 0x5fu || c == '"' || (json && c == '\\'))
+			return false;
+	}
+	return true;
+}
+
 static void json_cp(FILE *out, uint32_t c)
 {
 	if (c == '"' || c == '\\')
@@ -130,9 +158,14 @@ static void json_cp(FILE *out, uint32_t c)
 
 void put_json_string(FILE *out, const char *s)
 {
-	putc('"', out);
-	each_cp(out, s, PLAIN_JSON, json_cp);
-	putc('"', out);
+	size_t n = strlen(s);
+
+	putc_unlocked('"', out);
+	if (plain_ascii(s, n, true))
+		fwrite_unlocked(s, 1, n, out);
+	else
+		each_cp(out, s, PLAIN_JSON, json_cp);
+	putc_unlocked('"', out);
 }
 
 /* XML 1.0 allows no other control character, not even as a reference. */
@@ -187,7 +220,12 @@ static void text_cp(FILE *out, uint32_t c)
 
 void put_text(FILE *out, const char *s)
 {
-	each_cp(out, s, PLAIN_TEXT, text_cp);
+	size_t n = strlen(s);
+
+	if (plain_ascii(s, n, false))
+		fwrite_unlocked(s, 1, n, out);
+	else
+		each_cp(out, s, PLAIN_TEXT, text_cp);
 }
 
 static void csv_cp(FILE *out, uint32_t c)

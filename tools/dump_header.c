@@ -9,9 +9,31 @@
 
 #include "dump.h"
 
+/*
+ * Records come in time order, many per second: the last second's text is
+ * kept and only the seven fraction digits are written again.  One thread
+ * formats (etw dump, or etw live's callback).
+ */
 bool format_filetime(uint64_t ft, char *buf, size_t size)
 {
-	return !etw_etl_format_filetime(ft, buf, size);
+	static _Thread_local uint64_t last_sec = UINT64_MAX;
+	static _Thread_local char last[40];
+	uint64_t frac = ft % 10000000;
+
+	if (ft / 10000000 != last_sec || size < 29) {
+		if (etw_etl_format_filetime(ft, buf, size))
+			return false;
+		/* "YYYY-MM-DDTHH:MM:SS.fffffffZ": only that shape is kept. */
+		if (strlen(buf) == 28 && buf[19] == '.' && size >= 29) {
+			memcpy(last, buf, 29);
+			last_sec = ft / 10000000;
+		}
+		return true;
+	}
+	memcpy(buf, last, 29);
+	for (int i = 26; i >= 20; i--, frac /= 10)
+		buf[i] = (char)('0' + frac % 10);
+	return true;
 }
 
 /* EVENT_TRACE_* LogFileMode bits. */

@@ -45,8 +45,16 @@ static void names(struct dump_prep *pp, const struct etw_etl_event *ev)
 	e->provider_name = NULL;
 	e->event_name = NULL;
 	if (ev->has & ETW_ETL_HAS_PROVIDER) {
-		etw_etl_guid_to_str(&ev->provider, e->provider);
-		e->provider_name = etw_etl_kernel_provider_name(&ev->provider);
+		/* Runs of the same provider: its text from the last record. */
+		if (!pp->last_valid || memcmp(&pp->last_provider, &ev->provider,
+					      sizeof(ev->provider))) {
+			etw_etl_guid_to_str(&ev->provider, pp->last_text);
+			pp->last_name = etw_etl_kernel_provider_name(&ev->provider);
+			pp->last_provider = ev->provider;
+			pp->last_valid = true;
+		}
+		memcpy(e->provider, pp->last_text, sizeof(e->provider));
+		e->provider_name = pp->last_name;
 	} else {
 		e->provider[0] = '\0';
 	}

@@ -163,7 +163,9 @@ static void decoded_fields(struct dump *d, const struct etw_decoded_event *dec)
 		size_t nlen = strlen(f->name), vlen = f->value_len;
 		char *o;
 
-		if (!plain_text(f->name, nlen) || !plain_text(f->value, vlen)) {
+		/* The decoder knows most fields need no look. */
+		if (!f->plain && (!plain_text(f->name, nlen) ||
+				  !plain_text(f->value, vlen))) {
 			fwrite(sb->p, 1, sb->len, d->out);
 			sb_reset(sb);
 			fputs("    ", d->out);

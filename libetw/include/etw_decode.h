@@ -48,6 +48,8 @@ struct etw_decoded_field {
 	const void *data;		/* the value's bytes in the event */
 	uint32_t size;
 	uint8_t number;			/* the value is a plain decimal number */
+	/* Name and value are printable ASCII without '"' or '\\'. */
+	uint8_t plain;
 };
 
 struct etw_decoded_event {

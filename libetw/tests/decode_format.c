@@ -530,6 +530,11 @@ TEST(api_names)
 	ASSERT_EQ(9, e.field_count);
 	EXPECT_STREQ("Name", e.fields[1].name);
 	EXPECT_STREQ("hi", e.fields[1].value);
+	/* Numbers need no escaping; strings and composed names may. */
+	EXPECT_TRUE(e.fields[0].plain);
+	EXPECT_TRUE(e.fields[0].number);
+	EXPECT_FALSE(e.fields[1].plain);
+	EXPECT_FALSE(e.fields[4].plain);
 	EXPECT_STREQ("Values", e.fields[3].name);
 	EXPECT_STREQ("[1, 2, 3]", e.fields[3].value);
 	EXPECT_EQ(6, e.fields[3].size);

@@ -179,6 +179,7 @@ static void direct(const struct decode_out *o, const struct decode_field *f,
 	x->data = f->data;
 	x->size = f->size;
 	x->number = f->number;
+	x->plain = f->plain;
 }
 
 static int present(struct etw_decoder *d, struct etw_decoded_event *e)
@@ -228,9 +229,13 @@ static int present(struct etw_decoder *d, struct etw_decoded_event *e)
 			continue;
 		}
 		direct(o, f, x);
+		/* A composed name is not looked at. */
+		if (f->parent >= 0)
+			x->plain = 0;
 		if (f->array) {
 			s->value_in = IN_JOINED;
 			x->number = 0;
+			x->plain = 0;
 			ret = join(d, i, &next, &s->value_off, &x->size);
 		} else {
 			s->value_in = IN_TEXT;

@@ -173,6 +173,7 @@ struct decode_prop {
 	uint16_t struct_start;
 	uint16_t struct_members;
 	const struct decode_map *map;	/* or NULL */
+	bool name_plain;		/* printable ASCII, no '"' or '\\' */
 };
 
 struct decode_key {

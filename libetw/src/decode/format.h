@@ -107,6 +107,8 @@ struct decode_field {
 	uint32_t elem;
 	bool array;
 	bool number;			/* value is a plain decimal number */
+	/* Name and value printable ASCII without '"' or '\\'. */
+	bool plain;
 	bool is_struct;			/* a struct: members follow, no value */
 	int32_t parent;			/* the struct field it belongs to, -1 */
 	uint32_t value_off;		/* in text */

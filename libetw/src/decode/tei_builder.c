@@ -464,6 +464,10 @@ static int build_props(const struct tei_builder *b, struct decode_desc *d,
 
 		q->name = pool_add(pool, p->name);
 		q->name_len = (uint16_t)strnlen(q->name, 0xFFFF);
+		q->name_plain = true;
+		for (const char *c = q->name; *c; c++)
+			if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\')
+				q->name_plain = false;
 		q->flags = p->flags;
 		q->in_type = p->in_type;
 		q->out_type = p->out_type;

@@ -12,6 +12,7 @@
  * record): no printf on the integer paths, one reserve per value.
  */
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,7 +132,28 @@ static int utf16(struct decode_text *t, const uint8_t *p, uint32_t n)
 		return -ENOMEM;
 	o = t->p + t->len;
 	for (uint32_t i = 0; i < units; i++) {
-		uint32_t c = p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
+		uint32_t c;
+
+		/* Four ASCII units, none of them NUL, at a time. */
+		while (i + 4 <= units) {
+			const uint64_t low = 0x0001000100010001ull;
+			uint64_t x;
+
+			memcpy(&x, p + 2 * i, 8);
+			x = le64toh(x);
+			if ((x & 0xFF80FF80FF80FF80ull) ||
+			    ((x - low) & ~x & (low << 15)))
+				break;
+			o[0] = (char)x;
+			o[1] = (char)(x >> 16);
+			o[2] = (char)(x >> 32);
+			o[3] = (char)(x >> 48);
+			o += 4;
+			i += 4;
+		}
+		if (i >= units)
+			break;
+		c = p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
 
 		if (c < 0x80) {
 			if (!c)
