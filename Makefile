@@ -10,7 +10,8 @@
 #   make vm-test T="a b"  only the named selftests, one kernel (ETW_KERNEL);
 #                         E="VAR=value ..." sets their environment
 #   make bench            the benchmark table, in its own VM (issue 7)
-#   make bench-host       only its host part (no VM): compressed ETL reading
+#   make bench-host       only its host part (no VM): compressed ETL reading,
+#                         decoding
 #   make bench-profile CASE="write 64"  guest instructions per event by
 #                         function (CASE: write SIZE, null, getpid; N, FUNC,
 #                         BASE=null: the difference from another case)

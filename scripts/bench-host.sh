@@ -10,6 +10,8 @@
 #         (ShutdownPerfDiagLogger's buffers repeated to BENCH_XPRESS_MB
 #         megabytes of records, default 180, then compressed as the
 #         relogger does: about 50 MB on disk)
+#   17.6  decoding: etw dump of the same kernel records decoded and raw,
+#         and the decoder alone (scripts/bench-host-decode.sh)
 #
 # Times are CPU time of the one thread or process (etw-bench-cpu), so the
 # other work of a shared machine inflates them less than wall time would.
@@ -29,3 +31,4 @@ for fmt in text json; do
 	"$BUILD/bench/etw-bench-cpu" "xpress.dump.$fmt" \
 		"$BUILD/bin/etw" dump -f "$fmt" -o /dev/null "$etl"
 done
+scripts/bench-host-decode.sh --lines

@@ -118,6 +118,26 @@ function xpress_rows(    f, p, ok) {
 	}
 }
 
+# Item 6's decoding rows (scripts/bench-host-decode.sh): one core, CPU time.
+function decode_rows(    r, ok) {
+	section("9. Host, one core (CPU time): etw dump of " \
+		sprintf("%.0f kernel records decoded into fields, and raw", val("h", "decode.records")))
+	if (!has("h", "decode.text.cpu_ns")) {
+		printf "  %-44s %14s\n", "decoding", "n/a (host part not run)"
+		return
+	}
+	row("text, decoded fields, records/s", host_rate("decode.records", "decode.text.cpu_ns", 1e9),
+	    "", "", ">=", 1e6, ">= 1M")
+	info("text, the same records raw (hex), records/s", host_rate("decode.records", "decode.raw.cpu_ns", 1e9), "", "")
+	info("JSON, decoded fields, records/s", host_rate("decode.records", "decode.json.cpu_ns", 1e9), "", "")
+	info("decoder alone, ns per record", cost("h", "decode.lib_ns"), "", "")
+	r = val("h", "decode.raw.cpu_ns") ? val("h", "decode.text.cpu_ns") / val("h", "decode.raw.cpu_ns") : ""
+	row("decoded / raw record, CPU time", r, "", "x", "<=", 2, "<= 2x")
+	ok = has("h", "decode.text_insns") && val("h", "decode.raw_insns") > 0
+	row("decoded / raw record, instructions", ok ? val("h", "decode.text_insns") / val("h", "decode.raw_insns") : "",
+	    "", "x", "<=", 2, "<= 2x")
+}
+
 # Item 4 for the file in one place; @p prefixes the keys of that run.
 function logger_rows(where, p,    n, r, lost, share, rate) {
 	for (n = 1; n <= 2; n++) {
@@ -207,6 +227,7 @@ END {
 		printf "etw bench, host part: %s\n", host
 		printf "\n  %-44s %14s %14s  %-8s %s\n", "", "host", "", "target", "met"
 		xpress_rows()
+		decode_rows()
 		exit
 	}
 	split("0 64 512", sizes, " ")
@@ -306,4 +327,5 @@ END {
 	}
 
 	xpress_rows()
+	decode_rows()
 }
