@@ -10,9 +10,12 @@
  *     payload built from its field list, decodes whole at 4 and 8;
  *   - ShutdownPerfDiagLogger (written by Windows): every record decodes,
  *     none is left raw, and known records give known values;
- *   - a 32-bit file made here (SYSTEM32 and PERFINFO32 records): the
- *     reader and the decoder give 4-byte pointers, and etw dump names the
- *     records' processes and lists them in --summary.
+ *   - the same through OpenTrace/ProcessTrace: a consumer's EVENT_RECORD
+ *     decodes as the reader's record does;
+ *   - a 32-bit file made here (SYSTEM32 and PERFINFO32 records, and a
+ *     classic FULL_HEADER32 DbgID_RSDS record): the reader and the
+ *     decoder give 4-byte pointers, and etw dump names the records'
+ *     processes and lists them in --summary.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +24,7 @@
 #include <unistd.h>
 
 #include <windows.h>
+#include <evntrace.h>
 #include <evntcons.h>
 #include <tdh.h>
 #include <etw_decode.h>
@@ -451,6 +455,55 @@ TEST(perfdiag_every_record)
 	etw_decoder_free(d);
 }
 
+/* What the ProcessTrace callback saw. */
+struct consumed {
+	struct etw_decoder *d;
+	long records, decoded, rest, idle;
+};
+
+static void WINAPI on_record(PEVENT_RECORD r)
+{
+	struct consumed *c = r->UserContext;
+	struct etw_decoded_event e;
+	const struct etw_decoded_field *f;
+
+	c->records++;
+	if (etw_decode_event_record(c->d, r, &e))
+		return;
+	c->decoded++;
+	c->rest += e.rest_size != 0;
+	f = etw_decoded_field(&e, "ImageFileName");
+	if (f && !strcmp(f->value, "Idle") && !strcmp(e.opcode_name, "DCStart"))
+		c->idle++;
+}
+
+/* A consumer decodes ProcessTrace's EVENT_RECORDs the same way. */
+TEST(perfdiag_process_trace)
+{
+	struct consumed c = { 0 };
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE h;
+	char path[4096];
+
+	SAMPLE_PATH(path, "etlparser-ShutdownPerfDiagLogger.etl");
+	ASSERT_EQ(0, etw_decoder_new(&c.d));
+	memset(&lf, 0, sizeof(lf));
+	lf.LogFileName = path;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = on_record;
+	lf.Context = &c;
+	h = OpenTraceA(&lf);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
+	EXPECT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
+	CloseTrace(h);
+	/* Every record but the header event, which ProcessTrace keeps. */
+	EXPECT_LE(17077, c.records);
+	EXPECT_EQ(c.records, c.decoded);
+	EXPECT_EQ(0, c.rest);
+	EXPECT_EQ(1, c.idle);
+	etw_decoder_free(c.d);
+}
+
 /* A SYSTEM32 (or PERFINFO32 with perfinfo) record in the open buffer. */
 static void rec32(struct img *m, uint16_t hook, uint8_t version, bool perfinfo,
 		  uint32_t pid, uint32_t tid, uint64_t ts, const struct rec *r)
@@ -532,6 +585,27 @@ static void write_32bit_file(struct __test_metadata *_metadata, char *path)
 	rec32(&m, 0x030b, 2, false, 0x1234, 0x77, 2400, &r);
 	process32(&r, 0x1234, "app32.exe", "app32.exe --go");
 	rec32(&m, 0x0302, 4, false, 0x1234, 0x77, 2500, &r);
+	/* KernelTraceControl's DbgID_RSDS, an EVENT_TRACE_HEADER record. */
+	r.n = 0;
+	u32(&r, 0x400000); u32(&r, 0x1234);
+	memset(r.b + r.n, 0x11, 16);
+	r.n += 16;
+	u32(&r, 3);
+	astr(&r, "app32.pdb");
+	{
+		uint8_t *p = img_record(&m, 0x30 + r.n);
+
+		put_le(p, 0x30 + r.n, 2);
+		p[2] = 0x0a;			/* FULL_HEADER32 */
+		p[3] = 0xc0;
+		p[4] = 36;			/* Class.Type */
+		put_le(p + 6, 2, 2);		/* Class.Version */
+		put_le(p + 8, 0x77, 4);
+		put_le(p + 12, 0x1234, 4);
+		put_le(p + 16, 2600, 8);
+		memcpy(p + 0x18, &kc_guid_imageid, 16);
+		memcpy(p + 0x30, r.b, r.n);
+	}
 	img_finish(&m);
 
 	snprintf(path, 64, "/tmp/decode_kernel32-XXXXXX");
@@ -590,10 +664,18 @@ TEST(file_32bit)
 		case 5:
 			EXPECT_STREQ("0x401000", val(&e, "Stack2"));
 			break;
+		case 8:
+			EXPECT_EQ(ETW_ETL_KIND_CLASSIC, ev.kind);
+			EXPECT_STREQ("DbgID_RSDS", e.opcode_name);
+			EXPECT_STREQ("0x400000", val(&e, "ImageBase"));
+			EXPECT_STREQ("{11111111-1111-1111-1111-111111111111}",
+				     val(&e, "GuidSig"));
+			EXPECT_STREQ("app32.pdb", val(&e, "PdbFileName"));
+			break;
 		}
 	}
 	EXPECT_EQ(0, ret);
-	EXPECT_EQ(8, n);
+	EXPECT_EQ(9, n);
 	etw_etl_close(etl);
 	etw_decoder_free(d);
 	unlink(path);
@@ -642,11 +724,13 @@ TEST(dump_names_processes)
 			       "\"app32.exe\", \"command_line\": \"app32.exe --go\", "
 			       "\"start\": \""));
 	/*
-	 * Thread, image, terminate and end carry its pid in their header;
+	 * Thread, image, terminate, end and the classic DbgID_RSDS carry
+	 * its pid in their header;
 	 * the Start is its parent's; the sample and the stack (PERFINFO)
 	 * have no ProcessId field.
 	 */
-	EXPECT_NE(NULL, strstr(json, "\"events\": 4, \"threads\": 1}"));
+	EXPECT_NE(NULL, strstr(json, "\"events\": 5, \"threads\": 1}"));
+	EXPECT_NE(NULL, strstr(text, "KernelTraceControl / ImageId/DbgID_RSDS"));
 	free(text);
 	free(sum);
 	free(json);
