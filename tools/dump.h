@@ -73,6 +73,7 @@ struct dump_event {
 	const char *provider_name;	/* or NULL */
 	const char *event_name;		/* or NULL */
 	const char *process_name;	/* of its process, or NULL */
+	uint32_t payload_pid;		/* its pid, when only the payload has it */
 	char time[40];			/* ISO 8601 UTC, "" if unknown */
 	struct kv_list ext;		/* key: type name */
 	/* Decoded by libetw: its fields come first, then those of fields. */
@@ -146,8 +147,14 @@ struct dump_procs;
 struct dump_procs *procs_new(void);
 void procs_add(struct dump_procs *p, const struct dump_event *e,
 	       const struct etw_decoded_event *dec, int dec_ret);
-/* The image name of the process a record belongs to, or NULL. */
-const char *procs_name(struct dump_procs *p, const struct etw_etl_event *ev);
+/*
+ * The image name of the process a record belongs to, or NULL: the
+ * header's process id, else (PERFINFO records) the decoded payload's
+ * ProcessId or StackProcess, which *pid is then set to.
+ */
+const char *procs_name(struct dump_procs *p, const struct etw_etl_event *ev,
+		       const struct etw_decoded_event *dec, int dec_ret,
+		       uint32_t *pid);
 /* The table, in order of first appearance; valid until procs_free(). */
 const struct dump_process *procs_table(struct dump_procs *p, size_t *n);
 void procs_free(struct dump_procs *p);

@@ -125,7 +125,10 @@ void dump_prepare(struct dump_prep *pp, const struct etw_etl_event *ev,
 		format_filetime(ev->filetime, e->time, sizeof(e->time));
 	ext_items(pp, ev);
 	payload(pp, ev, true);
-	e->process_name = pp->procs ? procs_name(pp->procs, ev) : NULL;
+	e->payload_pid = UINT32_MAX;
+	e->process_name = pp->procs ? procs_name(pp->procs, ev, &pp->dec,
+						 pp->dec_ret, &e->payload_pid) :
+				      NULL;
 }
 
 void dump_prep_free(struct dump_prep *pp)

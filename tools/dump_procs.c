@@ -6,7 +6,8 @@
  * process name on each record of the text format.  A process id that a
  * Start reuses is a new process, as in PerfView and WPA.  Records count
  * to the process of their header's process id, or of the payload's
- * ProcessId field when the header has none (PERFINFO records).
+ * ProcessId (StackProcess) field when the header has none (PERFINFO
+ * records).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,9 @@ struct dump_procs {
 	uint32_t *vals;
 	size_t nslots;
 	size_t used;
+	/* The payload's process id field of the last description seen. */
+	const void *pid_info;
+	int32_t pid_field;		/* its index, or -1 */
 };
 
 static void *xrealloc(void *p, size_t n)
@@ -196,6 +200,34 @@ static void process_event(struct dump_procs *p, const struct dump_event *e,
 		memcpy(q->end, e->time, sizeof(q->end));
 }
 
+/*
+ * The ProcessId (or StackProcess) field of a record without ids in its
+ * header, found by name once per description: records of one kind come
+ * in runs.
+ */
+static bool payload_pid(struct dump_procs *p, const struct etw_decoded_event *d,
+			uint32_t *pid)
+{
+	const struct etw_decoded_field *f;
+	const uint8_t *b;
+
+	if (d->event_info != p->pid_info) {
+		p->pid_info = d->event_info;
+		f = etw_decoded_field(d, "ProcessId");
+		if (!f)
+			f = etw_decoded_field(d, "StackProcess");
+		p->pid_field = f && f->size == 4 ? (int32_t)(f - d->fields) : -1;
+	}
+	if (p->pid_field < 0 || (uint32_t)p->pid_field >= d->field_count)
+		return false;
+	f = &d->fields[p->pid_field];
+	if (f->size != 4)
+		return false;
+	b = f->data;
+	*pid = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+	return true;
+}
+
 void procs_add(struct dump_procs *p, const struct dump_event *e,
 	       const struct etw_decoded_event *d, int dec_ret)
 {
@@ -212,17 +244,25 @@ void procs_add(struct dump_procs *p, const struct dump_event *e,
 		get(p, pid)->threads++;
 	if ((ev->has & ETW_ETL_HAS_IDS) && ev->process_id != 0xFFFFFFFF)
 		get(p, ev->process_id)->events++;
-	else if (decoded && field_u32(d, "ProcessId", &pid))
+	else if (!dec_ret && payload_pid(p, d, &pid))
 		get(p, pid)->events++;
 }
 
-const char *procs_name(struct dump_procs *p, const struct etw_etl_event *ev)
+const char *procs_name(struct dump_procs *p, const struct etw_etl_event *ev,
+		       const struct etw_decoded_event *dec, int dec_ret,
+		       uint32_t *pid)
 {
 	const struct dump_process *q;
+	uint32_t id;
 
-	if (!(ev->has & ETW_ETL_HAS_IDS))
+	if (ev->has & ETW_ETL_HAS_IDS) {
+		id = ev->process_id;
+	} else if (!dec_ret && payload_pid(p, dec, &id)) {
+		*pid = id;
+	} else {
 		return NULL;
-	q = find(p, ev->process_id);
+	}
+	q = find(p, id);
 	return q && q->image[0] ? q->image : NULL;
 }
 

@@ -56,6 +56,14 @@ static void when(FILE *out, const struct dump_event *e)
 		}
 		line_str(&l, " tid ");
 		line_u(&l, ev->thread_id);
+	} else if (e->process_name) {
+		/* No ids in the header: the process the payload names. */
+		line_str(&l, " process ");
+		line_u(&l, e->payload_pid);
+		line_put(&l, out);
+		fputs(" (", out);
+		put_text(out, e->process_name);
+		putc(')', out);
 	}
 	line_str(&l, " ");
 	line_str(&l, e->kind);

@@ -715,6 +715,9 @@ TEST(dump_names_processes)
 	/* Records of the process name it once it started. */
 	EXPECT_NE(NULL, strstr(text, "pid 4660 (app32.exe) tid 119 SYSTEM_TRACE_HEADER32"));
 	EXPECT_NE(NULL, strstr(text, "Thread / Start"));
+	/* A PERFINFO record has no ids: its payload's process is named. */
+	EXPECT_NE(NULL, strstr(text, "cpu 0 process 4660 (app32.exe) "
+			       "PERFINFO_TRACE_HEADER32"));
 	EXPECT_NE(NULL, strstr(text, "    TebBase: 0x70000\n"));
 	EXPECT_NE(NULL, strstr(text, "    FileName: C:\\app32.exe\n"));
 	EXPECT_EQ(NULL, strstr(text, "payload"));
@@ -725,11 +728,10 @@ TEST(dump_names_processes)
 			       "\"start\": \""));
 	/*
 	 * Thread, image, terminate, end and the classic DbgID_RSDS carry
-	 * its pid in their header;
-	 * the Start is its parent's; the sample and the stack (PERFINFO)
-	 * have no ProcessId field.
+	 * its pid in their header, the stack (PERFINFO) in StackProcess;
+	 * the Start is its parent's, the sample names no process.
 	 */
-	EXPECT_NE(NULL, strstr(json, "\"events\": 5, \"threads\": 1}"));
+	EXPECT_NE(NULL, strstr(json, "\"events\": 6, \"threads\": 1}"));
 	EXPECT_NE(NULL, strstr(text, "KernelTraceControl / ImageId/DbgID_RSDS"));
 	free(text);
 	free(sum);
