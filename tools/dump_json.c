@@ -6,6 +6,7 @@
  * An error still closes every bracket, so the output always parses.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "dump.h"
 
@@ -68,6 +69,53 @@ static void pairs(FILE *out, const char *name, const struct kv_list *l,
 	putc(']', out);
 }
 
+/*
+ * The decoder's fields as {"name": ..., "value": ...} objects, built in
+ * one block: fields the decoder calls plain need no escaping in JSON.
+ */
+static void decoded_fields(struct dump *d, const struct etw_decoded_event *dec)
+{
+	static const char pre[] = "{\"name\": \"", mid[] = "\", \"value\": \"";
+	struct sbuf *sb = &d->sb;
+
+	sb_reset(sb);
+	for (uint32_t i = 0; i < dec->field_count; i++) {
+		const struct etw_decoded_field *f = &dec->fields[i];
+		size_t nlen, vlen = f->value_len;
+		char *o;
+
+		if (!f->plain) {
+			fwrite(sb->p, 1, sb->len, d->out);
+			sb_reset(sb);
+			fputs(i ? ", {\"name\": " : "{\"name\": ", d->out);
+			put_json_string(d->out, f->name);
+			fputs(", \"value\": ", d->out);
+			put_json_string(d->out, f->value);
+			putc('}', d->out);
+			continue;
+		}
+		nlen = strlen(f->name);
+		sb_reserve(sb, nlen + vlen + 32);
+		o = sb->p + sb->len;
+		if (i) {
+			memcpy(o, ", ", 2);
+			o += 2;
+		}
+		memcpy(o, pre, sizeof(pre) - 1);
+		o += sizeof(pre) - 1;
+		memcpy(o, f->name, nlen);
+		o += nlen;
+		memcpy(o, mid, sizeof(mid) - 1);
+		o += sizeof(mid) - 1;
+		memcpy(o, f->value, vlen);
+		o += vlen;
+		memcpy(o, "\"}", 2);
+		o += 2;
+		sb->len = (size_t)(o - sb->p);
+	}
+	fwrite(sb->p, 1, sb->len, d->out);
+}
+
 static void event(struct dump *d, const struct dump_event *e)
 {
 	FILE *out = d->out;
@@ -79,13 +127,8 @@ static void event(struct dump *d, const struct dump_event *e)
 		pairs(out, "ext", &e->ext, "type");
 	if (e->decoded) {
 		fputs(", \"fields\": [", out);
-		for (uint32_t i = 0; e->dec && i < e->dec->field_count; i++) {
-			fputs(i ? ", {\"name\": " : "{\"name\": ", out);
-			put_json_string(out, e->dec->fields[i].name);
-			fputs(", \"value\": ", out);
-			put_json_string(out, e->dec->fields[i].value);
-			putc('}', out);
-		}
+		if (e->dec)
+			decoded_fields(d, e->dec);
 		for (size_t i = 0; i < e->fields.n; i++) {
 			fputs(i || (e->dec && e->dec->field_count) ?
 			      ", {\"name\": " : "{\"name\": ", out);
