@@ -159,7 +159,7 @@ TEST_F(bits, process_v4)
 	EXPECT_STREQ("259", val(&self->e, "ExitStatus"));
 	EXPECT_STREQ(p == 8 ? "0x40A6F7000" : "0xA6F7000",
 		     val(&self->e, "DirectoryTableBase"));
-	EXPECT_STREQ("0x4", val(&self->e, "Flags"));
+	EXPECT_STREQ("4", val(&self->e, "Flags"));
 	EXPECT_STREQ("S-1-5-18", val(&self->e, "UserSID"));
 	EXPECT_STREQ("smss.exe", val(&self->e, "ImageFileName"));
 	EXPECT_STREQ("\\SystemRoot\\System32\\smss.exe 000000e4 00000084 ",
@@ -211,7 +211,7 @@ TEST_F(bits, image_load)
 	u32(r, 964);
 	u32(r, 0x1e9b5);
 	u32(r, 0x5d0b6f0e);
-	u32(r, 0);
+	u8(r, 6); u8(r, 2); u16(r, 0);		/* signature level, type */
 	ptr(r, p, 0x180000000ull);
 	u32(r, 0); u32(r, 0); u32(r, 0); u32(r, 0);
 	ASSERT_EQ(p == 8 ? 56 : 44, r->n);
@@ -222,10 +222,12 @@ TEST_F(bits, image_load)
 	EXPECT_STREQ(p == 8 ? "0x7FF97A650000" : "0x7A650000",
 		     val(&self->e, "ImageBase"));
 	EXPECT_STREQ("0x1B000", val(&self->e, "ImageSize"));
-	EXPECT_STREQ("0x3C4", val(&self->e, "ProcessId"));
-	EXPECT_STREQ("0x5D0B6F0E", val(&self->e, "TimeDateStamp"));
+	EXPECT_STREQ("964", val(&self->e, "ProcessId"));
+	EXPECT_STREQ("1561030414", val(&self->e, "TimeDateStamp"));
 	EXPECT_STREQ(p == 8 ? "0x180000000" : "0x80000000",
 		     val(&self->e, "DefaultBase"));
+	EXPECT_STREQ("6", val(&self->e, "SignatureLevel"));
+	EXPECT_STREQ("2", val(&self->e, "SignatureType"));
 	EXPECT_STREQ("\\Device\\HarddiskVolume2\\Windows\\System32\\x.dll",
 		     val(&self->e, "FileName"));
 	EXPECT_EQ(0, self->e.rest_size);
@@ -239,13 +241,15 @@ TEST_F(bits, sample_and_stack)
 
 	ptr(r, p, 0xfffff80242a39000ull);
 	u32(r, 4156);
-	u32(r, 1);
+	u16(r, 1);
+	u16(r, 0x40);
 	ASSERT_EQ(0, decode(self->d, &kc_guid_perfinfo, 46, 2, p, r, &self->e));
-	EXPECT_STREQ("SampledProfile", self->e.opcode_name);
+	EXPECT_STREQ("SampleProf", self->e.opcode_name);
 	EXPECT_STREQ(p == 8 ? "0xFFFFF80242A39000" : "0x42A39000",
 		     val(&self->e, "InstructionPointer"));
-	EXPECT_STREQ("0x103C", val(&self->e, "ThreadId"));
+	EXPECT_STREQ("4156", val(&self->e, "ThreadId"));
 	EXPECT_STREQ("1", val(&self->e, "Count"));
+	EXPECT_STREQ("64", val(&self->e, "Reserved"));
 
 	r->n = 0;
 	u64(r, 295203045978ull);
@@ -262,9 +266,42 @@ TEST_F(bits, sample_and_stack)
 	EXPECT_STREQ("0x401001", val(&self->e, "Stack1"));
 	EXPECT_STREQ("0x401003", val(&self->e, "Stack3"));
 	EXPECT_EQ(NULL, etw_decoded_field(&self->e, "Stack4"));
+
+	/* KeyRundown: a key, then StackFrame[192] cut to the event. */
+	r->n = 0;
+	ptr(r, p, 0x77);
+	for (int i = 1; i <= 3; i++)
+		ptr(r, p, 0xa0 + i);
+	ASSERT_EQ(0, decode(self->d, &kc_guid_stackwalk, 36, 2, p, r, &self->e));
+	EXPECT_STREQ("KeyRundown", self->e.opcode_name);
+	EXPECT_STREQ("0x77", val(&self->e, "Key"));
+	EXPECT_STREQ("[0xA1, 0xA2, 0xA3]", val(&self->e, "StackFrame"));
+	EXPECT_EQ(3 * p, etw_decoded_field(&self->e, "StackFrame")->size);
 }
 
-/* CSwitch (Learn; notes 2.7): 24 bytes whatever the pointer size. */
+/* A count from an earlier field: EventTrace's LastDroppedTimes. */
+TEST_F(bits, counted_array)
+{
+	struct rec *r = &self->r;
+
+	u32(r, 2);
+	u32(r, 0);
+	u64(r, 1000);
+	u64(r, 2000);
+	ASSERT_EQ(0, decode(self->d, &kc_guid_eventtrace, 82, 2, variant->ptr,
+			    r, &self->e));
+	EXPECT_STREQ("LastDroppedTimes", self->e.opcode_name);
+	EXPECT_STREQ("[1000, 2000]", val(&self->e, "TimeStamp"));
+	/* A count past the data: an error, not a read past it. */
+	r->b[0] = 3;
+	EXPECT_EQ(-EBADMSG, decode(self->d, &kc_guid_eventtrace, 82, 2,
+				   variant->ptr, r, &self->e));
+}
+
+/*
+ * CSwitch (Learn; notes 2.7): 24 bytes whatever the pointer size; from
+ * version 3 the eighth byte is ThreadFlags (wmicore.mof's CSwitch_V3).
+ */
 TEST_F(bits, cswitch)
 {
 	struct rec *r = &self->r;
@@ -280,7 +317,12 @@ TEST_F(bits, cswitch)
 	EXPECT_STREQ("-8", val(&self->e, "OldThreadPriority"));
 	EXPECT_STREQ("6", val(&self->e, "OldThreadWaitReason"));
 	EXPECT_STREQ("5", val(&self->e, "OldThreadState"));
+	EXPECT_STREQ("1", val(&self->e, "OldThreadWaitMode"));
 	EXPECT_EQ(12, self->e.field_count);
+	ASSERT_EQ(0, decode(self->d, &kc_guid_thread, 36, 4, variant->ptr, r,
+			    &self->e));
+	EXPECT_STREQ("1", val(&self->e, "ThreadFlags"));
+	EXPECT_EQ(NULL, etw_decoded_field(&self->e, "OldThreadWaitMode"));
 }
 
 /* DiskIo_TypeGroup1 (Learn), version 3 with IssuingThreadId. */
@@ -301,7 +343,7 @@ TEST_F(bits, diskio)
 	EXPECT_STREQ("4096", val(&self->e, "TransferSize"));
 	EXPECT_STREQ("8278016", val(&self->e, "ByteOffset"));
 	EXPECT_STREQ("0xFFFFB002", val(&self->e, "Irp"));
-	EXPECT_STREQ("0x55", val(&self->e, "IssuingThreadId"));
+	EXPECT_STREQ("85", val(&self->e, "IssuingThreadId"));
 	/* Version 2 stops before it. */
 	r->n -= 4;
 	ASSERT_EQ(0, decode(self->d, &kc_guid_diskio, 10, 2, p, r, &self->e));
@@ -352,6 +394,7 @@ static void fill(struct rec *r, const struct kc_field *f, int p)
 		}
 		break;
 	case TDH_INTYPE_BINARY: memset(r->b + r->n, 7, f->length); r->n += f->length; break;
+	case TDH_INTYPE_HEXINT32: u32(r, 3); break;
 	case TDH_INTYPE_WBEMSID:
 		ptr(r, p, 0x1234); ptr(r, p, 0);
 		u8(r, 1); u8(r, 1); u32(r, 0); u8(r, 0); u8(r, 5); u32(r, 18);
@@ -373,8 +416,14 @@ TEST_F(bits, every_class)
 			struct rec *r = &self->r;
 
 			r->n = 0;
-			for (uint16_t f = 0; f < c->nfields; f++)
-				fill(r, &c->fields[f], variant->ptr);
+			for (uint16_t f = 0; f < c->nfields; f++) {
+				const struct kc_field *x = &c->fields[f];
+				/* Counted: the count field holds 3. */
+				int n = x->flags ? 3 : x->count ? x->count : 1;
+
+				for (int k = 0; k < n; k++)
+					fill(r, x, variant->ptr);
+			}
 			if (c->repeat_last) {
 				for (int k = 1; k < 5; k++)
 					fill(r, &c->fields[c->nfields - 1],

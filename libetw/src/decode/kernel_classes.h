@@ -14,7 +14,10 @@
  *   Extension("IPAddr"/"Port") UINT32 IPV4 / UINT16 PORT
  *   string                    ANSISTRING, Format("w") UNICODESTRING
  *   char16 X[n]               UNICODESTRING of fixed length n
- * Sources per class are in each kernel_classes_<group>.c; the Wbem source
+ *   X[n], X[] WmiSizeIs("N")  an array of n, or of field N's value
+ * The reference is the WDK's wmicore.mof (km/wmicore.mof), Windows' own
+ * MOF of these classes; Microsoft Learn's class pages are simplified
+ * from it.  Sources per class are in each kernel_classes_<group>.c; the Wbem source
  * (wbem.c) builds a TRACE_EVENT_INFO from an entry the first time an
  * event of it is seen.  One file per group or classic provider.
  */
@@ -30,8 +33,9 @@ struct kc_field {
 	uint16_t in_type;
 	uint16_t out_type;
 	uint16_t length;	/* fixed length (strings: characters), or 0 */
-	uint16_t count;		/* fixed array count, or 0 */
+	uint16_t count;		/* fixed array count, or the count field's index */
 	const char *map;	/* a map of the class, or NULL */
+	uint16_t flags;		/* PropertyParamCount: count is an index */
 };
 
 struct kc_map {
@@ -82,7 +86,7 @@ extern const unsigned int kc_table_count;
 
 /* Shorthands for the tables. */
 #define KC_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define KC_F(n, in, out)	{ (n), TDH_INTYPE_##in, TDH_OUTTYPE_##out, 0, 0, NULL }
+#define KC_F(n, in, out)	{ (n), TDH_INTYPE_##in, TDH_OUTTYPE_##out, 0, 0, NULL, 0 }
 #define KC_U8(n)		KC_F(n, UINT8, NULL)
 #define KC_S8(n)		KC_F(n, INT8, NULL)
 #define KC_U16(n)		KC_F(n, UINT16, NULL)
@@ -99,9 +103,14 @@ extern const unsigned int kc_table_count;
 #define KC_WMITIME(n)		KC_F(n, UINT64, NULL)
 #define KC_ASTR(n)		KC_F(n, ANSISTRING, NULL)
 #define KC_WSTR(n)		KC_F(n, UNICODESTRING, NULL)
-#define KC_WCHARS(n, len)	{ (n), TDH_INTYPE_UNICODESTRING, TDH_OUTTYPE_NULL, (len), 0, NULL }
-#define KC_BYTES(n, len)	{ (n), TDH_INTYPE_BINARY, TDH_OUTTYPE_NULL, (len), 0, NULL }
-#define KC_MAPPED(n, in, map)	{ (n), TDH_INTYPE_##in, TDH_OUTTYPE_NULL, 0, 0, (map) }
+#define KC_X16(n)		KC_F(n, UINT16, HEXINT16)
+#define KC_WCHARS(n, len)	{ (n), TDH_INTYPE_UNICODESTRING, TDH_OUTTYPE_NULL, (len), 0, NULL, 0 }
+#define KC_BYTES(n, len, out)	{ (n), TDH_INTYPE_BINARY, TDH_OUTTYPE_##out, (len), 0, NULL, 0 }
+#define KC_MAPPED(n, in, map)	{ (n), TDH_INTYPE_##in, TDH_OUTTYPE_NULL, 0, 0, (map), 0 }
+/* n elements, or as many as the field at index i says. */
+#define KC_ARRAY(n, in, out, cnt)	{ (n), TDH_INTYPE_##in, TDH_OUTTYPE_##out, 0, (cnt), NULL, 0 }
+#define KC_COUNTED(n, in, out, i)	{ (n), TDH_INTYPE_##in, TDH_OUTTYPE_##out, 0, (i), NULL, \
+					  PropertyParamCount }
 
 #define KC_VERSIONS(...)	((const uint8_t[]){ __VA_ARGS__ }), \
 				(uint8_t)sizeof((const uint8_t[]){ __VA_ARGS__ })

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * StackWalk ({def2fe46-...}).  Microsoft Learn's "StackWalk_Event class"
- * (32): EventTimeStamp, StackProcess, StackThread, then Stack1 ..
- * Stack192, of which an event carries as many as its size holds.  The
- * key forms (37 StackKeyKernel, 38 StackKeyUser: the event's stack by
- * key; 35 KeyDelete, 36 KeyRundown: a key's frames) are PerfView's
- * StackWalkRefTraceData and StackWalkDefTraceData; Learn is silent.
+ * StackWalk ({def2fe46-...}): wmicore.mof's StackWalk_Event (32:
+ * EventTimeStamp, StackProcess, StackThread, then Stack1, Stack2, ...:
+ * an event carries as many as its size holds, up to 192 per Microsoft
+ * Learn's "StackWalk_Event class"), StackWalk_Key (37 StackKeyKernel,
+ * 38 StackKeyUser) and StackWalk_TypeGroup1 (34 KeyCreate, 35
+ * KeyDelete, 36 KeyRundown: a key and its frames, StackFrame[192] cut
+ * to the event's size).
  */
 #include "kernel_classes.h"
 
@@ -30,11 +31,11 @@ static const struct kc_field key_ref_fields[] = {
 };
 
 static const struct kc_event key_def[] = {
-	{ 35, "KeyDelete" }, { 36, "KeyRundown" },
+	{ 34, "KeyCreate" }, { 35, "KeyDelete" }, { 36, "KeyRundown" },
 };
 static const struct kc_field key_def_fields[] = {
-	KC_PTR("StackKey"),
-	KC_PTR("Stack"),		/* Stack1 .. Stack192 */
+	KC_PTR("Key"),
+	KC_ARRAY("StackFrame", POINTER, NULL, STACK_FRAMES),
 };
 
 static const struct kc_class classes[] = {
@@ -42,9 +43,9 @@ static const struct kc_class classes[] = {
 	  KC_EVENTS(stack), KC_FIELDS(stack_fields), KC_NO_MAPS, STACK_FRAMES },
 	{ "StackWalk_Key", "StackWalk", &kc_guid_stackwalk, KC_VERSIONS(2),
 	  KC_EVENTS(key_ref), KC_FIELDS(key_ref_fields), KC_NO_MAPS, 0 },
-	{ "StackWalk_KeyDefinition", "StackWalk", &kc_guid_stackwalk,
+	{ "StackWalk_TypeGroup1", "StackWalk", &kc_guid_stackwalk,
 	  KC_VERSIONS(2), KC_EVENTS(key_def), KC_FIELDS(key_def_fields),
-	  KC_NO_MAPS, STACK_FRAMES },
+	  KC_NO_MAPS, 0 },
 };
 
 const struct kc_table kc_stackwalk = { classes, KC_ARRAY_SIZE(classes) };

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * SystemConfig ({01853a65-...}), the hardware rundown at the end of a
- * kernel session.  Microsoft Learn: "SystemConfig_V2_CPU" (10),
- * "SystemConfig_V2_PhyDisk" (11), "SystemConfig_V2_LogDisk" (12) and
- * "SystemConfig_V2_Services" (15).  The char16 arrays are fixed-size
- * UTF-16 fields (shown up to their NUL).  Version 3 CPU records add
- * fields after HyperThreadingFlag that Learn does not list; the lenient
- * MOF decoding keeps them as trailing bytes.
+ * kernel session: wmicore.mof's SystemConfig_V2_CPU (10),
+ * SystemConfig_V3_CPU (version 3: the processor's architecture, level,
+ * revision, PAE and NX, memory speed), SystemConfig_V2_PhyDisk (11),
+ * SystemConfig_V2_LogDisk (12) and SystemConfig_V2_Services /
+ * SystemConfig_V3_Services (15).  The char16 arrays are fixed-size UTF-16
+ * fields (shown up to their NUL).
  */
 #include "kernel_classes.h"
 
@@ -20,6 +20,24 @@ static const struct kc_field cpu_fields[] = {
 	KC_WCHARS("ComputerName", 256),
 	KC_WCHARS("DomainName", 134),
 	KC_PTR("HyperThreadingFlag"),
+};
+
+static const struct kc_field cpu_v3_fields[] = {
+	KC_U32("MHz"),
+	KC_U32("NumberOfProcessors"),
+	KC_U32("MemSize"),
+	KC_U32("PageSize"),
+	KC_U32("AllocationGranularity"),
+	KC_WCHARS("ComputerName", 256),
+	KC_WCHARS("DomainName", 134),
+	KC_PTR("HyperThreadingFlag"),
+	KC_PTR("HighestUserAddress"),
+	KC_U16("ProcessorArchitecture"),
+	KC_U16("ProcessorLevel"),
+	KC_U16("ProcessorRevision"),
+	KC_U8("PaeEnabled"),
+	KC_U8("NxEnabled"),
+	KC_U32("MemorySpeed"),
 };
 
 static const struct kc_event phydisk[] = { { 11, "PhyDisk" } };
@@ -64,16 +82,21 @@ static const struct kc_field logdisk_fields[] = {
 static const struct kc_event services[] = { { 15, "Services" } };
 static const struct kc_field services_fields[] = {
 	KC_X32("ProcessId"),
-	KC_U32("ServiceState"),
-	KC_U32("SubProcessTag"),
+	KC_X32("ServiceState"),
+	KC_X32("SubProcessTag"),
 	KC_WSTR("ServiceName"),
 	KC_WSTR("DisplayName"),
 	KC_WSTR("ProcessName"),
+	KC_WSTR("LoadOrderGroup"),		/* version 3 */
+	KC_WSTR("SvchostGroup"),		/* version 3 */
 };
 
 static const struct kc_class classes[] = {
 	{ "SystemConfig_V2_CPU", "SystemConfig", &kc_guid_sysconfig,
-	  KC_VERSIONS(2, 3), KC_EVENTS(cpu), KC_FIELDS(cpu_fields),
+	  KC_VERSIONS(2), KC_EVENTS(cpu), KC_FIELDS(cpu_fields),
+	  KC_NO_MAPS, 0 },
+	{ "SystemConfig_V3_CPU", "SystemConfig", &kc_guid_sysconfig,
+	  KC_VERSIONS(3), KC_EVENTS(cpu), KC_FIELDS(cpu_v3_fields),
 	  KC_NO_MAPS, 0 },
 	{ "SystemConfig_V2_PhyDisk", "SystemConfig", &kc_guid_sysconfig,
 	  KC_VERSIONS(2), KC_EVENTS(phydisk), KC_FIELDS(phydisk_fields),
@@ -82,7 +105,10 @@ static const struct kc_class classes[] = {
 	  KC_VERSIONS(2), KC_EVENTS(logdisk), KC_FIELDS(logdisk_fields),
 	  KC_NO_MAPS, 0 },
 	{ "SystemConfig_V2_Services", "SystemConfig", &kc_guid_sysconfig,
-	  KC_VERSIONS(2), KC_EVENTS(services), KC_FIELDS(services_fields),
+	  KC_VERSIONS(2), KC_EVENTS(services), services_fields,
+	  (uint16_t)(KC_ARRAY_SIZE(services_fields) - 2), KC_NO_MAPS, 0 },
+	{ "SystemConfig_V3_Services", "SystemConfig", &kc_guid_sysconfig,
+	  KC_VERSIONS(3), KC_EVENTS(services), KC_FIELDS(services_fields),
 	  KC_NO_MAPS, 0 },
 };
 

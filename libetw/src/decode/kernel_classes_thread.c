@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * Thread ({3d6fa8d1-...}).  Microsoft Learn: "Thread_V2_TypeGroup1"
- * (version 2), "Thread_TypeGroup1" (version 3), "CSwitch",
- * "ReadyThread".  Windows 10 writes version 3 records with a ThreadName
- * after ThreadFlags (74 bytes with an empty name in the samples) and
- * version 4 with the same layout (snail's thread_v4_type_group1): both
- * end with ThreadName here; Learn's version 3 stops at ThreadFlags, which
- * the lenient MOF decoding also accepts.  SetName (72) is PerfView's
- * ThreadSetNameTraceData; Learn is silent.  CSwitch's wait reasons and
- * states are numbers: Learn lists their meanings in prose, not as a MOF
- * value map, so tracerpt prints them as numbers too.
+ * Thread ({3d6fa8d1-...}): wmicore.mof's Thread_V2_TypeGroup1,
+ * Thread_V3_TypeGroup1, Thread_TypeGroup1 (version 4: ThreadName),
+ * CSwitch_V2 .. CSwitch_V4 (from version 3 the eighth byte is ThreadFlags,
+ * not OldThreadWaitMode), ReadyThread, ThreadSetName, ThreadAffinity
+ * and ThreadPriority.  Windows 10 writes version 3 Start/End records with
+ * the name too (74 bytes, an empty name, in the samples): version 3 here
+ * ends with ThreadName as version 4 does, which the lenient MOF decoding
+ * also lets end at ThreadFlags as the MOF's version 3 does.  CSwitch's
+ * wait reasons and states are numbers in the MOF (no value map).
  */
 #include "kernel_classes.h"
 
@@ -49,7 +48,7 @@ static const struct kc_field v3_fields[] = {
 };
 
 static const struct kc_event cswitch[] = { { 36, "CSwitch" } };
-static const struct kc_field cswitch_fields[] = {
+static const struct kc_field cswitch_v2_fields[] = {
 	KC_X32("NewThreadId"),
 	KC_X32("OldThreadId"),
 	KC_S8("NewThreadPriority"),
@@ -58,6 +57,20 @@ static const struct kc_field cswitch_fields[] = {
 	KC_S8("SpareByte"),
 	KC_S8("OldThreadWaitReason"),
 	KC_S8("OldThreadWaitMode"),
+	KC_S8("OldThreadState"),
+	KC_S8("OldThreadWaitIdealProcessor"),
+	KC_X32("NewThreadWaitTime"),
+	KC_U32("Reserved"),
+};
+static const struct kc_field cswitch_v3_fields[] = {
+	KC_X32("NewThreadId"),
+	KC_X32("OldThreadId"),
+	KC_S8("NewThreadPriority"),
+	KC_S8("OldThreadPriority"),
+	KC_U8("PreviousCState"),
+	KC_S8("SpareByte"),
+	KC_S8("OldThreadWaitReason"),
+	KC_S8("ThreadFlags"),
 	KC_S8("OldThreadState"),
 	KC_S8("OldThreadWaitIdealProcessor"),
 	KC_X32("NewThreadWaitTime"),
@@ -80,17 +93,44 @@ static const struct kc_field setname_fields[] = {
 	KC_WSTR("ThreadName"),
 };
 
+static const struct kc_event affinity[] = { { 53, "ThreadAffinity" } };
+static const struct kc_field affinity_fields[] = {
+	KC_PTR("Affinity"),
+	KC_X32("ThreadId"),
+	KC_U16("Group"),
+	KC_U16("Reserved"),
+};
+
+static const struct kc_event priority[] = {
+	{ 48, "SetPriority" }, { 49, "SetBasePriority" },
+	{ 51, "SetPagePriority" }, { 52, "SetIoPriority" },
+};
+static const struct kc_field priority_fields[] = {
+	KC_X32("ThreadId"),
+	KC_U8("OldPriority"),
+	KC_U8("NewPriority"),
+	KC_U16("Reserved"),
+};
+
 static const struct kc_class classes[] = {
 	{ "Thread_V2_TypeGroup1", "Thread", &kc_guid_thread, KC_VERSIONS(2),
 	  KC_EVENTS(group1), KC_FIELDS(v2_fields), KC_NO_MAPS, 0 },
-	{ "Thread_TypeGroup1", "Thread", &kc_guid_thread, KC_VERSIONS(3, 4),
+	{ "Thread_V3_TypeGroup1", "Thread", &kc_guid_thread, KC_VERSIONS(3),
 	  KC_EVENTS(group1), KC_FIELDS(v3_fields), KC_NO_MAPS, 0 },
-	{ "CSwitch", "Thread", &kc_guid_thread, KC_VERSIONS(2, 3, 4),
-	  KC_EVENTS(cswitch), KC_FIELDS(cswitch_fields), KC_NO_MAPS, 0 },
+	{ "Thread_TypeGroup1", "Thread", &kc_guid_thread, KC_VERSIONS(4),
+	  KC_EVENTS(group1), KC_FIELDS(v3_fields), KC_NO_MAPS, 0 },
+	{ "CSwitch_V2", "Thread", &kc_guid_thread, KC_VERSIONS(2),
+	  KC_EVENTS(cswitch), KC_FIELDS(cswitch_v2_fields), KC_NO_MAPS, 0 },
+	{ "CSwitch_V3", "Thread", &kc_guid_thread, KC_VERSIONS(3, 4),
+	  KC_EVENTS(cswitch), KC_FIELDS(cswitch_v3_fields), KC_NO_MAPS, 0 },
 	{ "ReadyThread", "Thread", &kc_guid_thread, KC_VERSIONS(2),
 	  KC_EVENTS(ready), KC_FIELDS(ready_fields), KC_NO_MAPS, 0 },
-	{ "Thread_SetName", "Thread", &kc_guid_thread, KC_VERSIONS(2),
+	{ "ThreadSetName", "Thread", &kc_guid_thread, KC_VERSIONS(2),
 	  KC_EVENTS(setname), KC_FIELDS(setname_fields), KC_NO_MAPS, 0 },
+	{ "ThreadAffinity", "Thread", &kc_guid_thread, KC_VERSIONS(2),
+	  KC_EVENTS(affinity), KC_FIELDS(affinity_fields), KC_NO_MAPS, 0 },
+	{ "ThreadPriority", "Thread", &kc_guid_thread, KC_VERSIONS(3),
+	  KC_EVENTS(priority), KC_FIELDS(priority_fields), KC_NO_MAPS, 0 },
 };
 
 const struct kc_table kc_thread = { classes, KC_ARRAY_SIZE(classes) };

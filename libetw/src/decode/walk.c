@@ -105,6 +105,14 @@ static int one(struct walk *w, uint32_t i, uint32_t depth)
 	it.count = count;
 	w->vals[i] = 0;
 	for (uint32_t e = 0; e < count; e++) {
+		/*
+		 * A fixed MOF array may stop early too (StackWalk's frames); a
+		 * counted one holds what its count says.
+		 */
+		if (e && !depth && w->pos == w->size &&
+		    (p->flags & PropertyParamFixedCount) &&
+		    (w->d->flags & DECODE_DESC_LENIENT))
+			break;
 		it.elem = e;
 		it.offset = w->pos;
 		if (p->flags & PropertyStruct) {

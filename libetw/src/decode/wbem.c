@@ -36,12 +36,14 @@ static int add_field(struct tei_builder *b, const struct kc_field *f,
 	struct tei_prop p = {
 		.name = name, .in_type = f->in_type, .out_type = f->out_type,
 		.count = f->count ? f->count : 1, .length = f->length,
-		.map_name = f->map,
+		.map_name = f->map, .flags = f->flags,
 	};
 
 	if (f->length)
 		p.flags |= PropertyParamFixedLength;
-	if (f->count)
+	if (f->flags & PropertyParamCount)
+		p.count = f->count;	/* the index of the count field */
+	else if (f->count)
 		p.flags |= PropertyParamFixedCount;
 	return tei_add_property(b, &p);
 }
