@@ -36,31 +36,6 @@ static int add_field(struct decode_out *o, const struct decode_item *it,
 	return 0;
 }
 
-/* Types whose text is always printable ASCII without '"' or '\\'. */
-static bool plain_type(const struct decode_prop *p)
-{
-	if (p->map)
-		return false;	/* map entries are a source's strings */
-	switch (p->in_type) {
-	case TDH_INTYPE_UNICODESTRING:
-	case TDH_INTYPE_ANSISTRING:
-	case TDH_INTYPE_MANIFEST_COUNTEDSTRING:
-	case TDH_INTYPE_MANIFEST_COUNTEDANSISTRING:
-	case TDH_INTYPE_COUNTEDSTRING:
-	case TDH_INTYPE_COUNTEDANSISTRING:
-	case TDH_INTYPE_REVERSEDCOUNTEDSTRING:
-	case TDH_INTYPE_REVERSEDCOUNTEDANSISTRING:
-	case TDH_INTYPE_NONNULLTERMINATEDSTRING:
-	case TDH_INTYPE_NONNULLTERMINATEDANSISTRING:
-	case TDH_INTYPE_UNICODECHAR:
-	case TDH_INTYPE_ANSICHAR:
-		return false;
-	default:
-		/* A one-byte integer shown as a character is text too. */
-		return p->out_type != TDH_OUTTYPE_STRING;
-	}
-}
-
 static int visit(void *ctx, const struct decode_item *it)
 {
 	struct decode_out *o = ctx;
@@ -90,7 +65,7 @@ static int visit(void *ctx, const struct decode_item *it)
 		return ret;
 	}
 	f->value_len = (uint32_t)(o->text.len - f->value_off);
-	f->plain = it->prop->name_plain && plain_type(it->prop);
+	f->plain = it->prop->plain;
 	/* Keep the value's NUL (formatting leaves one, within cap). */
 	o->text.len++;
 	return 0;

@@ -174,7 +174,13 @@ struct decode_prop {
 	uint16_t struct_members;
 	const struct decode_map *map;	/* or NULL */
 	bool name_plain;		/* printable ASCII, no '"' or '\\' */
+	/* Name and every value's text printable ASCII, no '"' or '\\'. */
+	bool plain;
+	/* A value's size when its type fixes it, DECODE_PTR_SIZE, or 0. */
+	uint8_t size;
 };
+
+#define DECODE_PTR_SIZE	0xFF
 
 struct decode_key {
 	GUID guid;			/* provider or kernel group / class */

@@ -447,6 +447,66 @@ static int build_maps(const struct tei_builder *b, struct decode_desc *d,
 	return 0;
 }
 
+/* Types whose text is always printable ASCII without '"' or '\\'. */
+static bool plain_type(const struct decode_prop *p)
+{
+	if (p->map || (p->flags & PropertyStruct))
+		return false;	/* map entries are a source's strings */
+	switch (p->in_type) {
+	case TDH_INTYPE_UNICODESTRING:
+	case TDH_INTYPE_ANSISTRING:
+	case TDH_INTYPE_MANIFEST_COUNTEDSTRING:
+	case TDH_INTYPE_MANIFEST_COUNTEDANSISTRING:
+	case TDH_INTYPE_COUNTEDSTRING:
+	case TDH_INTYPE_COUNTEDANSISTRING:
+	case TDH_INTYPE_REVERSEDCOUNTEDSTRING:
+	case TDH_INTYPE_REVERSEDCOUNTEDANSISTRING:
+	case TDH_INTYPE_NONNULLTERMINATEDSTRING:
+	case TDH_INTYPE_NONNULLTERMINATEDANSISTRING:
+	case TDH_INTYPE_UNICODECHAR:
+	case TDH_INTYPE_ANSICHAR:
+		return false;
+	default:
+		/* A one-byte integer shown as a character is text too. */
+		return p->out_type != TDH_OUTTYPE_STRING;
+	}
+}
+
+/* The size every value of a property has, if its type fixes it. */
+static uint8_t fixed_size(const struct decode_prop *p)
+{
+	switch (p->in_type) {
+	case TDH_INTYPE_INT8:
+	case TDH_INTYPE_UINT8:
+	case TDH_INTYPE_ANSICHAR:
+		return 1;
+	case TDH_INTYPE_INT16:
+	case TDH_INTYPE_UINT16:
+	case TDH_INTYPE_UNICODECHAR:
+		return 2;
+	case TDH_INTYPE_INT32:
+	case TDH_INTYPE_UINT32:
+	case TDH_INTYPE_HEXINT32:
+	case TDH_INTYPE_FLOAT:
+	case TDH_INTYPE_BOOLEAN:
+		return 4;
+	case TDH_INTYPE_INT64:
+	case TDH_INTYPE_UINT64:
+	case TDH_INTYPE_HEXINT64:
+	case TDH_INTYPE_DOUBLE:
+	case TDH_INTYPE_FILETIME:
+		return 8;
+	case TDH_INTYPE_GUID:
+	case TDH_INTYPE_SYSTEMTIME:
+		return 16;
+	case TDH_INTYPE_POINTER:
+	case TDH_INTYPE_SIZET:
+		return DECODE_PTR_SIZE;
+	default:
+		return 0;
+	}
+}
+
 static int build_props(const struct tei_builder *b, struct decode_desc *d,
 		       struct pool *pool)
 {
@@ -477,6 +537,8 @@ static int build_props(const struct tei_builder *b, struct decode_desc *d,
 		q->struct_members = p->struct_members;
 		if (p->map_name && !(p->flags & PropertyStruct))
 			q->map = decode_desc_map(d, p->map_name);
+		q->plain = q->name_plain && plain_type(q);
+		q->size = (p->flags & PropertyStruct) ? 0 : fixed_size(q);
 	}
 	return 0;
 }

@@ -60,6 +60,11 @@ static uint64_t le(const uint8_t *p, uint32_t n)
 	case 4:
 		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
 		       (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+	case 8:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+		       (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+		       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+		       (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
 	}
 	if (n > 8)
 		n = 8;
@@ -417,6 +422,31 @@ int decode_format_value(struct decode_text *t, uint16_t in_type,
 	if (t->len + 1 > t->cap && decode_text_reserve(t, 0))
 		return -ENOMEM;
 	t->p[t->len] = '\0';
+	/* Most fields: an unsigned number, hex or a pointer, no map. */
+	if (!map && n && n <= 8) {
+		switch (in_type) {
+		case TDH_INTYPE_UINT8:
+		case TDH_INTYPE_UINT16:
+		case TDH_INTYPE_UINT32:
+		case TDH_INTYPE_UINT64:
+		case TDH_INTYPE_SIZET:
+			if (out_type == TDH_OUTTYPE_NULL) {
+				if (number)
+					*number = true;
+				return dec_u(t, le(p, n), false);
+			}
+			if (out_type >= TDH_OUTTYPE_HEXINT8 &&
+			    out_type <= TDH_OUTTYPE_HEXINT64)
+				return hex(t, le(p, n));
+			break;
+		case TDH_INTYPE_POINTER:
+		case TDH_INTYPE_HEXINT32:
+		case TDH_INTYPE_HEXINT64:
+			if (out_type == TDH_OUTTYPE_NULL)
+				return hex(t, le(p, n));
+			break;
+		}
+	}
 	switch (in_type) {
 	case TDH_INTYPE_UNICODESTRING:
 	case TDH_INTYPE_NONNULLTERMINATEDSTRING:

@@ -177,10 +177,18 @@ static int props(struct walk *w, uint32_t first, uint32_t n, uint32_t depth)
 		it.index = i;
 		it.offset = w->pos;
 		it.p = w->data + w->pos;
-		ret = decode_value_size(p->in_type, p->out_type, p->length,
-					w->ptr, it.p, w->size - w->pos, &it.n);
-		if (ret)
-			return ret;
+		if (p->size) {
+			/* Its type fixes the size: no look at the data. */
+			it.n = p->size == DECODE_PTR_SIZE ? w->ptr : p->size;
+			if (it.n > w->size - w->pos)
+				return -EBADMSG;
+		} else {
+			ret = decode_value_size(p->in_type, p->out_type,
+						p->length, w->ptr, it.p,
+						w->size - w->pos, &it.n);
+			if (ret)
+				return ret;
+		}
 		w->vals[i] = is_integer(p->in_type) ? le(it.p, it.n) : 0;
 		w->pos += it.n;
 		ret = w->fn(w->ctx, &it);
