@@ -249,8 +249,9 @@ void decode_lookup_forget(void);
 
 /*
  * A source builds the description of a record; -ENOENT when it knows
- * none, -ENOMEM.  key is the one decode_lookup() chose (the source may
- * set key->extra first, in its key function).
+ * none, -ENOMEM (any other error is taken as none, and remembered).  key
+ * is the one decode_lookup() chose (the source may set key->extra first,
+ * in its key function).
  */
 struct decode_source {
 	DECODING_SOURCE kind;

@@ -147,8 +147,13 @@ int decode_lookup(const struct decode_record *r,
 		d = decode_cache_get(&key);
 		if (!d) {
 			ret = src->build(r, &key, &built);
-			if (ret && ret != -ENOENT)
+			if (ret == -ENOMEM)
 				return ret;
+			/* Unknown, or a description its source got wrong: none. */
+			if (ret) {
+				decode_desc_free(built);
+				built = NULL;
+			}
 			d = decode_cache_put(&key, built);
 		}
 		m->key = key;
