@@ -353,6 +353,8 @@ int cmd_live(int argc, char **argv)
 		if (err) {
 			if (own)
 				stop_own(own);
+			if (err == ERROR_NOT_SUPPORTED && ctl_module_missing())
+				return ctl_no_module("live");
 			return ctl_fail_win32("live", own_name, err, NULL);
 		}
 	}

@@ -2,12 +2,14 @@
 /*
  * etw version: the library's version and, if etw.ko is loaded, its ABI.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <libetw.h>
 
+#include "ctl.h"
 #include "etw.h"
 
 int cmd_version(int argc, char **argv)
@@ -25,9 +27,11 @@ int cmd_version(int argc, char **argv)
 	printf("libetw %s (ABI %d.%d)\n", etw_library_version(),
 	       ETW_ABI_MAJOR, ETW_ABI_MINOR);
 	fd = etw_open();
+	if (fd == -ENOENT || fd == -ENODEV || fd == -ENXIO)
+		return ctl_no_module("version");
 	if (fd < 0)
-		return etw_error("cannot open /dev/%s: %s (is etw.ko loaded?)",
-				 ETW_DEVICE_NAME, strerror(-fd));
+		return etw_error("cannot open /dev/%s: %s", ETW_DEVICE_NAME,
+				 strerror(-fd));
 	ret = etw_get_version(fd, &v);
 	close(fd);
 	if (ret < 0)

@@ -63,6 +63,21 @@ int ctl_fail_win32(const char *cmd, const char *what, unsigned int code,
 	return etw_error("%s: %s: Win32 error %u", cmd, what, code);
 }
 
+/*
+ * No /dev/etw: what libetw's controllers return then (ERROR_NOT_SUPPORTED),
+ * and how to load the module, in one line.
+ */
+int ctl_no_module(const char *cmd)
+{
+	return ctl_fail_win32(cmd, "/dev/" ETW_DEVICE_NAME, 50,
+			      "etw.ko is not loaded; load it with 'modprobe etw'");
+}
+
+bool ctl_module_missing(void)
+{
+	return access("/dev/" ETW_DEVICE_NAME, F_OK) && errno == ENOENT;
+}
+
 int ctl_open(const char *cmd)
 {
 	int fd = open("/dev/" ETW_DEVICE_NAME, O_RDWR | O_CLOEXEC);
@@ -73,8 +88,7 @@ int ctl_open(const char *cmd)
 	if (errno == EACCES || errno == EPERM)
 		ctl_fail_win32(cmd, "/dev/" ETW_DEVICE_NAME, 5, strerror(errno));
 	else if (errno == ENOENT || errno == ENODEV || errno == ENXIO)
-		ctl_fail_win32(cmd, "/dev/" ETW_DEVICE_NAME, 50,
-			       "no such device (is etw.ko loaded?)");
+		ctl_no_module(cmd);
 	else
 		etw_error("%s: cannot open /dev/%s: %s", cmd, ETW_DEVICE_NAME,
 			  strerror(errno));

@@ -6,10 +6,16 @@
 #ifndef ETW_TOOL_CTL_H
 #define ETW_TOOL_CTL_H
 
+#include <stdbool.h>
+
 #include <linux/etw.h>
 
 /* Open /dev/etw or print why not; returns the fd or -1. */
 int ctl_open(const char *cmd);
+/* No /dev/etw: the error and how to load the module, one line; 1. */
+int ctl_no_module(const char *cmd);
+/* /dev/etw does not exist. */
+bool ctl_module_missing(void);
 
 /* "{b3864c38-4273-58c5-545b-8b3608343471}" (braces optional) to bytes. */
 int ctl_parse_guid(const char *s, unsigned char g[16]);
