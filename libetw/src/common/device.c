@@ -41,6 +41,19 @@ ETW_EXPORT int etw_device_fd(void)
 	return fd;
 }
 
+/*
+ * A child of fork(): the descriptor it inherited is the parent's open file
+ * (its registrations, its notifications).  Closed; the next use opens the
+ * child's own.  Only the forking thread runs in the child.
+ */
+void etw_device_forget(void)
+{
+	int fd = atomic_exchange_explicit(&shared_fd, -1, memory_order_acq_rel);
+
+	if (fd >= 0)
+		close(fd);
+}
+
 int etw_ioctl(int fd, unsigned long cmd, void *arg)
 {
 	int ret;

@@ -10,6 +10,9 @@
 /* Marks a function exported from libetw.so (the rest is hidden). */
 #define ETW_EXPORT __attribute__((visibility("default")))
 
+/* A child of fork(): close the parent's /dev/etw file (device.c). */
+void etw_device_forget(void);
+
 /* ioctl() returning -errno. */
 int etw_ioctl(int fd, unsigned long cmd, void *arg);
 
@@ -45,6 +48,8 @@ static inline long etw_ioctl_inline(int fd, unsigned long cmd, void *arg)
  */
 extern _Thread_local int etw_thread_writer __attribute__((tls_model("initial-exec")));
 int etw_writer_open(int dev);
+/* A child of fork(): close the thread's writer fd, the parent's file's. */
+void etw_writer_forget(void);
 
 static inline int etw_writer_fd(int dev)
 {

@@ -6,7 +6,9 @@
  * fork, new session id).  A pipe tells the caller when the logger has
  * attached and opened its file, or why it could not.  Between fork and
  * exec the children call only async-signal-safe functions: the caller may
- * be multithreaded.
+ * be multithreaded.  They are made with _Fork(), which runs no fork
+ * handler: the provider side's would register the caller's providers
+ * anew in a child that only execs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -96,7 +98,7 @@ ETW_EXPORT int etw_logger_spawn(const struct etw_logger_args *a, pid_t *pid)
 	argv[n++] = (char *)a->path;
 	argv[n] = NULL;
 
-	child = fork();
+	child = _Fork();
 	if (child < 0) {
 		n = -errno;
 		close(p[0]);
@@ -104,7 +106,7 @@ ETW_EXPORT int etw_logger_spawn(const struct etw_logger_args *a, pid_t *pid)
 		return n;
 	}
 	if (!child) {
-		child = fork();
+		child = _Fork();
 		if (!child)
 			exec_logger(env_tool, argv, p[1]);
 		_exit(child < 0 ? 1 : 0);

@@ -3,6 +3,13 @@
  * The provider side of evntprov.h: EventRegister, EventEnabled, EventWrite
  * and friends, over /dev/etw.
  *
+ * Registering needs no module, as on Windows EventRegister never fails for
+ * want of a session: without /dev/etw a registration points at a state
+ * that is always disabled (no_module_state) and is written to this
+ * process's private loggers only.  It reaches the module when the device
+ * appears (device_watch.c) or, failing a watch, at the next EventRegister
+ * that finds it; a child of fork() registers its own (fork_child()).
+ *
  * The enable state of every registration is in a page the module keeps and
  * the process maps read-only, so EventEnabled, EventProviderEnabled and the
  * disabled path of EventWrite are a load and a few compares: no system
@@ -27,9 +34,11 @@
 #include <windows.h>
 #include <evntprov.h>
 
+#include "../common/guard.h"
 #include "../common/internal.h"
 #include "../common/logger_handle.h"
 #include "../private_logger/private_logger.h"
+#include "device_watch.h"
 
 /* One EventRegister. */
 struct etw_prov {
@@ -39,10 +48,15 @@ struct etw_prov {
 	void *context;
 	etw_notify_fn notify;	/* a classic registration's, or NULL */
 	void *owner;
+	__u32 flags;		/* ETW_REGISTER_F_* */
+	/*
+	 * The module's id and device; 0 and -1 while it has none.  Set before
+	 * @state is published (release), read after it is loaded (acquire).
+	 */
 	__u32 reg_id;
-	int fd;			/* the device the registration was made on */
+	int fd;
 	unsigned int slot;	/* of _etwRegState and the handle */
-	const struct etw_reg_state *state;
+	const struct etw_reg_state *state;	/* prov_state() */
 	/*
 	 * Private loggers of this process that enable it (bit i is id i + 1)
 	 * and what each asks for: the write path reads these, no lock.
@@ -117,6 +131,13 @@ _Static_assert(sizeof(struct _etwRegState) == sizeof(struct etw_reg_state) &&
 	       offsetof(struct etw_reg_state, match_any_at) &&
 	       _ETW_LEVELS == ETW_REG_STATE_LEVELS,
 	       "the inline test reads struct etw_reg_state");
+/*
+ * The state of a registration the module does not know (there was no
+ * /dev/etw): all zero, disabled for every module session, so the inline
+ * test and the write path stay one load and one branch.
+ */
+static const struct etw_reg_state no_module_state;
+
 static pthread_mutex_t dispatch = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static const struct etw_reg_state *state_page;
 static pthread_once_t thread_once = PTHREAD_ONCE_INIT;
@@ -140,6 +161,12 @@ static struct etw_prov *prov_lookup(REGHANDLE h, etw_notify_fn notify)
 static struct etw_prov *prov_of(REGHANDLE h)
 {
 	return prov_lookup(h, NULL);
+}
+
+/* @p's state: its reg_id and fd are those of the state loaded. */
+static inline const struct etw_reg_state *prov_state(const struct etw_prov *p)
+{
+	return __atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
 }
 
 /* A consistent copy of a state slot (the module's seqcount protocol). */
@@ -177,7 +204,7 @@ static BOOLEAN prov_allows(struct etw_prov *p, UCHAR level, ULONGLONG keyword)
 {
 	unsigned int mask;
 
-	if (state_allows(p->state, level, keyword))
+	if (state_allows(prov_state(p), level, keyword))
 		return TRUE;
 	mask = atomic_load_explicit(&p->priv_mask, memory_order_acquire);
 	return mask && etw_private_want(mask, p->priv, level, keyword);
@@ -196,7 +223,7 @@ static void slot_publish(struct etw_prov *p)
 
 	__atomic_store_n(&_etwRegState[p->slot],
 			 ask ? &ask_library :
-			       (const struct _etwRegState *)p->state,
+			       (const struct _etwRegState *)prov_state(p),
 			 __ATOMIC_RELEASE);
 }
 
@@ -235,7 +262,7 @@ static void call_back(struct etw_prov *p, ULONG code, LPCGUID source,
 		any = n->match_any;
 		all = n->match_all;
 	} else {
-		state_read(p->state, &s);
+		state_read(prov_state(p), &s);
 		kernel = s.enabled;
 		level = s.level;
 		any = s.match_any;
@@ -295,11 +322,11 @@ void etw_provider_private_changed(const GUID *guid, USHORT logger_id,
 				  ULONG code, LPCGUID source)
 {
 	struct etw_prov *p;
-	unsigned int id;
+	unsigned int slot;
 
 	pthread_mutex_lock(&dispatch);
-	for (id = 1; id <= ETW_MAX_REGS_PER_FILE; id++) {
-		p = atomic_load_explicit(&provs[id], memory_order_acquire);
+	for (slot = 1; slot < _ETW_SLOTS; slot++) {
+		p = atomic_load_explicit(&slot_provs[slot], memory_order_acquire);
 		if (p && !memcmp(&p->guid, guid, sizeof(*guid)))
 			private_notify(p, code, logger_id, source);
 	}
@@ -310,10 +337,10 @@ void etw_provider_private_forget(void)
 {
 	static const struct etw_private_view none;
 	struct etw_prov *p;
-	unsigned int id;
+	unsigned int slot;
 
-	for (id = 1; id <= ETW_MAX_REGS_PER_FILE; id++) {
-		p = atomic_load_explicit(&provs[id], memory_order_acquire);
+	for (slot = 1; slot < _ETW_SLOTS; slot++) {
+		p = atomic_load_explicit(&slot_provs[slot], memory_order_acquire);
 		if (p)
 			private_set(p, &none);
 	}
@@ -331,7 +358,7 @@ static void private_pre_enable(struct etw_prov *p)
 	etw_private_view(&p->guid, &v);
 	if (!v.mask)
 		return;
-	if (p->callback && __atomic_load_n(&p->state->enabled, __ATOMIC_RELAXED)) {
+	if (p->callback && __atomic_load_n(&prov_state(p)->enabled, __ATOMIC_RELAXED)) {
 		private_set(p, &v);
 		return;
 	}
@@ -445,58 +472,240 @@ static int provider_init(void)
 	return fd;
 }
 
-/* Register @p (callback or notify set) for @guid with the module. */
-static ULONG register_prov(struct etw_prov *p, LPCGUID guid, __u32 flags,
-			   REGHANDLE *out)
+/*
+ * The device cannot be opened because there is no module (no node, or a
+ * node without its driver) or because this process may not open it: the
+ * registration is made without it.  Anything else is an error.
+ */
+static bool no_device(int err)
+{
+	return err == -ENOENT || err == -ENODEV || err == -ENXIO ||
+	       err == -EACCES || err == -EPERM;
+}
+
+static void module_unregister(int fd, __u32 reg_id)
+{
+	struct etw_provider_unregister u = { .size = sizeof(u), .reg_id = reg_id };
+
+	etw_ioctl(fd, ETW_IOC_PROVIDER_UNREGISTER, &u);
+}
+
+/*
+ * Register @p with the module on @fd, whose state page is mapped, and
+ * publish its state there: from then on the module's sessions enable it.
+ * Returns a Win32 code; dispatch lock held.
+ */
+static ULONG module_register(struct etw_prov *p, int fd)
 {
 	struct etw_provider_register r = { .size = sizeof(r) };
-	ULONG err;
+	int ret;
+
+	memcpy(r.guid, &p->guid, sizeof(r.guid));
+	r.flags = p->flags;
+	ret = etw_ioctl(fd, ETW_IOC_PROVIDER_REGISTER, &r);
+	if (ret < 0)
+		return etw_win32_error(ret, ETW_ERR_CONTROL);
+	/* The slots' layout is compiled into callers (the inline test). */
+	if (r.state_size != sizeof(struct etw_reg_state)) {
+		module_unregister(fd, r.reg_id);
+		return ERROR_NOT_SUPPORTED;
+	}
+	p->reg_id = r.reg_id;
+	p->fd = fd;
+	atomic_store_explicit(&provs[r.reg_id], p, memory_order_release);
+	__atomic_store_n(&p->state, &state_page[r.state_index], __ATOMIC_RELEASE);
+	return ERROR_SUCCESS;
+}
+
+/*
+ * EventSetInformation's settings of a registration made without the
+ * module, given to it: the traits (which imply descriptor types), then
+ * descriptor types if they differ from that.  Dispatch lock held.
+ */
+static void module_set_meta(struct etw_prov *p)
+{
+	struct etw_provider_set_info si = { .size = sizeof(si), .reg_id = p->reg_id };
+	const unsigned char *traits = __atomic_load_n(&p->meta.traits, __ATOMIC_ACQUIRE);
+	unsigned char typed = __atomic_load_n(&p->meta.typed, __ATOMIC_RELAXED);
+
+	if (traits) {
+		si.info_class = EventProviderSetTraits;
+		si.data = (uintptr_t)traits;
+		si.length = p->meta.traits_len;
+		etw_ioctl(p->fd, ETW_IOC_PROVIDER_SET_INFO, &si);
+	}
+	if (typed == !!traits)
+		return;
+	si.info_class = EventProviderUseDescriptorType;
+	si.data = (uintptr_t)&typed;
+	si.length = sizeof(typed);
+	etw_ioctl(p->fd, ETW_IOC_PROVIDER_SET_INFO, &si);
+}
+
+/*
+ * The device is there now: register with the module every registration
+ * made without it, as it was (GUID, classic or not, traits).  A pending
+ * enable calls them back before this returns.  Dispatch lock held.
+ */
+static void attach_waiting(int fd)
+{
+	struct etw_prov *p;
+	unsigned int slot;
+
+	for (slot = 1; slot < _ETW_SLOTS; slot++) {
+		p = atomic_load_explicit(&slot_provs[slot], memory_order_acquire);
+		if (!p || p->reg_id || module_register(p, fd))
+			continue;
+		module_set_meta(p);
+		slot_publish(p);
+	}
+	if (notify_fd >= 0)
+		dispatch_pending(notify_fd);
+}
+
+/*
+ * device_watch.c's callback: /dev/etw changed.  true once the device
+ * opened and every waiting registration was given to the module.
+ */
+static bool device_appeared(void)
+{
 	int fd;
 
 	pthread_mutex_lock(&dispatch);
 	fd = provider_init();
-	if (fd < 0) {
-		err = etw_win32_error(fd, ETW_ERR_CONTROL);
-		goto out_unlock;
-	}
-	memcpy(r.guid, guid, sizeof(r.guid));
-	r.flags = flags;
-	p->fd = fd;
-	fd = etw_ioctl(fd, ETW_IOC_PROVIDER_REGISTER, &r);
-	if (fd < 0) {
-		err = etw_win32_error(fd, ETW_ERR_CONTROL);
-		goto out_unlock;
-	}
-	p->reg_id = r.reg_id;
-	/* The slots' layout is compiled into callers (the inline test). */
-	if (r.state_size != sizeof(struct etw_reg_state)) {
-		etw_ioctl(p->fd, ETW_IOC_PROVIDER_UNREGISTER,
-			  &(struct etw_provider_unregister){
-				.size = sizeof(struct etw_provider_unregister),
-				.reg_id = r.reg_id });
-		err = ERROR_NOT_SUPPORTED;
-		goto out_unlock;
-	}
+	if (fd >= 0)
+		attach_waiting(fd);
+	pthread_mutex_unlock(&dispatch);
+	if (fd < 0)
+		return false;
+	pthread_once(&thread_once, start_notify_thread);
+	return true;
+}
+
+static void fork_prepare(void);
+static void fork_parent(void);
+static void fork_child(void);
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void fork_init(void)
+{
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+/* Register @p (callback or notify set) for @guid, with the module if any. */
+static ULONG register_prov(struct etw_prov *p, LPCGUID guid, __u32 flags,
+			   REGHANDLE *out)
+{
+	ULONG err;
+	int fd;
+
+	pthread_once(&fork_once, fork_init);
+	pthread_mutex_lock(&dispatch);
 	p->guid = *guid;
-	p->state = &state_page[r.state_index];
+	p->flags = flags;
+	p->fd = -1;
+	p->state = &no_module_state;
+	fd = provider_init();
+	if (fd >= 0) {
+		err = module_register(p, fd);
+		if (err)
+			goto out_unlock;
+	} else if (!no_device(fd)) {
+		err = etw_win32_error(fd, ETW_ERR_CONTROL);
+		goto out_unlock;
+	}
 	p->slot = slot_take();
 	p->handle = ((ULONGLONG)(atomic_fetch_add(&handle_gen, 1) + 1) << 32) |
 		    p->slot;
-	atomic_store_explicit(&provs[r.reg_id], p, memory_order_release);
 	atomic_store_explicit(&slot_provs[p->slot], p, memory_order_release);
 	slot_publish(p);
 	*out = p->handle;
-	/* A pre-enabled provider is called back before registering returns. */
-	if (notify_fd >= 0)
-		dispatch_pending(notify_fd);
+	/*
+	 * Registrations made without a device reach the module now that it
+	 * is there; a pre-enabled provider is called back before registering
+	 * returns.
+	 */
+	if (fd >= 0)
+		attach_waiting(fd);
 	private_pre_enable(p);
 	pthread_mutex_unlock(&dispatch);
-	pthread_once(&thread_once, start_notify_thread);
+	if (fd >= 0)
+		pthread_once(&thread_once, start_notify_thread);
+	else
+		etw_device_watch(device_appeared);
 	return ERROR_SUCCESS;
 
 out_unlock:
 	pthread_mutex_unlock(&dispatch);
 	return err;
+}
+
+/* fork(): no callback runs and no registration changes while it copies. */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&dispatch);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&dispatch);
+}
+
+/*
+ * The child of fork() inherits the parent's /dev/etw file, whose
+ * registrations are the parent's: their notifications go to the parent's
+ * thread.  As lttng-ust does after fork, the child registers its own:
+ * every registration leaves the inherited file (its state, reg_id, the
+ * thread's writer fd) and is registered anew on a device of the child's,
+ * with the child's notification thread; without one, as any registration
+ * made without the module.  Handles, callbacks and private loggers' enables
+ * stay as they were.  Only the forking thread is in the child.
+ */
+static void fork_child(void)
+{
+	const struct etw_reg_state *old = state_page;
+	struct etw_prov *p;
+	unsigned int slot;
+	bool any = false;
+	int fd;
+
+	/*
+	 * The lock fork_prepare() took is owned by the parent's thread id,
+	 * which a recursive mutex checks: made anew, taken by the child's.
+	 */
+	dispatch = (pthread_mutex_t)PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+	pthread_mutex_lock(&dispatch);
+	for (slot = 1; slot < _ETW_SLOTS; slot++) {
+		p = atomic_load_explicit(&slot_provs[slot], memory_order_relaxed);
+		if (!p)
+			continue;
+		any = true;
+		p->reg_id = 0;
+		p->fd = -1;
+		__atomic_store_n(&p->state, &no_module_state, __ATOMIC_RELEASE);
+		slot_publish(p);
+	}
+	for (slot = 0; slot <= ETW_MAX_REGS_PER_FILE; slot++)
+		atomic_store_explicit(&provs[slot], NULL, memory_order_relaxed);
+	thread_once = (pthread_once_t)PTHREAD_ONCE_INIT;
+	etw_device_watch_forget();
+	if (old) {
+		state_page = NULL;
+		munmap((void *)old, ETW_MMAP_STATE_SIZE);
+		if (notify_fd >= 0)
+			close(notify_fd);
+		notify_fd = -1;
+		etw_writer_forget();
+		etw_device_forget();
+	}
+	fd = any ? provider_init() : -1;
+	if (fd >= 0)
+		attach_waiting(fd);
+	pthread_mutex_unlock(&dispatch);
+	if (fd >= 0)
+		pthread_once(&thread_once, start_notify_thread);
+	else if (any)
+		etw_device_watch(device_appeared);
 }
 
 ETW_EXPORT ULONG EVNTAPI EventRegister(LPCGUID ProviderId,
@@ -544,7 +753,6 @@ unsigned int etw_provider_register_as(const void *guid, __u32 flags,
 
 static ULONG unregister_prov(REGHANDLE RegHandle, etw_notify_fn notify)
 {
-	struct etw_provider_unregister u = { .size = sizeof(u) };
 	struct etw_prov *p;
 
 	/* Holding dispatch: no callback of this registration is running. */
@@ -554,12 +762,14 @@ static ULONG unregister_prov(REGHANDLE RegHandle, etw_notify_fn notify)
 		pthread_mutex_unlock(&dispatch);
 		return ERROR_INVALID_HANDLE;
 	}
-	atomic_store_explicit(&provs[p->reg_id], NULL, memory_order_release);
 	atomic_store_explicit(&slot_provs[p->slot], NULL, memory_order_release);
 	__atomic_store_n(&_etwRegState[p->slot], &ask_library, __ATOMIC_RELEASE);
 	slot_free(p->slot);
-	u.reg_id = p->reg_id;
-	etw_ioctl(etw_device_fd(), ETW_IOC_PROVIDER_UNREGISTER, &u);
+	/* Made without the module: it has nothing to forget. */
+	if (p->reg_id) {
+		atomic_store_explicit(&provs[p->reg_id], NULL, memory_order_release);
+		module_unregister(p->fd, p->reg_id);
+	}
 	pthread_mutex_unlock(&dispatch);
 	/*
 	 * Another thread may be inside EventWrite with this registration; as
@@ -692,7 +902,7 @@ static ULONG prov_write(struct etw_prov *p, PCEVENT_DESCRIPTOR desc,
 					       activity ? activity : &thread_activity,
 					       related, count, data,
 					       flags & ETW_WRITE_F_STRING, &p->meta);
-	if (!state_allows(p->state, desc->Level, desc->Keyword))
+	if (!state_allows(prov_state(p), desc->Level, desc->Keyword))
 		return perr;
 	err = send_event(p, desc, filter, activity, related, count, data,
 			 flags);
@@ -762,7 +972,7 @@ ETW_EXPORT ULONG EVNTAPI _etwEventWriteEnabled(REGHANDLE RegHandle,
 	if (!p)
 		return ERROR_INVALID_HANDLE;
 	if (atomic_load_explicit(&p->priv_mask, memory_order_relaxed) ||
-	    __atomic_load_n(&p->state->match_all, __ATOMIC_RELAXED))
+	    __atomic_load_n(&prov_state(p)->match_all, __ATOMIC_RELAXED))
 		return prov_write(p, EventDescriptor, 0, ActivityId,
 				  RelatedActivityId, UserDataCount, UserData, 0);
 	return write_enabled(p, EventDescriptor, ActivityId, RelatedActivityId,
@@ -910,6 +1120,73 @@ static void private_meta_set(struct etw_prov *p, EVENT_INFO_CLASS cls,
 }
 
 /*
+ * The module's rules for a traits blob (module/traits.c): its own size,
+ * a NUL-terminated name, then traits of 3 bytes or more filling it.
+ * Checked here for a registration the module does not know yet, so that
+ * what is accepted now is accepted when it reaches the module.
+ */
+static bool traits_valid(const unsigned char *b, ULONG len)
+{
+	ULONG total, pos, size;
+
+	if (len < 3)
+		return false;
+	total = b[0] | b[1] << 8;
+	if (total < 3 || total > len)
+		return false;
+	for (pos = 2; pos < total && b[pos]; pos++)
+		;
+	if (pos++ >= total)
+		return false;
+	for (; pos < total; pos += size) {
+		if (total - pos < 3)
+			return false;
+		size = b[pos] | b[pos + 1] << 8;
+		if (size < 3 || size > total - pos)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * EventSetInformation of a registration made without the module: kept
+ * here with the module's checks and codes, and given to the module with
+ * the registration (module_set_meta()).  Dispatch lock held.
+ */
+static ULONG set_info_without_module(struct etw_prov *p, EVENT_INFO_CLASS cls,
+				     const void *info, ULONG len)
+{
+	unsigned char on, *copy;
+
+	etw_guard_init();
+	if (cls == EventProviderUseDescriptorType) {
+		if (len != 1)
+			return ERROR_INVALID_PARAMETER;
+		if (etw_guarded_copy(&on, info, 1))
+			return ERROR_NOACCESS;
+		private_meta_set(p, cls, &on);
+		return ERROR_SUCCESS;
+	}
+	if (len < 3 || len > ETW_MAX_EVENT_SIZE)
+		return ERROR_INVALID_PARAMETER;
+	copy = malloc(len);
+	if (!copy)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	if (etw_guarded_copy(copy, info, len)) {
+		free(copy);
+		return ERROR_NOACCESS;
+	}
+	if (!traits_valid(copy, len) ||
+	    __atomic_load_n(&p->meta.traits, __ATOMIC_RELAXED)) {
+		free(copy);
+		return ERROR_INVALID_PARAMETER;
+	}
+	private_meta_set(p, cls, copy);
+	free(copy);
+	return ERROR_SUCCESS;
+}
+
+/*
  * EventSetInformation.  Traits and descriptor types live in the module,
  * with the registration: the write path needs them.  A second SetTraits
  * fails; Windows documents that it fails but not with which code, and
@@ -924,26 +1201,41 @@ ETW_EXPORT ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle,
 					     ULONG InformationLength)
 {
 	struct etw_provider_set_info si;
-	struct etw_prov *p = prov_of(RegHandle);
+	struct etw_prov *p;
+	ULONG err;
 	int ret;
 
-	if (!p)
-		return ERROR_INVALID_PARAMETER;
 	if (InformationLength && !EventInformation)
 		return ERROR_INVALID_PARAMETER;
+	pthread_mutex_lock(&dispatch);
+	p = prov_of(RegHandle);
+	if (!p) {
+		err = ERROR_INVALID_PARAMETER;
+		goto out;
+	}
 	if (InformationClass != EventProviderSetTraits &&
-	    InformationClass != EventProviderUseDescriptorType)
-		return ERROR_NOT_SUPPORTED;
+	    InformationClass != EventProviderUseDescriptorType) {
+		err = ERROR_NOT_SUPPORTED;
+		goto out;
+	}
+	if (!p->reg_id) {
+		err = set_info_without_module(p, InformationClass,
+					      EventInformation,
+					      InformationLength);
+		goto out;
+	}
 	memset(&si, 0, sizeof(si));
 	si.size = sizeof(si);
 	si.reg_id = p->reg_id;
 	si.info_class = InformationClass;
 	si.data = (uintptr_t)EventInformation;
 	si.length = InformationLength;
-	ret = etw_ioctl(etw_device_fd(), ETW_IOC_PROVIDER_SET_INFO, &si);
-	if (ret == -EEXIST)
-		return ERROR_INVALID_PARAMETER;
+	ret = etw_ioctl(p->fd, ETW_IOC_PROVIDER_SET_INFO, &si);
 	if (!ret)
 		private_meta_set(p, InformationClass, EventInformation);
-	return etw_win32_error(ret, ETW_ERR_CONTROL);
+	err = ret == -EEXIST ? ERROR_INVALID_PARAMETER :
+			       etw_win32_error(ret, ETW_ERR_CONTROL);
+out:
+	pthread_mutex_unlock(&dispatch);
+	return err;
 }

@@ -13,11 +13,11 @@
  * that thread does, for the rest of its life, so that no write pays a
  * failing system call.
  *
- * fork(): the child's thread keeps its TLS and the descriptor, the same
- * open file description, bound to the same registrations as the /dev/etw
- * fd the child inherits too, so it writes on as before.  The writer fds of
- * the parent's other threads are copied into the child like any fd and
- * stay open there (close-on-exec).
+ * fork(): the child registers its providers anew on a /dev/etw file of its
+ * own (provider.c), so the forking thread's writer fd, bound to the
+ * parent's file and its registrations, is closed and the next write opens
+ * one on the child's.  The writer fds of the parent's other threads are
+ * copied into the child like any fd and stay open there (close-on-exec).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -44,6 +44,15 @@ static void writer_close(void *unused)
 
 	(void)unused;
 	etw_thread_writer = -1;
+	if (w > 0)
+		close(w - 1);
+}
+
+void etw_writer_forget(void)
+{
+	int w = etw_thread_writer;
+
+	etw_thread_writer = 0;
 	if (w > 0)
 		close(w - 1);
 }
