@@ -103,7 +103,7 @@ static inline uint64_t bench_thread_cpu(void)
  * compares batches run within milliseconds of each other, where cases
  * timed one after the other, 150 ms each, measure how much of a shared
  * host the vCPU got in each case's 150 ms as much as the case
- * (Documentation/performance.rst, "What is measured").
+ * (Documentation/performance.rst, "What each row measures").
  */
 #define BENCH_IL_BATCH	256
 #define BENCH_IL_ROUNDS	200
