@@ -32,9 +32,6 @@
 #include "compat.h"
 #include "internal.h"
 
-/* STOP waits this long for a logger to write the session's last buffers. */
-#define ETW_STOP_LOGGER_TIMEOUT	(60 * HZ)
-
 /* A copy consumer's copies: at most this many, and this many bytes. */
 #define ETW_COPY_MAX_SLOTS	64
 #define ETW_COPY_MAX_BYTES	(16 << 20)
@@ -175,8 +172,9 @@ static bool etw_consumer_logger_done(struct etw_session *s)
 
 void etw_consumer_wait_logger(struct etw_session *s)
 {
+	/* At most stop_wait_s for the logger to write the last buffers. */
 	wait_event_killable_timeout(s->wait, etw_consumer_logger_done(s),
-				    ETW_STOP_LOGGER_TIMEOUT);
+				    etw_keep_stop_wait());
 }
 
 /*

@@ -324,6 +324,8 @@ bool etw_keep_stopped(struct etw_session *s);
 struct etw_session *etw_keep_find(u32 logger_id, const u8 *guid);
 void etw_keep_detached(struct etw_session *s, bool drained);
 void etw_keep_attach_undone(struct etw_session *s);
+int etw_keep_discard_request(struct etw_session_control *arg);
+unsigned long etw_keep_stop_wait(void);
 
 /* buffer.c: the buffer pool and the per-CPU write side */
 void *etw_buffer_switch(struct etw_session *s, struct etw_cpu *c);

@@ -11,7 +11,8 @@
  * attached has not given it yet): one that leaves without ETW_CTRL_KEEP
  * gives up, one that dies with it leaves the session kept, and the next
  * attaches by the session's GUID and drains it.  A kept session without
- * a consumer for ETW_KEEP_TIMEOUT is discarded.  What a discarded session
+ * a consumer for keep_timeout_s is discarded, and so is one discarded by
+ * hand (ETW_CONTROL_DISCARD).  What a discarded session
  * held is counted lost in the statistics STOP returns (LogBuffersLost,
  * EventsLost).
  *
@@ -21,13 +22,45 @@
  * the module reference every session holds.
  */
 #include <linux/list.h>
+#include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
 #include "internal.h"
 
-/* How long a kept session waits for a logger to attach. */
-#define ETW_KEEP_TIMEOUT	(10 * HZ)
+/*
+ * The kept-session limits, in seconds, module parameters writable from 1
+ * to 3600 (a new value applies to the next wait armed): how long a kept
+ * session waits for a logger to attach, and how long STOP waits for an
+ * attached logger to write the last buffers and detach.
+ */
+#define ETW_KEEP_SECONDS_MAX	3600
+
+static int etw_keep_seconds_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, ETW_KEEP_SECONDS_MAX);
+}
+
+static const struct kernel_param_ops etw_keep_seconds_ops = {
+	.set = etw_keep_seconds_set,
+	.get = param_get_uint,
+};
+
+static unsigned int keep_timeout_s = 10;
+module_param_cb(keep_timeout_s, &etw_keep_seconds_ops, &keep_timeout_s, 0644);
+MODULE_PARM_DESC(keep_timeout_s, "Seconds a kept session waits for a logger (1-3600)");
+
+static unsigned int stop_wait_s = 60;
+module_param_cb(stop_wait_s, &etw_keep_seconds_ops, &stop_wait_s, 0644);
+MODULE_PARM_DESC(stop_wait_s, "Seconds STOP waits for a session's logger (1-3600)");
+
+#define ETW_KEEP_TIMEOUT	(READ_ONCE(keep_timeout_s) * HZ)
+
+/* How long STOP waits for the logger (consumer.c). */
+unsigned long etw_keep_stop_wait(void)
+{
+	return READ_ONCE(stop_wait_s) * HZ;
+}
 
 static LIST_HEAD(etw_kept);		/* etw_lock */
 static unsigned int etw_nr_kept;	/* etw_lock, at most ETW_MAX_SESSIONS */
@@ -218,4 +251,48 @@ void etw_keep_detached(struct etw_session *s, bool drained)
 void etw_keep_attach_undone(struct etw_session *s)
 {
 	etw_keep_consumer_gone(s, false, false);
+}
+
+/**
+ * etw_keep_discard_request() - ETW_CONTROL_DISCARD: give up a kept session
+ * @arg: the request: the kept session whose GUID is @arg->info.guid, or if
+ *	that is zero, whose name is @arg->info.name; with @arg->logger_id not
+ *	zero, only the one that had that logger id
+ *
+ * What the session holds is lost and counted, as when its timeout runs
+ * out, and a STOP waiting for it returns.
+ *
+ * Return: 0 and the session's final statistics in @arg->info; -ENOENT if
+ * no kept session matches; -EBUSY while a logger is attached to it (it may
+ * be draining it: end that logger first).
+ */
+int etw_keep_discard_request(struct etw_session_control *arg)
+{
+	bool by_guid = memchr_inv(arg->info.guid, 0, sizeof(arg->info.guid));
+	struct etw_session *s, *found = NULL;
+	bool discarded = false;
+
+	arg->info.name[ETW_MAX_NAME - 1] = 0;
+	mutex_lock(&etw_lock);
+	list_for_each_entry(s, &etw_kept, kept_node) {
+		if (arg->logger_id && s->info.logger_id != arg->logger_id)
+			continue;
+		if (by_guid ? memcmp(s->info.guid, arg->info.guid, sizeof(s->info.guid)) :
+			      strcmp(s->info.name, arg->info.name))
+			continue;
+		found = s;
+		break;
+	}
+	if (found) {
+		kref_get(&found->ref);
+		discarded = etw_keep_discard(found);
+	}
+	mutex_unlock(&etw_lock);
+	if (!found)
+		return -ENOENT;
+	if (discarded)
+		etw_session_put(found);	/* the list's */
+	etw_session_stats(found, &arg->info);
+	etw_session_put(found);
+	return discarded ? 0 : -EBUSY;
 }

@@ -327,8 +327,11 @@ int etw_session_control(struct etw_session_control *arg)
 	int ret = 0;
 
 	if (arg->flags || arg->reserved[0] || arg->reserved[1] ||
-	    arg->code > ETW_CONTROL_FLUSH)
+	    arg->code > ETW_CONTROL_DISCARD)
 		return -EINVAL;
+	/* Kept sessions are off the table: keep.c finds them. */
+	if (arg->code == ETW_CONTROL_DISCARD)
+		return etw_keep_discard_request(arg);
 
 	mutex_lock(&etw_lock);
 	if (arg->logger_id) {

@@ -200,10 +200,46 @@ static int control_one(int argc, char **argv, const char *cmd, unsigned int code
 	return 0;
 }
 
+static const char discard_usage[] =
+	"usage: etw stop --discard NAME\n\n"
+	"Give up the kept session NAME: a stopped file session the module keeps\n"
+	"for its logger, which died (etw.ko's keep_timeout_s would discard it).\n"
+	"What it holds is lost and counted; its final statistics are printed.\n";
+
+/* etw stop --discard NAME: ETW_CONTROL_DISCARD. */
+static int discard(int argc, char **argv)
+{
+	struct etw_session_info info;
+	int fd, ret;
+
+	if (argc != 3) {
+		fputs(discard_usage, stderr);
+		return 2;
+	}
+	fd = ctl_open("stop");
+	if (fd < 0)
+		return 1;
+	ret = ctl_query(fd, argv[2], ETW_CONTROL_DISCARD, &info);
+	close(fd);
+	if (ret == -ENOENT)
+		return etw_error("stop: %s: no kept session of that name", argv[2]);
+	if (ret == -EBUSY)
+		return etw_error("stop: %s: a logger is attached and draining it", argv[2]);
+	if (ret == -EINVAL)
+		return etw_error("stop: %s: this etw.ko cannot discard (ABI 1.3 can)", argv[2]);
+	if (ret)
+		return ctl_fail("stop", argv[2], ret);
+	ctl_print_session(&info);
+	return 0;
+}
+
 int cmd_stop(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--discard"))
+		return discard(argc, argv);
 	return control_one(argc, argv, "stop", ETW_CONTROL_STOP,
-			   "Stop a session (ControlTrace STOP) and print its final statistics.");
+			   "Stop a session (ControlTrace STOP) and print its final statistics.\n"
+			   "'etw stop --discard NAME' gives up a kept session (see etw-stop(1)).");
 }
 
 int cmd_query(int argc, char **argv)

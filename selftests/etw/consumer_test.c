@@ -16,6 +16,7 @@
 
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
+#include "etw_kmod.h"
 
 #define FLUSH_MARKER	0x0001
 #define EVENTS_LOST	0x0002
@@ -1373,6 +1374,130 @@ TEST_F(consumer, read_only_logger_attach_keeps_the_session)
 	EXPECT_EQ(300, written);
 	next_logger_drains(_metadata, self, info.guid, &st, th, written);
 	closedir(dir);
+}
+
+/* ETW_CONTROL_DISCARD of the kept session named @name (@guid if not NULL). */
+static int discard(int fd, const char *name, const __u8 *guid,
+		   struct etw_session_info *info)
+{
+	struct etw_session_control c = { .size = sizeof(c) };
+	int ret;
+
+	c.code = ETW_CONTROL_DISCARD;
+	snprintf(c.info.name, sizeof(c.info.name), "%s", name);
+	if (guid)
+		memcpy(c.info.guid, guid, sizeof(c.info.guid));
+	ret = etw_ioctl_err(fd, ETW_IOC_SESSION_CONTROL, &c);
+	if (!ret && info)
+		*info = c.info;
+	return ret;
+}
+
+/* Up to @ms for the STOP of @st to return. */
+static bool stop_returns(struct stopper *st, int ms)
+{
+	while (!__atomic_load_n(&st->done, __ATOMIC_ACQUIRE) && ms-- > 0)
+		usleep(1000);
+	return __atomic_load_n(&st->done, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * `etw stop --discard`: a kept session is given up by name at once, not
+ * after keep_timeout_s; what it held is lost and counted, in the answer
+ * and in what the waiting STOP returns; no logger finds it any more.
+ * Refused while a logger is attached to it; by GUID it is found too.
+ */
+TEST_F(consumer, discard_gives_up_a_kept_session)
+{
+	struct etw_session_info info, out;
+	struct stopper st = { 0 };
+	struct consumer d;
+	long lost = 0, written = 0;
+	pthread_t th;
+
+	logger_dies(_metadata, self, "etwtest-cons-discard", &info, &written, &lost);
+	stop_in_thread(_metadata, self, &st, &th);
+	EXPECT_EQ(-ENOENT, discard(self->fd, "etwtest-cons-other", NULL, NULL));
+
+	/* A logger draining it: not under its feet. */
+	ASSERT_EQ(0, consumer_attach_guid(self->fd, self->id, ETW_CONSUMER_F_LOGGER,
+					  info.guid, &d));
+	EXPECT_EQ(-EBUSY, discard(self->fd, "etwtest-cons-discard", NULL, NULL));
+	d.ctrl->flags = ETW_CTRL_KEEP;
+	consumer_close(&d);
+
+	ASSERT_EQ(0, discard(self->fd, "", info.guid, &out));
+	EXPECT_EQ(written, out.events_lost);
+	EXPECT_LT(0, out.log_buffers_lost);
+	ASSERT_TRUE(stop_returns(&st, 5000));
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, st.ret);
+	EXPECT_EQ(written, st.info.events_lost);
+	EXPECT_EQ(out.log_buffers_lost, st.info.log_buffers_lost);
+	EXPECT_EQ(-ENOENT, discard(self->fd, "etwtest-cons-discard", NULL, NULL));
+	EXPECT_EQ(-ENOENT, consumer_attach_guid(self->fd, self->id,
+						ETW_CONSUMER_F_LOGGER, info.guid, &d));
+	EXPECT_EQ(300, written);
+}
+
+/* The kept-session limits are parameters of etw.ko, from 1 to 3600 s. */
+TEST_F(consumer, keep_limits_are_parameters)
+{
+	char buf[32];
+
+	ASSERT_EQ(0, etw_read_file(ETW_PARAM("keep_timeout_s"), buf, sizeof(buf)));
+	EXPECT_STREQ("10\n", buf);
+	ASSERT_EQ(0, etw_read_file(ETW_PARAM("stop_wait_s"), buf, sizeof(buf)));
+	EXPECT_STREQ("60\n", buf);
+	EXPECT_EQ(-EINVAL, etw_write_file(ETW_PARAM("keep_timeout_s"), "0"));
+	EXPECT_EQ(-EINVAL, etw_write_file(ETW_PARAM("keep_timeout_s"), "3601"));
+	EXPECT_EQ(-EINVAL, etw_write_file(ETW_PARAM("stop_wait_s"), "0"));
+	EXPECT_EQ(-EINVAL, etw_write_file(ETW_PARAM("stop_wait_s"), "-1"));
+	ASSERT_EQ(0, etw_read_file(ETW_PARAM("keep_timeout_s"), buf, sizeof(buf)));
+	EXPECT_STREQ("10\n", buf);
+}
+
+/*
+ * keep_timeout_s=2: a kept session no logger comes for is discarded
+ * after two seconds, and the STOP waiting for it returns what it lost.
+ */
+TEST_F(consumer, keep_timeout_s_discards_sooner)
+{
+	struct etw_session_info info;
+	struct stopper st = { 0 };
+	long lost = 0, written = 0;
+	pthread_t th;
+
+	ASSERT_EQ(0, etw_write_file(ETW_PARAM("keep_timeout_s"), "2"));
+	logger_dies(_metadata, self, "etwtest-cons-keep1", &info, &written, &lost);
+	stop_in_thread(_metadata, self, &st, &th);
+	EXPECT_TRUE(stop_returns(&st, 8000));
+	etw_write_file(ETW_PARAM("keep_timeout_s"), "10");
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, st.ret);
+	EXPECT_EQ(written, st.info.events_lost);
+	EXPECT_EQ(-ENOENT, discard(self->fd, "etwtest-cons-keep1", NULL, NULL));
+}
+
+/*
+ * stop_wait_s=2: STOP waits two seconds, not a minute, for a logger that
+ * stays attached without draining.
+ */
+TEST_F(consumer, stop_wait_s_bounds_the_stop)
+{
+	struct stopper st = { 0 };
+	struct consumer c;
+	pthread_t th;
+
+	ASSERT_EQ(0, etw_write_file(ETW_PARAM("stop_wait_s"), "2"));
+	start(_metadata, self, "etwtest-cons-wait1", 0, 4, 32, 32);
+	ASSERT_EQ(0, consumer_attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, &c));
+	stop_in_thread(_metadata, self, &st, &th);
+	EXPECT_TRUE(stop_returns(&st, 8000));
+	etw_write_file(ETW_PARAM("stop_wait_s"), "60");
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, st.ret);
+	consumer_close(&c);
 }
 
 /* Write from this CPU until @n entries are published; the events written. */

@@ -93,7 +93,10 @@ TEST_F(session, unknown_session_is_enoent)
 	EXPECT_EQ(-ENOENT, etw_session_ctl(self->fd, 0xffffffff, ETW_CONTROL_STOP, NULL));
 	snprintf(c.info.name, sizeof(c.info.name), "etwtest-nobody");
 	EXPECT_EQ(-ENOENT, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &c));
-	c.code = 4;
+	/* No kept session of that name to discard either. */
+	c.code = ETW_CONTROL_DISCARD;
+	EXPECT_EQ(-ENOENT, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &c));
+	c.code = ETW_CONTROL_DISCARD + 1;
 	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &c));
 }
 

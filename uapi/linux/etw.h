@@ -34,9 +34,11 @@
  * 1.2: the session's MaximumBuffers in the consumer's ring
  * (etw_consumer_ring.max_buffers, in what was reserved; a 1.1 module
  * leaves it 0, so a consumer keeps the watermark it derived at attach).
+ * 1.3: ETW_CONTROL_DISCARD gives up a kept session by hand (a 1.2 module
+ * refuses the code with ``EINVAL``).
  */
 #define ETW_ABI_MAJOR	1
-#define ETW_ABI_MINOR	2
+#define ETW_ABI_MINOR	3
 
 /**
  * DOC: Errors
@@ -555,6 +557,15 @@ struct etw_session_start {
 #define ETW_CONTROL_STOP	1
 #define ETW_CONTROL_UPDATE	2
 #define ETW_CONTROL_FLUSH	3
+/*
+ * Give up a kept session (see struct etw_consumer_attach): the one whose
+ * GUID is @info.guid, or if that is zero whose name is @info.name, and
+ * with @logger_id not zero only the one that had that id.  What it holds
+ * is lost and counted as when its timeout runs out; @info gets its final
+ * statistics.  ``ENOENT``: no kept session matches; ``EBUSY``: a logger
+ * is attached to it.
+ */
+#define ETW_CONTROL_DISCARD	4
 
 /**
  * struct etw_session_control - ETW_IOC_SESSION_CONTROL (ControlTrace)
@@ -928,8 +939,8 @@ struct etw_provider_set_info {
  * FLUSH_MARKER), publishes them and sets %ETW_RING_STOPPED; the session's
  * memory lives until the consumer fd is closed.  If the consumer attached
  * with %ETW_CONSUMER_F_LOGGER, ETW_CONTROL_STOP waits (killable, at most
- * 60 seconds) until it has detached, so that a StopTrace returns after the
- * file is complete.
+ * 60 seconds: the module parameter stop_wait_s) until it has detached, so
+ * that a StopTrace returns after the file is complete.
  *
  * A logger that may be restarted sets %ETW_CTRL_KEEP in the @flags of its
  * control page (once its file is open: a logger that gives up on purpose
@@ -950,9 +961,10 @@ struct etw_provider_set_info {
  * ordered: a logger attached before STOP counts as attached, one that
  * attaches after it finds the session only if it was kept.  ETW_CONTROL_STOP returns when the
  * kept session is drained, with the final statistics.  A kept session
- * with no consumer attached for 10 seconds is discarded: its buffers
- * count in LogBuffersLost and their events in EventsLost of what STOP
- * returns.  Kept sessions keep their buffer memory (counted in
+ * with no consumer attached for 10 seconds (the module parameter
+ * keep_timeout_s), or given up with %ETW_CONTROL_DISCARD, is discarded:
+ * its buffers count in LogBuffersLost and their events in EventsLost of
+ * what STOP returns.  Kept sessions keep their buffer memory (counted in
  * max_buffer_memory_mb) and hold the module; at most %ETW_MAX_SESSIONS
  * are kept at a time, beyond that a stopped session's buffers go with its
  * consumer.
