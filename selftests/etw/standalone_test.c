@@ -36,16 +36,43 @@ static bool wait_enabled(int ms)
 	return atomic_load(&enabled);
 }
 
+/* The provider traits the late registration set before the module came. */
+static const unsigned char traits[] = { 7, 0, 'l', 'a', 't', 'e', 0 };
+
+struct late_seen {
+	__u8 guid[16];
+	int events, with_traits;
+};
+
+static int late_fn(const struct etw_test_event_header *h, const __u8 *buffer,
+		   __u32 cpu, void *ctx)
+{
+	struct late_seen *t = ctx;
+	struct etw_test_ext items[8];
+	const struct etw_test_ext *x;
+	int n;
+
+	if (memcmp(h->provider_id, t->guid, 16) || h->desc.id != 21)
+		return 0;
+	t->events++;
+	n = etw_test_ext_items(h, items, 8, NULL);
+	x = n > 0 ? etw_test_ext_find(items, n < 8 ? n : 8, EXT_TRAITS) : NULL;
+	if (x && x->size == sizeof(traits) && !memcmp(x->data, traits, sizeof(traits)))
+		t->with_traits++;
+	return 0;
+}
+
 /*
- * etw.ko unloaded, EventRegister succeeds (disabled); loaded again, the
- * registration reaches it without another call: a session's enable calls
- * the provider back and its events are recorded.
+ * etw.ko unloaded, EventRegister and EventSetInformation succeed
+ * (disabled); loaded again, the registration reaches it without another
+ * call, its traits with it: a session's enable calls the provider back
+ * and its events are recorded with the traits.
  */
 TEST(registration_reaches_a_module_loaded_later)
 {
 	const char *path = getenv("ETW_MODULE");
 	EVENT_DESCRIPTOR d = { .Id = 21, .Level = 4 };
-	struct etw_counts c;
+	struct late_seen t = { 0 };
 	GUID guid;
 	REGHANDLE reg;
 	__u32 id;
@@ -59,6 +86,8 @@ TEST(registration_reaches_a_module_loaded_later)
 	ASSERT_NE(0, access(ETW_DEV, F_OK));
 
 	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&guid, callback, NULL, &reg));
+	ASSERT_EQ(ERROR_SUCCESS, EventSetInformation(reg, EventProviderSetTraits,
+						     (void *)traits, sizeof(traits)));
 	EXPECT_FALSE(EventEnabled(reg, &d));
 	EXPECT_EQ(ERROR_SUCCESS, EventWrite(reg, &d, 0, NULL));
 
@@ -72,8 +101,10 @@ TEST(registration_reaches_a_module_loaded_later)
 	EXPECT_TRUE(EventEnabled(reg, &d));
 	for (i = 0; i < 5; i++)
 		EXPECT_EQ(ERROR_SUCCESS, EventWrite(reg, &d, 0, NULL));
-	ASSERT_LE(0, etw_count(fd, id, (__u8 *)&guid, &c));
-	EXPECT_EQ(5, c.by_id[21]);
+	memcpy(t.guid, &guid, 16);
+	ASSERT_LE(0, etw_drain(fd, id, late_fn, &t));
+	EXPECT_EQ(5, t.events);
+	EXPECT_EQ(5, t.with_traits);
 	EXPECT_EQ(ERROR_SUCCESS, EventUnregister(reg));
 	etw_session_ctl(fd, id, ETW_CONTROL_STOP, NULL);
 	close(fd);
