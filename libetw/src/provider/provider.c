@@ -640,7 +640,11 @@ out_unlock:
 	return err;
 }
 
-/* fork(): no callback runs and no registration changes while it copies. */
+/*
+ * fork(): no callback runs and no registration changes while it copies
+ * (a fork waits for another thread's enable callback to return; one made
+ * from inside a callback holds the lock already).
+ */
 static void fork_prepare(void)
 {
 	pthread_mutex_lock(&dispatch);
