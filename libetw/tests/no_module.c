@@ -6,7 +6,8 @@
  * disabled for global sessions, the disabled path makes no system call,
  * EventWrite returns ERROR_SUCCESS; a private logger of the process
  * enables the providers and records their events in a file the consumer
- * API reads back; controllers get ERROR_NOT_SUPPORTED.
+ * API reads back; controllers get ERROR_NOT_SUPPORTED, and `etw` says in
+ * one line how to load the module.
  */
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -21,6 +22,10 @@
 
 #include "kselftest_harness.h"
 #include "../../selftests/etw/no_syscall.h"
+
+#ifndef ETW_TOOL_PATH
+#define ETW_TOOL_PATH "build/bin/etw"
+#endif
 
 static const GUID provider = { 0x6e0b2c41, 0x93d2, 0x4a5e,
 			       { 0x8c, 0x11, 0x2f, 0x3a, 0x4b, 0x5c, 0x6d, 0x7e } };
@@ -236,6 +241,37 @@ TEST_F(nomod, controllers_get_error_not_supported)
 	EXPECT_EQ(ERROR_NOT_SUPPORTED,
 		  EnableTraceEx2(1, &provider, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
 				 4, 0, 0, 0, NULL));
+}
+
+/*
+ * `etw` without the module: one line on standard error naming the module
+ * and how to load it, beside the code libetw's controllers return; exit
+ * status 1.
+ */
+TEST_F(nomod, etw_says_how_to_load_the_module)
+{
+	static const char *const cmds[] = { "start etwtest-nomod", "list",
+					    "stop etwtest-nomod", "version" };
+	char cmd[256], out[1024];
+	const char *nl;
+	unsigned int i;
+	size_t n;
+	FILE *p;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", ETW_TOOL_PATH, cmds[i]);
+		p = popen(cmd, "r");
+		ASSERT_TRUE(p != NULL);
+		n = fread(out, 1, sizeof(out) - 1, p);
+		out[n] = 0;
+		EXPECT_EQ(1, WEXITSTATUS(pclose(p))) TH_LOG("%s", cmds[i]);
+		EXPECT_TRUE(strstr(out, "ERROR_NOT_SUPPORTED (50): etw.ko is not loaded; "
+				   "load it with 'modprobe etw'\n") != NULL)
+			TH_LOG("%s: %s", cmds[i], out);
+		/* The line is all there is. */
+		nl = strchr(out, '\n');
+		EXPECT_TRUE(nl && (size_t)(nl - out + 1) == n) TH_LOG("%s", out);
+	}
 }
 
 /* What ProcessTrace presents of the private logger's file. */
