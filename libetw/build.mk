@@ -9,6 +9,9 @@ LIB_SO		:= $(BUILD)/lib/libetw.so.$(VERSION)
 LIB_SONAME	:= libetw.so.$(SOVERSION)
 LIB_A		:= $(BUILD)/lib/libetw.a
 LIB_PC		:= $(BUILD)/lib/libetw.pc
+# Manifests are read with expat (libexpat1-dev), the ones programs carry
+# with libelf (libelf-dev).
+LIB_LIBS	:= -lexpat -lelf
 
 lib: $(LIB_SO) $(LIB_A) $(LIB_PC)
 
@@ -26,7 +29,7 @@ $(BUILD)/libetw/src/controller/logger_spawn.o: ALL_CFLAGS += -DETW_TOOL_PATH='"$
 $(LIB_SO): $(LIB_OBJS) libetw/libetw.map
 	@mkdir -p $(@D)
 	$(CC) -shared -pthread -Wl,-soname,$(LIB_SONAME) -Wl,-z,defs \
-		-Wl,--version-script=libetw/libetw.map -o $@ $(LIB_OBJS)
+		-Wl,--version-script=libetw/libetw.map -o $@ $(LIB_OBJS) $(LIB_LIBS)
 	ln -sf $(notdir $@) $(BUILD)/lib/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(BUILD)/lib/libetw.so
 
@@ -50,7 +53,7 @@ UNIT_BINS	:= $(UNIT_TESTS) $(BUILD)/tests/uapi_layout_32
 
 $(BUILD)/tests/%: libetw/tests/%.c uapi/linux/etw.h $(LIB_A) $(KSRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -pthread -o $@ $< $(LIB_A)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -pthread -o $@ $< $(LIB_A) $(LIB_LIBS)
 
 # The logger's pace is the etw tool's (tools/logger_pace.c), built in.
 $(BUILD)/tests/logger_pace: libetw/tests/logger_pace.c tools/logger_pace.c \
@@ -133,7 +136,7 @@ $(BUILD)/tests/consumer_api_asan: libetw/tests/consumer_api.c libetw/tests/etl_t
 		$(LIB_SRCS) $(wildcard libetw/src/*/*.h) $(LIB_HDRS) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(KSFT_CFLAGS) $(ASAN_FLAGS) \
-		-pthread -o $@ $< $(LIB_SRCS)
+		-pthread -o $@ $< $(LIB_SRCS) $(LIB_LIBS)
 
 unit: $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)

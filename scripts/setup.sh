@@ -10,7 +10,8 @@
 # Documentation/), QEMU, busybox, the headers
 # of every kernel in scripts/kernels.sh, linux-source-6.12, and
 # liblttng-ust-dev (the lttng-ust peer of the benchmarks, built by make
-# check so the bench programs keep compiling).  Then, into
+# check so the bench programs keep compiling), libexpat1-dev and
+# libelf-dev (libetw reads manifests, and the ones programs carry).  Then, into
 # BUILD_DIR (kept between runs, never committed):
 #   vm/<release>/vmlinuz   the kernel image, from Debian's .deb (not installed)
 #   ksrc/                  checkpatch.pl, kernel-doc and the kselftest harness
@@ -32,7 +33,7 @@ installed() {
 need=
 for pkg in make gcc g++ gcc-multilib g++-multilib libc6-dev pkg-config perl python3 python3-docutils \
 	   sparse cpio gzip xz-utils kmod busybox-static qemu-system-x86 \
-	   linux-source-6.12 liblttng-ust-dev; do
+	   linux-source-6.12 liblttng-ust-dev libexpat1-dev libelf-dev; do
 	installed "$pkg" || need="$need $pkg"
 done
 for rel in $kernels; do

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where the decoders find manifests, as Windows' wevtutil im and
+ * TdhLoadManifest make them known: manifests loaded by this process
+ * first, then every *.man and *.xml file of the directories of
+ * $ETW_MANIFEST_PATH, the user's directory and the system's, the first
+ * provider of a GUID winning.  The directories are read once per process,
+ * on the first lookup; models are kept until the process ends, so a
+ * provider found stays valid (an unloaded manifest is only no longer
+ * found).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "manifest.h"
+
+#ifndef ETW_MANIFEST_DIR
+#define ETW_MANIFEST_DIR "/var/lib/etw/manifests"
+#endif
+
+struct mf_source {
+	struct mf_source *next;
+	struct etw_manifest *m;
+	char *path;
+	bool loaded;			/* by etw_manifest_load() */
+	bool unloaded;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct mf_source *loaded;	/* newest first */
+static struct mf_source *scanned;	/* in search order */
+static bool scan_done;
+
+const char *etw_manifest_system_dir(void)
+{
+	return ETW_MANIFEST_DIR;
+}
+
+const char *etw_manifest_user_dir(char *buf, size_t size)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (xdg && *xdg == '/')
+		n = snprintf(buf, size, "%s/etw/manifests", xdg);
+	else if (home && *home)
+		n = snprintf(buf, size, "%s/.local/share/etw/manifests", home);
+	else
+		return NULL;
+	return n > 0 && (size_t)n < size ? buf : NULL;
+}
+
+static bool manifest_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && n > 4 &&
+	       (!strcmp(name + n - 4, ".man") || !strcmp(name + n - 4, ".xml"));
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int filter(const struct dirent *d)
+{
+	return manifest_name(d->d_name);
+}
+
+int etw_manifest_foreach_in(const char *dir, etw_manifest_fn fn, void *ctx)
+{
+	struct dirent **list;
+	int n = scandir(dir, &list, filter, by_name), ret = 0;
+
+	if (n < 0)
+		return errno == ENOENT ? 0 : -errno;
+	for (int i = 0; i < n; i++) {
+		struct etw_manifest_error err;
+		struct etw_manifest *m;
+		char *path;
+
+		if (!ret && asprintf(&path, "%s/%s", dir, list[i]->d_name) >= 0) {
+			int r = etw_manifest_read(path, &m, &err);
+
+			ret = fn(ctx, path, r ? NULL : m, r ? &err : NULL);
+			if (!r && ret <= 0)
+				etw_manifest_free(m);
+			free(path);
+			/* 1: the callback keeps the model. */
+			if (ret > 0)
+				ret = 0;
+		}
+		free(list[i]);
+	}
+	free(list);
+	return ret;
+}
+
+/* The directories searched, in order, each once; @fn for each. */
+int etw_manifest_foreach(etw_manifest_fn fn, void *ctx)
+{
+	const char *env = getenv("ETW_MANIFEST_PATH");
+	char user[4096];
+	int ret = 0;
+
+	if (env) {
+		char *copy = strdup(env), *save = NULL;
+
+		if (!copy)
+			return -ENOMEM;
+		for (char *d = strtok_r(copy, ":", &save); d && !ret;
+		     d = strtok_r(NULL, ":", &save))
+			ret = etw_manifest_foreach_in(d, fn, ctx);
+		free(copy);
+	}
+	if (!ret && etw_manifest_user_dir(user, sizeof(user)))
+		ret = etw_manifest_foreach_in(user, fn, ctx);
+	if (!ret)
+		ret = etw_manifest_foreach_in(etw_manifest_system_dir(), fn, ctx);
+	return ret;
+}
+
+struct scan {
+	struct mf_source **tail;
+};
+
+static int keep(void *ctx, const char *path, struct etw_manifest *m,
+		const struct etw_manifest_error *err)
+{
+	struct scan *s = ctx;
+	struct mf_source *src;
+
+	(void)err;
+	/* A malformed file is skipped here; `etw manifest list` shows why. */
+	if (!m)
+		return 0;
+	src = calloc(1, sizeof(*src));
+	if (!src)
+		return 0;
+	src->m = m;
+	src->path = strdup(path);
+	*s->tail = src;
+	s->tail = &src->next;
+	return 1;
+}
+
+static const struct etw_mf_provider *in(struct mf_source *src, const GUID *guid)
+{
+	for (; src; src = src->next) {
+		if (src->unloaded)
+			continue;
+		for (size_t i = 0; i < src->m->nproviders; i++)
+			if (!memcmp(&src->m->providers[i].guid, guid, sizeof(*guid)))
+				return &src->m->providers[i];
+	}
+	return NULL;
+}
+
+const struct etw_mf_provider *etw_manifest_find_provider(const GUID *guid)
+{
+	const struct etw_mf_provider *p;
+
+	pthread_mutex_lock(&lock);
+	p = in(loaded, guid);
+	if (!p && !scan_done) {
+		struct scan s = { &scanned };
+
+		scan_done = true;
+		etw_manifest_foreach(keep, &s);
+	}
+	if (!p)
+		p = in(scanned, guid);
+	pthread_mutex_unlock(&lock);
+	return p;
+}
+
+int etw_manifest_load(const char *path, struct etw_manifest_error *err)
+{
+	struct mf_source *src = calloc(1, sizeof(*src));
+	int ret;
+
+	if (!src)
+		return -ENOMEM;
+	ret = etw_manifest_read(path, &src->m, err);
+	src->path = strdup(path);
+	if (ret || !src->path) {
+		etw_manifest_free(src->m);
+		free(src->path);
+		free(src);
+		return ret ? ret : -ENOMEM;
+	}
+	src->loaded = true;
+	pthread_mutex_lock(&lock);
+	src->next = loaded;
+	loaded = src;
+	pthread_mutex_unlock(&lock);
+	return 0;
+}
+
+int etw_manifest_load_xml(const void *xml, size_t size, const char *name,
+			  struct etw_manifest_error *err)
+{
+	struct mf_source *src = calloc(1, sizeof(*src));
+	int ret;
+
+	if (!src)
+		return -ENOMEM;
+	ret = etw_manifest_parse(xml, size, &src->m, err);
+	src->path = strdup(name ? name : "");
+	if (ret || !src->path) {
+		etw_manifest_free(src->m);
+		free(src->path);
+		free(src);
+		return ret ? ret : -ENOMEM;
+	}
+	src->loaded = true;
+	pthread_mutex_lock(&lock);
+	src->next = loaded;
+	loaded = src;
+	pthread_mutex_unlock(&lock);
+	return 0;
+}
+
+int etw_manifest_unload(const char *path)
+{
+	int ret = -ENOENT;
+
+	pthread_mutex_lock(&lock);
+	for (struct mf_source *src = loaded; src; src = src->next)
+		if (!src->unloaded && !strcmp(src->path, path)) {
+			src->unloaded = true;
+			ret = 0;
+			break;
+		}
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+int etw_manifest_loaded_foreach(int (*fn)(void *ctx,
+					  const struct etw_mf_provider *p),
+				void *ctx)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&lock);
+	for (struct mf_source *src = loaded; src && !ret; src = src->next)
+		for (size_t i = 0; !src->unloaded && i < src->m->nproviders && !ret; i++)
+			ret = fn(ctx, &src->m->providers[i]);
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+static int mkdirs(const char *dir)
+{
+	char *p = strdup(dir);
+	int ret = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (char *s = p + 1; ; s++) {
+		if (*s == '/' || !*s) {
+			char c = *s;
+
+			*s = '\0';
+			if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+				ret = -errno;
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return ret;
+}
+
+void etw_manifest_file_name(const GUID *g, char buf[42])
+{
+	snprintf(buf, 42, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x.man",
+		 g->Data1, g->Data2, g->Data3, g->Data4[0], g->Data4[1],
+		 g->Data4[2], g->Data4[3], g->Data4[4], g->Data4[5],
+		 g->Data4[6], g->Data4[7]);
+}
+
+/* @xml as @dir/@name, whole or not at all (a new file renamed over). */
+static int write_file(const char *dir, const char *name, const void *xml,
+		      size_t size)
+{
+	char *path = NULL, *tmp = NULL;
+	size_t done = 0;
+	int fd = -1, ret = 0;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0 ||
+	    asprintf(&tmp, "%s/.%s.XXXXXX", dir, name) < 0) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	while (done < size) {
+		ssize_t n = write(fd, (const char *)xml + done, size - done);
+
+		if (n < 0) {
+			ret = -errno;
+			goto out;
+		}
+		done += (size_t)n;
+	}
+	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0 || close(fd) < 0) {
+		fd = -1;
+		ret = -errno;
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0)
+		ret = -errno;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (ret && tmp)
+		unlink(tmp);
+	free(tmp);
+	free(path);
+	return ret;
+}
+
+int etw_manifest_install_xml(const void *xml, size_t size, const char *dir,
+			     struct etw_manifest_error *err)
+{
+	struct etw_manifest *m;
+	int ret = etw_manifest_parse(xml, size, &m, err);
+
+	if (ret)
+		return ret;
+	ret = mkdirs(dir);
+	for (size_t i = 0; i < m->nproviders && !ret; i++) {
+		char name[42];
+
+		etw_manifest_file_name(&m->providers[i].guid, name);
+		ret = write_file(dir, name, xml, size);
+	}
+	etw_manifest_free(m);
+	return ret;
+}
+
+int etw_manifest_install(const char *path, const char *dir,
+			 struct etw_manifest_error *err)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t done = 0;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		ret = fd < 0 || errno ? -errno : -EINVAL;
+		if (fd >= 0 && !S_ISREG(st.st_mode))
+			ret = -EINVAL;
+		goto out;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (done < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
+
+		if (n <= 0) {
+			ret = n ? -errno : -EIO;
+			goto out;
+		}
+		done += (size_t)n;
+	}
+	ret = etw_manifest_install_xml(buf, done, dir, err);
+out:
+	if (ret && err && !err->message[0])
+		snprintf(err->message, sizeof(err->message), "%s", strerror(-ret));
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+int etw_manifest_uninstall(const GUID *guid, const char *dir)
+{
+	char name[42], *path;
+	int ret = 0;
+
+	etw_manifest_file_name(guid, name);
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	if (unlink(path) < 0)
+		ret = -errno;
+	free(path);
+	return ret;
+}
