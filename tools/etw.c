@@ -23,6 +23,7 @@ static const struct etw_cmd commands[] = {
 	{ "dump", "print the records of ETL trace files", cmd_dump },
 	{ "live", "print a real-time session's events as they come", cmd_live },
 	{ "guid", "print the GUID Windows derives from a provider name", cmd_guid },
+	{ "manifest", "install, uninstall, list or check event manifests", cmd_manifest },
 	{ "logger", "internal: write a file session's buffers (run by start)", cmd_logger },
 };
 

@@ -12,9 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/internal.h"
 #include "manifest.h"
 
-int etw_manifest_from_binary(const char *path, void **xml, size_t *size)
+ETW_EXPORT int etw_manifest_from_binary(const char *path, void **xml, size_t *size)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;

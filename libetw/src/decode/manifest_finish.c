@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "../common/internal.h"
 #include "manifest.h"
 
 struct finish {
@@ -390,7 +391,7 @@ int mf_finish(struct mf_build *b)
 	return ret;
 }
 
-const struct etw_mf_event *etw_mf_find_event(const struct etw_mf_provider *p,
+ETW_EXPORT const struct etw_mf_event *etw_mf_find_event(const struct etw_mf_provider *p,
 					     uint16_t id, uint8_t version)
 {
 	for (size_t i = 0; i < p->nevents; i++)

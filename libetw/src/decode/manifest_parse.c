@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/internal.h"
 #include "manifest.h"
 
 #define MAX_DEPTH	32
@@ -709,7 +710,7 @@ static struct mf_model *model_new(void)
 	return m;
 }
 
-void etw_manifest_free(struct etw_manifest *m)
+ETW_EXPORT void etw_manifest_free(struct etw_manifest *m)
 {
 	struct mf_arena a;
 
@@ -720,7 +721,7 @@ void etw_manifest_free(struct etw_manifest *m)
 	mf_arena_free(&a);
 }
 
-int etw_manifest_parse(const void *xml, size_t size, struct etw_manifest **out,
+ETW_EXPORT int etw_manifest_parse(const void *xml, size_t size, struct etw_manifest **out,
 		       struct etw_manifest_error *err)
 {
 	struct etw_manifest_error dummy;
@@ -765,7 +766,7 @@ int etw_manifest_parse(const void *xml, size_t size, struct etw_manifest **out,
 	return 0;
 }
 
-int etw_manifest_read(const char *path, struct etw_manifest **out,
+ETW_EXPORT int etw_manifest_read(const char *path, struct etw_manifest **out,
 		      struct etw_manifest_error *err)
 {
 	struct etw_manifest_error dummy;

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/internal.h"
 #include "manifest.h"
 
 #ifndef ETW_MANIFEST_DIR
@@ -38,12 +39,12 @@ static struct mf_source *loaded;	/* newest first */
 static struct mf_source *scanned;	/* in search order */
 static bool scan_done;
 
-const char *etw_manifest_system_dir(void)
+ETW_EXPORT const char *etw_manifest_system_dir(void)
 {
 	return ETW_MANIFEST_DIR;
 }
 
-const char *etw_manifest_user_dir(char *buf, size_t size)
+ETW_EXPORT const char *etw_manifest_user_dir(char *buf, size_t size)
 {
 	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
 	int n;
@@ -75,7 +76,7 @@ static int filter(const struct dirent *d)
 	return manifest_name(d->d_name);
 }
 
-int etw_manifest_foreach_in(const char *dir, etw_manifest_fn fn, void *ctx)
+ETW_EXPORT int etw_manifest_foreach_in(const char *dir, etw_manifest_fn fn, void *ctx)
 {
 	struct dirent **list;
 	int n = scandir(dir, &list, filter, by_name), ret = 0;
@@ -105,7 +106,7 @@ int etw_manifest_foreach_in(const char *dir, etw_manifest_fn fn, void *ctx)
 }
 
 /* The directories searched, in order, each once; @fn for each. */
-int etw_manifest_foreach(etw_manifest_fn fn, void *ctx)
+ETW_EXPORT int etw_manifest_foreach(etw_manifest_fn fn, void *ctx)
 {
 	const char *env = getenv("ETW_MANIFEST_PATH");
 	char user[4096];
@@ -164,7 +165,7 @@ static const struct etw_mf_provider *in(struct mf_source *src, const GUID *guid)
 	return NULL;
 }
 
-const struct etw_mf_provider *etw_manifest_find_provider(const GUID *guid)
+ETW_EXPORT const struct etw_mf_provider *etw_manifest_find_provider(const GUID *guid)
 {
 	const struct etw_mf_provider *p;
 
@@ -182,7 +183,7 @@ const struct etw_mf_provider *etw_manifest_find_provider(const GUID *guid)
 	return p;
 }
 
-int etw_manifest_load(const char *path, struct etw_manifest_error *err)
+ETW_EXPORT int etw_manifest_load(const char *path, struct etw_manifest_error *err)
 {
 	struct mf_source *src = calloc(1, sizeof(*src));
 	int ret;
@@ -283,7 +284,7 @@ static int mkdirs(const char *dir)
 	return ret;
 }
 
-void etw_manifest_file_name(const GUID *g, char buf[42])
+ETW_EXPORT void etw_manifest_file_name(const GUID *g, char buf[42])
 {
 	snprintf(buf, 42, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x.man",
 		 g->Data1, g->Data2, g->Data3, g->Data4[0], g->Data4[1],
@@ -336,7 +337,7 @@ out:
 	return ret;
 }
 
-int etw_manifest_install_xml(const void *xml, size_t size, const char *dir,
+ETW_EXPORT int etw_manifest_install_xml(const void *xml, size_t size, const char *dir,
 			     struct etw_manifest_error *err)
 {
 	struct etw_manifest *m;
@@ -355,7 +356,7 @@ int etw_manifest_install_xml(const void *xml, size_t size, const char *dir,
 	return ret;
 }
 
-int etw_manifest_install(const char *path, const char *dir,
+ETW_EXPORT int etw_manifest_install(const char *path, const char *dir,
 			 struct etw_manifest_error *err)
 {
 	struct stat st;
@@ -394,7 +395,7 @@ out:
 	return ret;
 }
 
-int etw_manifest_uninstall(const GUID *guid, const char *dir)
+ETW_EXPORT int etw_manifest_uninstall(const GUID *guid, const char *dir)
 {
 	char name[42], *path;
 	int ret = 0;
