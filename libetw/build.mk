@@ -98,6 +98,19 @@ $(BUILD)/tests/no_module: $(BUILD)/bin/etw
 $(BUILD)/tests/no_module: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/dump_formats: libetw/tests/etl_test.h
 
+# The header `etw mc` makes of the test manifest, compiled as C (run, with
+# the provider calls recorded) and as C++.
+MC_GEN		:= $(BUILD)/tests/gen/etw-test-types.h
+$(MC_GEN): testdata/manifests/etw-test-types.man $(BUILD)/bin/etw
+	@mkdir -p $(@D)
+	$(BUILD)/bin/etw mc -um -h $(@D) -b $<
+$(BUILD)/tests/mc_header: $(MC_GEN) libetw/tests/tl_recorder.h
+$(BUILD)/tests/mc_header: ALL_CFLAGS += -I$(BUILD)/tests/gen
+$(BUILD)/tests/mc_header_cxx.ok: libetw/tests/mc_header_cxx.cc $(MC_GEN) $(LIB_HDRS)
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include -I$(BUILD)/tests/gen -fsyntax-only $<
+	@touch $@
+unit: $(BUILD)/tests/mc_header_cxx.ok
+
 # The ETL reader's tests share a header.  Its fuzz test runs again under
 # ASan and UBSan, the reader's sources built into it, where the compiler
 # has their runtimes.

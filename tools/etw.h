@@ -28,6 +28,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_live(int argc, char **argv);
 int cmd_guid(int argc, char **argv);
 int cmd_manifest(int argc, char **argv);
+int cmd_mc(int argc, char **argv);
 int cmd_logger(int argc, char **argv);
 
 /* Print "etw: <message>" to stderr; returns 1 (the exit code for errors). */
