@@ -265,6 +265,7 @@ struct decode_source {
 const struct decode_source *decode_source_of(DECODING_SOURCE kind);
 
 extern const struct decode_source decode_source_wbem;
+extern const struct decode_source decode_source_xml;
 
 
 /*

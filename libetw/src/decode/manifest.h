@@ -114,4 +114,13 @@ int etw_manifest_loaded_foreach(int (*fn)(void *ctx,
 					  const struct etw_mf_provider *p),
 				void *ctx);
 
+/*
+ * The description (event_info.h) of event @e of provider @p: what the
+ * XMLFile source builds and TdhGetManifestEventInformation returns.
+ */
+struct decode_key;
+struct decode_desc;
+int mf_describe(const struct etw_mf_provider *p, const struct etw_mf_event *e,
+		const struct decode_key *key, struct decode_desc **out);
+
 #endif /* LIBETW_DECODE_MANIFEST_H */

@@ -10,6 +10,7 @@
 
 static const struct decode_source *const sources[DecodingSourceMax] = {
 	[DecodingSourceWbem] = &decode_source_wbem,
+	[DecodingSourceXMLFile] = &decode_source_xml,
 };
 
 const struct decode_source *decode_source_of(DECODING_SOURCE kind)
