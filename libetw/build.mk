@@ -104,8 +104,8 @@ MC_GEN		:= $(BUILD)/tests/gen/etw-test-types.h
 $(MC_GEN): testdata/manifests/etw-test-types.man $(BUILD)/bin/etw
 	@mkdir -p $(@D)
 	$(BUILD)/bin/etw mc -um -h $(@D) -b $<
-$(BUILD)/tests/mc_header: $(MC_GEN) libetw/tests/tl_recorder.h
-$(BUILD)/tests/mc_header: ALL_CFLAGS += -I$(BUILD)/tests/gen
+$(BUILD)/tests/mc_header $(BUILD)/tests/tdh_manifest: $(MC_GEN) libetw/tests/tl_recorder.h
+$(BUILD)/tests/mc_header $(BUILD)/tests/tdh_manifest: ALL_CFLAGS += -I$(BUILD)/tests/gen
 $(BUILD)/tests/mc_header_cxx.ok: libetw/tests/mc_header_cxx.cc $(MC_GEN) $(LIB_HDRS)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include -I$(BUILD)/tests/gen -fsyntax-only $<
 	@touch $@

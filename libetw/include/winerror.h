@@ -44,4 +44,15 @@
 #define ERROR_WMI_SERVER_UNAVAILABLE	4208
 #define ERROR_CTX_CLOSE_PENDING		7007
 
+/* TdhLoadManifest*: a program that is not ELF, a manifest that is not XML, none in a program. */
+#ifndef ERROR_BAD_EXE_FORMAT
+#define ERROR_BAD_EXE_FORMAT		193
+#endif
+#ifndef ERROR_XML_PARSE_ERROR
+#define ERROR_XML_PARSE_ERROR		1465
+#endif
+#ifndef ERROR_RESOURCE_TYPE_NOT_FOUND
+#define ERROR_RESOURCE_TYPE_NOT_FOUND	1813
+#endif
+
 #endif /* LIBETW_WINERROR_H */

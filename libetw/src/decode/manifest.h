@@ -104,15 +104,17 @@ int mf_finish(struct mf_build *b);
 
 /*
  * TdhLoadManifestFromMemory's and TdhUnloadManifest's side of the
- * loaded list (@name is what unloading names it by), and a walk over the
- * providers loaded, under the list's lock.
+ * loaded list: @name is what unloading names it by; @each is called with
+ * the GUID of every provider of the manifest unloaded.  And every
+ * provider the decoders know, the first of each GUID, under the list's
+ * lock (@fn must not call back into the store).
  */
 int etw_manifest_load_xml(const void *xml, size_t size, const char *name,
 			  struct etw_manifest_error *err);
-int etw_manifest_unload(const char *path);
-int etw_manifest_loaded_foreach(int (*fn)(void *ctx,
-					  const struct etw_mf_provider *p),
-				void *ctx);
+int etw_manifest_unload(const char *path, void (*each)(const GUID *guid));
+int etw_manifest_providers_foreach(int (*fn)(void *ctx,
+					     const struct etw_mf_provider *p),
+				   void *ctx);
 
 /*
  * The description (event_info.h) of event @e of provider @p: what the

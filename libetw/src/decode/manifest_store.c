@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../common/internal.h"
+#include "event_info.h"
 #include "manifest.h"
 
 #ifndef ETW_MANIFEST_DIR
@@ -153,6 +154,17 @@ static int keep(void *ctx, const char *path, struct etw_manifest *m,
 	return 1;
 }
 
+/* Read the directories, once; the lock is held. */
+static void scan(void)
+{
+	struct scan s = { &scanned };
+
+	if (scan_done)
+		return;
+	scan_done = true;
+	etw_manifest_foreach(keep, &s);
+}
+
 static const struct etw_mf_provider *in(struct mf_source *src, const GUID *guid)
 {
 	for (; src; src = src->next) {
@@ -171,16 +183,49 @@ ETW_EXPORT const struct etw_mf_provider *etw_manifest_find_provider(const GUID *
 
 	pthread_mutex_lock(&lock);
 	p = in(loaded, guid);
-	if (!p && !scan_done) {
-		struct scan s = { &scanned };
-
-		scan_done = true;
-		etw_manifest_foreach(keep, &s);
-	}
-	if (!p)
+	if (!p) {
+		scan();
 		p = in(scanned, guid);
+	}
 	pthread_mutex_unlock(&lock);
 	return p;
+}
+
+int etw_manifest_providers_foreach(int (*fn)(void *ctx,
+					     const struct etw_mf_provider *p),
+				   void *ctx)
+{
+	struct mf_source *lists[2];
+	int ret = 0;
+
+	pthread_mutex_lock(&lock);
+	scan();
+	lists[0] = loaded;
+	lists[1] = scanned;
+	for (int l = 0; l < 2 && !ret; l++)
+		for (struct mf_source *src = lists[l]; src && !ret; src = src->next)
+			for (size_t i = 0; !src->unloaded && i < src->m->nproviders && !ret; i++) {
+				const struct etw_mf_provider *p = &src->m->providers[i];
+
+				/* The first of a GUID is the one decoders use. */
+				if (in(loaded, &p->guid) == p ||
+				    (!in(loaded, &p->guid) && in(scanned, &p->guid) == p))
+					ret = fn(ctx, p);
+			}
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/* First in the search; what was described of its providers is forgotten. */
+static void add_loaded(struct mf_source *src)
+{
+	src->loaded = true;
+	pthread_mutex_lock(&lock);
+	src->next = loaded;
+	loaded = src;
+	pthread_mutex_unlock(&lock);
+	for (size_t i = 0; i < src->m->nproviders; i++)
+		decode_cache_forget(&src->m->providers[i].guid);
 }
 
 ETW_EXPORT int etw_manifest_load(const char *path, struct etw_manifest_error *err)
@@ -198,11 +243,7 @@ ETW_EXPORT int etw_manifest_load(const char *path, struct etw_manifest_error *er
 		free(src);
 		return ret ? ret : -ENOMEM;
 	}
-	src->loaded = true;
-	pthread_mutex_lock(&lock);
-	src->next = loaded;
-	loaded = src;
-	pthread_mutex_unlock(&lock);
+	add_loaded(src);
 	return 0;
 }
 
@@ -222,15 +263,11 @@ int etw_manifest_load_xml(const void *xml, size_t size, const char *name,
 		free(src);
 		return ret ? ret : -ENOMEM;
 	}
-	src->loaded = true;
-	pthread_mutex_lock(&lock);
-	src->next = loaded;
-	loaded = src;
-	pthread_mutex_unlock(&lock);
+	add_loaded(src);
 	return 0;
 }
 
-int etw_manifest_unload(const char *path)
+int etw_manifest_unload(const char *path, void (*each)(const GUID *guid))
 {
 	int ret = -ENOENT;
 
@@ -238,23 +275,11 @@ int etw_manifest_unload(const char *path)
 	for (struct mf_source *src = loaded; src; src = src->next)
 		if (!src->unloaded && !strcmp(src->path, path)) {
 			src->unloaded = true;
+			for (size_t i = 0; each && i < src->m->nproviders; i++)
+				each(&src->m->providers[i].guid);
 			ret = 0;
 			break;
 		}
-	pthread_mutex_unlock(&lock);
-	return ret;
-}
-
-int etw_manifest_loaded_foreach(int (*fn)(void *ctx,
-					  const struct etw_mf_provider *p),
-				void *ctx)
-{
-	int ret = 0;
-
-	pthread_mutex_lock(&lock);
-	for (struct mf_source *src = loaded; src && !ret; src = src->next)
-		for (size_t i = 0; !src->unloaded && i < src->m->nproviders && !ret; i++)
-			ret = fn(ctx, &src->m->providers[i]);
 	pthread_mutex_unlock(&lock);
 	return ret;
 }

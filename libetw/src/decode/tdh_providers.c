@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the TDH functions say about providers rather than events:
+ * TdhEnumerateProviders(ForDecodingSource) lists the providers whose
+ * manifests the decoders know (loaded, then installed); the kernel's MOF
+ * classes are built in, not registered, and WPP and TraceLogging
+ * providers describe themselves, so none of those is listed.
+ * TdhEnumerateProviderFieldInformation and
+ * TdhQueryProviderFieldInformation give a manifest's keywords, levels,
+ * channels, tasks and opcodes; TdhEnumerateManifestProviderEvents and
+ * TdhGetManifestEventInformation its events, without an event record.
+ * Each lays its answer out as Windows does: the fixed part, the array,
+ * then the UTF-16 strings the offsets point to.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/internal.h"
+#include "manifest.h"
+#include "tdh_internal.h"
+
+/* ---- providers ---- */
+
+struct enum_ctx {
+	PPROVIDER_ENUMERATION_INFO out;	/* NULL: measuring */
+	size_t count, strings;		/* providers, bytes of their names */
+	size_t off;			/* next string, when writing */
+};
+
+static int enum_one(void *ctx, const struct etw_mf_provider *p)
+{
+	struct enum_ctx *e = ctx;
+
+	if (e->out) {
+		TRACE_PROVIDER_INFO *t = &e->out->TraceProviderInfoArray[e->count];
+
+		t->ProviderGuid = p->guid;
+		t->SchemaSource = DecodingSourceXMLFile;
+		t->ProviderNameOffset = tdh_wput(e->out, &e->off, p->name);
+	} else {
+		e->strings += tdh_wsize(p->name);
+	}
+	e->count++;
+	return 0;
+}
+
+static ULONG enumerate(DECODING_SOURCE filter, PPROVIDER_ENUMERATION_INFO buf,
+		       ULONG have, ULONG *need)
+{
+	struct enum_ctx e = { 0 };
+	size_t size;
+	bool xml = filter == DecodingSourceXMLFile || filter == DecodingSourceMax;
+
+	if (xml)
+		etw_manifest_providers_foreach(enum_one, &e);
+	size = offsetof(PROVIDER_ENUMERATION_INFO, TraceProviderInfoArray) +
+	       e.count * sizeof(TRACE_PROVIDER_INFO) + e.strings;
+	if (size < sizeof(PROVIDER_ENUMERATION_INFO))
+		size = sizeof(PROVIDER_ENUMERATION_INFO);
+	if (size > 0xFFFFFFFFu)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	*need = (ULONG)size;
+	if (!buf || have < size)
+		return ERROR_INSUFFICIENT_BUFFER;
+	memset(buf, 0, size);
+	/* The list may have changed in between: count what fits again. */
+	e = (struct enum_ctx){ .out = buf };
+	e.off = offsetof(PROVIDER_ENUMERATION_INFO, TraceProviderInfoArray);
+	if (xml) {
+		struct enum_ctx m = { 0 };
+
+		etw_manifest_providers_foreach(enum_one, &m);
+		if (offsetof(PROVIDER_ENUMERATION_INFO, TraceProviderInfoArray) +
+		    m.count * sizeof(TRACE_PROVIDER_INFO) + m.strings > have) {
+			*need = (ULONG)(offsetof(PROVIDER_ENUMERATION_INFO,
+						 TraceProviderInfoArray) +
+					m.count * sizeof(TRACE_PROVIDER_INFO) + m.strings);
+			return ERROR_INSUFFICIENT_BUFFER;
+		}
+		e.off += m.count * sizeof(TRACE_PROVIDER_INFO);
+		etw_manifest_providers_foreach(enum_one, &e);
+	}
+	buf->NumberOfProviders = (ULONG)e.count;
+	return ERROR_SUCCESS;
+}
+
+ETW_EXPORT TDHSTATUS WINAPI TdhEnumerateProviders(PPROVIDER_ENUMERATION_INFO pBuffer,
+						  ULONG *pBufferSize)
+{
+	if (!pBufferSize)
+		return ERROR_INVALID_PARAMETER;
+	return enumerate(DecodingSourceMax, pBuffer, *pBufferSize, pBufferSize);
+}
+
+ETW_EXPORT TDHSTATUS WINAPI
+TdhEnumerateProvidersForDecodingSource(DECODING_SOURCE filter,
+				       PPROVIDER_ENUMERATION_INFO buffer,
+				       ULONG bufferSize, PULONG bufferRequired)
+{
+	if (!bufferRequired || (unsigned int)filter >= DecodingSourceMax)
+		return ERROR_INVALID_PARAMETER;
+	return enumerate(filter, buffer, bufferSize, bufferRequired);
+}
+
+/* ---- a provider's fields ---- */
+
+struct field {
+	const char *name;
+	const char *message;
+	uint64_t value;
+};
+
+struct fields {
+	struct field *f;
+	size_t n, cap;
+};
+
+static int add(struct fields *fs, const struct etw_mf_value *v)
+{
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->f[i].value == v->value && !strcmp(fs->f[i].name, v->name))
+			return 0;
+	if (fs->n == fs->cap) {
+		size_t cap = fs->cap ? fs->cap * 2 : 16;
+		struct field *f = realloc(fs->f, cap * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		fs->f = f;
+		fs->cap = cap;
+	}
+	fs->f[fs->n++] = (struct field){ v->name, v->message, v->value };
+	return 0;
+}
+
+/*
+ * The fields of one type a manifest defines, and the ones Windows
+ * predefines that its events use (win:Informational, win:Start, ...).
+ */
+static int collect(const struct etw_mf_provider *p, EVENT_FIELD_TYPE type,
+		   struct fields *fs)
+{
+	int ret = 0;
+
+	switch (type) {
+	case EventKeywordInformation:
+		for (size_t i = 0; i < p->nkeywords && !ret; i++)
+			ret = add(fs, &p->keywords[i]);
+		for (size_t i = 0; i < p->nevents && !ret; i++)
+			for (size_t j = 0; j < p->events[i].nkeywords && !ret; j++)
+				ret = add(fs, p->events[i].keyword_v[j]);
+		break;
+	case EventLevelInformation:
+		for (size_t i = 0; i < p->nlevels && !ret; i++)
+			ret = add(fs, &p->levels[i]);
+		for (size_t i = 0; i < p->nevents && !ret; i++)
+			ret = add(fs, p->events[i].level_v);
+		break;
+	case EventChannelInformation:
+		for (size_t i = 0; i < p->nchannels && !ret; i++)
+			ret = add(fs, &p->channels[i].v);
+		break;
+	case EventTaskInformation:
+		for (size_t i = 0; i < p->ntasks && !ret; i++)
+			ret = add(fs, &p->tasks[i].v);
+		break;
+	case EventOpcodeInformation:
+		for (size_t i = 0; i < p->nopcodes && !ret; i++)
+			ret = add(fs, &p->opcodes[i]);
+		for (size_t i = 0; i < p->ntasks && !ret; i++)
+			for (size_t j = 0; j < p->tasks[i].nopcodes && !ret; j++)
+				ret = add(fs, &p->tasks[i].opcodes[j]);
+		for (size_t i = 0; i < p->nevents && !ret; i++)
+			ret = add(fs, p->events[i].opcode_v);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return ret;
+}
+
+static ULONG lay_out(const struct fields *fs, EVENT_FIELD_TYPE type,
+		     PPROVIDER_FIELD_INFOARRAY buf, ULONG *size)
+{
+	size_t need = offsetof(PROVIDER_FIELD_INFOARRAY, FieldInfoArray) +
+		      fs->n * sizeof(PROVIDER_FIELD_INFO), off;
+	ULONG have = *size;
+
+	for (size_t i = 0; i < fs->n; i++)
+		need += tdh_wsize(fs->f[i].name) +
+			(fs->f[i].message ? tdh_wsize(fs->f[i].message) : 0);
+	if (need > 0xFFFFFFFFu)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	*size = (ULONG)need;
+	if (!buf || have < need)
+		return ERROR_INSUFFICIENT_BUFFER;
+	memset(buf, 0, need);
+	buf->NumberOfElements = (ULONG)fs->n;
+	buf->FieldType = type;
+	off = offsetof(PROVIDER_FIELD_INFOARRAY, FieldInfoArray) +
+	      fs->n * sizeof(PROVIDER_FIELD_INFO);
+	for (size_t i = 0; i < fs->n; i++) {
+		PROVIDER_FIELD_INFO *f = &buf->FieldInfoArray[i];
+
+		f->NameOffset = tdh_wput(buf, &off, fs->f[i].name);
+		if (fs->f[i].message)
+			f->DescriptionOffset = tdh_wput(buf, &off, fs->f[i].message);
+		f->Value = fs->f[i].value;
+	}
+	return ERROR_SUCCESS;
+}
+
+ETW_EXPORT TDHSTATUS WINAPI
+TdhEnumerateProviderFieldInformation(LPGUID pGuid, EVENT_FIELD_TYPE EventFieldType,
+				     PPROVIDER_FIELD_INFOARRAY pBuffer,
+				     ULONG *pBufferSize)
+{
+	const struct etw_mf_provider *p;
+	struct fields fs = { 0 };
+	ULONG err;
+
+	if (!pGuid || !pBufferSize ||
+	    (unsigned int)EventFieldType >= EventInformationMax)
+		return ERROR_INVALID_PARAMETER;
+	p = etw_manifest_find_provider(pGuid);
+	if (!p)
+		return ERROR_NOT_FOUND;
+	if (collect(p, EventFieldType, &fs)) {
+		free(fs.f);
+		return ERROR_NOT_ENOUGH_MEMORY;
+	}
+	err = fs.n ? lay_out(&fs, EventFieldType, pBuffer, pBufferSize) :
+		     ERROR_NOT_FOUND;
+	free(fs.f);
+	return err;
+}
+
+ETW_EXPORT TDHSTATUS WINAPI
+TdhQueryProviderFieldInformation(LPGUID pGuid, ULONGLONG EventFieldValue,
+				 EVENT_FIELD_TYPE EventFieldType,
+				 PPROVIDER_FIELD_INFOARRAY pBuffer,
+				 ULONG *pBufferSize)
+{
+	const struct etw_mf_provider *p;
+	struct fields fs = { 0 };
+	size_t kept = 0;
+	ULONG err;
+
+	if (!pGuid || !pBufferSize)
+		return ERROR_INVALID_PARAMETER;
+	/* As on Windows: keywords, levels and channels only. */
+	if (EventFieldType != EventKeywordInformation &&
+	    EventFieldType != EventLevelInformation &&
+	    EventFieldType != EventChannelInformation)
+		return ERROR_NOT_SUPPORTED;
+	p = etw_manifest_find_provider(pGuid);
+	if (!p)
+		return ERROR_NOT_FOUND;
+	if (collect(p, EventFieldType, &fs)) {
+		free(fs.f);
+		return ERROR_NOT_ENOUGH_MEMORY;
+	}
+	/* A keyword value names every keyword whose bits it has. */
+	for (size_t i = 0; i < fs.n; i++) {
+		bool match = EventFieldType == EventKeywordInformation ?
+			     fs.f[i].value && (EventFieldValue & fs.f[i].value) == fs.f[i].value :
+			     fs.f[i].value == EventFieldValue;
+
+		if (match)
+			fs.f[kept++] = fs.f[i];
+	}
+	fs.n = kept;
+	err = fs.n ? lay_out(&fs, EventFieldType, pBuffer, pBufferSize) :
+		     ERROR_NOT_FOUND;
+	free(fs.f);
+	return err;
+}
+
+/* ---- a manifest's events ---- */
+
+ETW_EXPORT TDHSTATUS WINAPI TdhEnumerateManifestProviderEvents(LPGUID ProviderGuid,
+							       PPROVIDER_EVENT_INFO Buffer,
+							       ULONG *BufferSize)
+{
+	const struct etw_mf_provider *p;
+	size_t need;
+	ULONG have;
+
+	if (!ProviderGuid || !BufferSize)
+		return ERROR_INVALID_PARAMETER;
+	p = etw_manifest_find_provider(ProviderGuid);
+	if (!p)
+		return ERROR_NOT_FOUND;
+	need = offsetof(PROVIDER_EVENT_INFO, EventDescriptorsArray) +
+	       p->nevents * sizeof(EVENT_DESCRIPTOR);
+	if (need < sizeof(PROVIDER_EVENT_INFO))
+		need = sizeof(PROVIDER_EVENT_INFO);
+	have = *BufferSize;
+	*BufferSize = (ULONG)need;
+	if (!Buffer || have < need)
+		return ERROR_INSUFFICIENT_BUFFER;
+	memset(Buffer, 0, need);
+	Buffer->NumberOfEvents = (ULONG)p->nevents;
+	for (size_t i = 0; i < p->nevents; i++) {
+		const struct etw_mf_event *e = &p->events[i];
+		EVENT_DESCRIPTOR *d = &Buffer->EventDescriptorsArray[i];
+
+		d->Id = e->id;
+		d->Version = e->version;
+		d->Channel = e->channel;
+		d->Level = e->level;
+		d->Opcode = e->opcode;
+		d->Task = e->task;
+		d->Keyword = e->keywords;
+	}
+	return ERROR_SUCCESS;
+}
+
+ETW_EXPORT TDHSTATUS WINAPI TdhGetManifestEventInformation(LPGUID ProviderGuid,
+							   PEVENT_DESCRIPTOR EventDescriptor,
+							   PTRACE_EVENT_INFO Buffer,
+							   ULONG *BufferSize)
+{
+	const struct etw_mf_provider *p;
+	const struct etw_mf_event *e;
+	const struct decode_desc *d;
+	struct decode_desc *built = NULL;
+	struct decode_key key = { .source = DecodingSourceXMLFile };
+	int ret;
+
+	if (!ProviderGuid || !EventDescriptor || !BufferSize)
+		return ERROR_INVALID_PARAMETER;
+	p = etw_manifest_find_provider(ProviderGuid);
+	e = p ? etw_mf_find_event(p, EventDescriptor->Id, EventDescriptor->Version) :
+		NULL;
+	if (!e)
+		return ERROR_NOT_FOUND;
+	key.guid = *ProviderGuid;
+	key.id = e->id;
+	key.version = e->version;
+	/* The same description an event record of it gets. */
+	d = decode_cache_get(&key);
+	if (!d || d == DECODE_NONE) {
+		ret = mf_describe(p, e, &key, &built);
+		if (ret)
+			return tdh_error(ret);
+		d = decode_cache_put(&key, built);
+		if (d == DECODE_NONE)
+			return ERROR_NOT_FOUND;
+	}
+	return tdh_copy_out(Buffer, BufferSize, d->tei, d->tei_size);
+}
