@@ -266,6 +266,7 @@ const struct decode_source *decode_source_of(DECODING_SOURCE kind);
 
 extern const struct decode_source decode_source_wbem;
 extern const struct decode_source decode_source_xml;
+extern const struct decode_source decode_source_tlg;
 
 
 /*

@@ -11,6 +11,7 @@
 static const struct decode_source *const sources[DecodingSourceMax] = {
 	[DecodingSourceWbem] = &decode_source_wbem,
 	[DecodingSourceXMLFile] = &decode_source_xml,
+	[DecodingSourceTlg] = &decode_source_tlg,
 };
 
 const struct decode_source *decode_source_of(DECODING_SOURCE kind)
