@@ -86,8 +86,9 @@ TEST(lxcore_provider_group)
 	EXPECT_EQ(2, count("Microsoft.Windows.Subsystem.LxCore group "
 			   "4f50731a-89cf-4782-b3e0-dce8c90476ba"));
 	EXPECT_EQ(2, count("{\"name\": \"ErrorLevel\", \"value\": \"2\"}"));
+	/* GUIDs as TdhFormatProperty (and tracerpt) shows them: in braces. */
 	EXPECT_EQ(2, count("{\"name\": \"instanceId\", \"value\": "
-			   "\"00000000-0000-0000-0000-000000000000\"}"));
+			   "\"{00000000-0000-0000-0000-000000000000}\"}"));
 	EXPECT_EQ(2, count("{\"name\": \"LxPid\", \"value\": \"-1\"}"));
 	EXPECT_EQ(2, count("{\"name\": \"LxTid\", \"value\": \"-1\"}"));
 	EXPECT_EQ(2, count("{\"name\": \"LxNs\", \"value\": \"0\"}"));

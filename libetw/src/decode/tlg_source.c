@@ -15,7 +15,10 @@
  *    element count: that count is a property of its own, "<Name>.Count",
  *    which the array names with PropertyParamCount;
  *  - binary data and custom-serialized fields are a UINT16 byte count
- *    and the bytes: TDH_INTYPE_MANIFEST_COUNTEDBINARY.
+ *    and the bytes: TDH_INTYPE_MANIFEST_COUNTEDBINARY;
+ *  - an array of Char8 or Char16 is a string of that many characters
+ *    (ANSISTRING or UNICODESTRING with its length), as TDH shows char
+ *    arrays.
  * The description is cached per (provider, schema): the key's extra is a
  * hash of the schema's bytes.
  */
@@ -298,6 +301,13 @@ static void free_layout(struct layout *l)
 	free(l->queue);
 }
 
+/* An array of Char8 or Char16 (TraceLogging's STRING out-type on them). */
+static bool char_array(const struct tl_field *f)
+{
+	return (f->arity == ARITY_CCOUNT || f->arity == ARITY_VCOUNT) &&
+	       f->out == 2 && f->in >= 3 && f->in <= 6;
+}
+
 static int describe(struct tei_builder *b, const struct schema *s,
 		    const struct layout *l)
 {
@@ -318,6 +328,18 @@ static int describe(struct tei_builder *b, const struct schema *s,
 					p.flags = PropertyStruct;
 					p.struct_start = (uint16_t)l->start[i];
 					p.struct_members = (uint16_t)l->members[i];
+				} else if (char_array(f)) {
+					/* Characters: a string of that many. */
+					p.in_type = f->in <= 4 ? TDH_INTYPE_ANSISTRING :
+								 TDH_INTYPE_UNICODESTRING;
+					if (f->arity == ARITY_CCOUNT) {
+						p.flags = PropertyParamFixedLength;
+						p.length = f->ccount;
+					} else {
+						p.flags = PropertyParamLength;
+						p.length = (uint16_t)l->cprop[i];
+					}
+					goto add;
 				} else if (f->in == TLG_BINARY || f->arity == ARITY_CUSTOM) {
 					p.in_type = TDH_INTYPE_MANIFEST_COUNTEDBINARY;
 					p.out_type = out_type(f->out, f->in);
@@ -332,6 +354,7 @@ static int describe(struct tei_builder *b, const struct schema *s,
 					p.flags |= PropertyParamCount;
 					p.count = (uint16_t)l->cprop[i];
 				}
+add:
 				if (f->has_tags) {
 					p.flags |= PropertyHasTags;
 					p.tags = f->tags;
