@@ -91,6 +91,8 @@ $(BUILD)/tests/tracelogging_cxx: libetw/tests/tracelogging_cxx.cc $(LIB_HDRS)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -Iuapi -Ilibetw/include -o $@ $<
 $(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed: $(BUILD)/bin/etw
 $(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
+$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/manifest_tool: $(BUILD)/bin/etw
+$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/manifest_tool: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: $(BUILD)/bin/etw
 $(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 # etw without the module (no_module) runs this build's etw too.

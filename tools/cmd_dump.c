@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <etw_etl.h>
+#include <etw_manifest.h>
 
 #include "ctl.h"
 #include "dump.h"
@@ -29,6 +30,8 @@ static void usage(FILE *out)
 	      "                       the processes\n"
 	      "      --order ORDER    time (default: all processors merged) or file\n"
 	      "  -o, --output FILE    write to FILE instead of standard output\n"
+	      "  -m, --manifest FILE  decode with this instrumentation manifest too\n"
+	      "                       (before the installed ones; may be repeated)\n"
 	      "  -h, --help           this text\n", out);
 }
 
@@ -107,6 +110,21 @@ static int dump_file(struct dump *d, const char *path, enum etw_etl_order order)
 	return ret < 0;
 }
 
+/* --manifest: known to this run's decoder before any installed one. */
+static int load_manifest(const char *path)
+{
+	struct etw_manifest_error err;
+	int ret = etw_manifest_load(path, &err);
+
+	if (!ret)
+		return 0;
+	if (ret == -EBADMSG && err.line)
+		return etw_error("dump: %s:%lu: %s", path, err.line, err.message);
+	if (ret == -EBADMSG)
+		return etw_error("dump: %s: %s", path, err.message);
+	return etw_error("dump: %s: %s", path, strerror(-ret));
+}
+
 struct options {
 	const struct dump_format *fmt;
 	bool summary;
@@ -122,13 +140,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "summary", no_argument, NULL, 's' },
 		{ "order", required_argument, NULL, 'O' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "manifest", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:so:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:so:m:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			o->fmt = dump_find_format(optarg);
@@ -148,6 +167,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'o':
 			o->output = optarg;
+			break;
+		case 'm':
+			if (load_manifest(optarg))
+				return 1;
 			break;
 		case 'h':
 			usage(stdout);

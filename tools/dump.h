@@ -80,6 +80,9 @@ struct dump_event {
 	const struct etw_decoded_event *dec;
 	struct kv_list fields;		/* decoded payload */
 	bool decoded;			/* fields hold the whole payload */
+	/* Manifest events: level, task, ... names and message; or why raw. */
+	struct kv_list rendering;
+	const char *warning;		/* or NULL */
 };
 
 /* A record being rendered, reused from record to record. */
@@ -93,6 +96,7 @@ struct dump_prep {
 	struct etw_decoded_event dec;
 	int dec_ret;			/* of etw_decode_etl_event() */
 	struct dump_procs *procs;	/* names processes, or NULL */
+	struct sbuf warning;		/* and the message (dump_rendering.c) */
 	/* The last provider's GUID as text and its kernel group name. */
 	bool last_valid;
 	struct etw_etl_guid last_provider;
@@ -107,6 +111,16 @@ struct dump_prep {
  */
 bool dump_decode(struct dump_prep *pp, const struct etw_etl_event *ev,
 		 bool full);
+
+/*
+ * The rendering of a decoded manifest event (names, message with its
+ * inserts) into pp->e.rendering, or the warning for a manifest event shown
+ * raw into pp->e.warning (dump_rendering.c); dump_message() fills a
+ * message's %1..%n with the decoded fields.
+ */
+void dump_rendering(struct dump_prep *pp, const struct etw_etl_event *ev);
+void dump_message(struct sbuf *sb, const char *msg,
+		  const struct etw_decoded_event *dec);
 
 /* Everything the formats print into pp->e; with !full only the names. */
 void dump_prepare(struct dump_prep *pp, const struct etw_etl_event *ev,

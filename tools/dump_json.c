@@ -125,6 +125,12 @@ static void event(struct dump *d, const struct dump_event *e)
 	members(out, &d->kvs);
 	if (e->ext.n)
 		pairs(out, "ext", &e->ext, "type");
+	if (e->rendering.n)
+		pairs(out, "rendering", &e->rendering, "name");
+	if (e->warning) {
+		fputs(", \"warning\": ", out);
+		put_json_string(out, e->warning);
+	}
 	if (e->decoded) {
 		fputs(", \"fields\": [", out);
 		if (e->dec)

@@ -125,6 +125,7 @@ void dump_prepare(struct dump_prep *pp, const struct etw_etl_event *ev,
 		format_filetime(ev->filetime, e->time, sizeof(e->time));
 	ext_items(pp, ev);
 	payload(pp, ev, true);
+	dump_rendering(pp, ev);
 	e->payload_pid = UINT32_MAX;
 	e->process_name = pp->procs ? procs_name(pp->procs, ev, &pp->dec,
 						 pp->dec_ret, &e->payload_pid) :
@@ -135,6 +136,8 @@ void dump_prep_free(struct dump_prep *pp)
 {
 	kv_free(&pp->e.ext);
 	kv_free(&pp->e.fields);
+	kv_free(&pp->e.rendering);
+	sb_free(&pp->warning);
 	sb_free(&pp->provider_name);
 	sb_free(&pp->event_name);
 	sb_free(&pp->tmp);

@@ -206,6 +206,16 @@ static void event(struct dump *d, const struct dump_event *e)
 		put_text(out, e->ext.v[i].value);
 		putc('\n', out);
 	}
+	for (size_t i = 0; i < e->rendering.n; i++) {
+		fprintf(out, "    (%s) ", e->rendering.v[i].key);
+		put_text(out, e->rendering.v[i].value);
+		putc('\n', out);
+	}
+	if (e->warning) {
+		fputs("    warning: ", out);
+		put_text(out, e->warning);
+		putc('\n', out);
+	}
 	if (e->dec)
 		decoded_fields(d, e->dec);
 	for (size_t i = 0; i < e->fields.n; i++) {

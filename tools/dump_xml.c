@@ -112,6 +112,25 @@ static void system(FILE *out, const struct dump_event *e)
 	fputs("/>\n    </System>\n", out);
 }
 
+/* tracerpt's RenderingInfo: the manifest's names and the message. */
+static void rendering(FILE *out, const struct dump_event *e)
+{
+	if (!e->rendering.n && !e->warning)
+		return;
+	fputs("    <RenderingInfo Culture=\"en-US\">\n", out);
+	for (size_t i = 0; i < e->rendering.n; i++) {
+		fprintf(out, "     <%s>", e->rendering.v[i].key);
+		put_xml_text(out, e->rendering.v[i].value);
+		fprintf(out, "</%s>\n", e->rendering.v[i].key);
+	}
+	if (e->warning) {
+		fputs("     <Warning>", out);
+		put_xml_text(out, e->warning);
+		fputs("</Warning>\n", out);
+	}
+	fputs("    </RenderingInfo>\n", out);
+}
+
 static void event(struct dump *d, const struct dump_event *e)
 {
 	FILE *out = d->out;
@@ -148,6 +167,7 @@ static void event(struct dump *d, const struct dump_event *e)
 		sb_write_hex(&d->sb, out, "    <BinaryEventData>", e->ev->data,
 			     e->ev->data_size, "</BinaryEventData>\n");
 	}
+	rendering(out, e);
 	fputs("   </Event>\n", out);
 }
 
