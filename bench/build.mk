@@ -7,6 +7,7 @@
 BENCH_COMMON	:= bench/common.c bench/syscount.c
 BENCH_HDRS	:= bench/bench.h bench/lttng_tp.h bench/qemu/marker.h $(LIB_HDRS) uapi/linux/etw.h
 BENCH_PROGS	:= $(addprefix $(BUILD)/bench/etw-bench-,write threads producer cpu lttng tracelogging profile xpress decode)
+BENCH_PROGS	:= $(addprefix $(BUILD)/bench/etw-bench-,write threads producer cpu lttng tracelogging profile decode manifest)
 # The instruction profiler, a QEMU plugin the host loads (make bench-profile).
 BENCH_PLUGIN	:= $(BUILD)/bench/qemu/insn-profile.so
 BENCH_LINK	:= -L$(BUILD)/lib -letw -Wl,-rpath,'$$ORIGIN/../lib' -pthread
@@ -24,6 +25,13 @@ $(BUILD)/bench/etw-bench-%: bench/%.c $(BENCH_COMMON) $(BENCH_HDRS) $(LIB_SO)
 $(BUILD)/bench/etw-bench-xpress: BENCH_EXTRA := libetw/src/etl/xpress.c
 $(BUILD)/bench/etw-bench-xpress: libetw/src/etl/xpress.c libetw/src/etl/xpress.h \
 	libetw/tests/xpress_encoder.h
+
+# The provider of etw-bench-manifest: the header etw mc makes of its manifest.
+$(BUILD)/bench/gen/manifest.h: bench/manifest.man $(BUILD)/bin/etw
+	@mkdir -p $(@D)
+	$(BUILD)/bin/etw mc -um -h $(@D) $<
+$(BUILD)/bench/etw-bench-manifest: $(BUILD)/bench/gen/manifest.h
+$(BUILD)/bench/etw-bench-manifest: ALL_CFLAGS += -I$(BUILD)/bench/gen
 
 $(BENCH_PLUGIN): bench/qemu/insn-profile.c bench/qemu/plugin-api.h bench/qemu/marker.h
 	@mkdir -p $(@D)
