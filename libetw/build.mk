@@ -107,6 +107,8 @@ $(MC_GEN): testdata/manifests/etw-test-types.man $(BUILD)/bin/etw
 	@mkdir -p $(@D)
 	$(BUILD)/bin/etw mc -um -h $(@D) -b $<
 $(BUILD)/tests/mc_header $(BUILD)/tests/tdh_manifest: $(MC_GEN) libetw/tests/tl_recorder.h
+$(BUILD)/tests/tdh_manifest $(BUILD)/tests/tdh_tracelogging: libetw/tests/tdh_consumer.h
+$(BUILD)/tests/tdh_tracelogging: libetw/tests/etl_test.h
 $(BUILD)/tests/mc_header $(BUILD)/tests/tdh_manifest: ALL_CFLAGS += -I$(BUILD)/tests/gen
 $(BUILD)/tests/mc_header_cxx.ok: libetw/tests/mc_header_cxx.cc $(MC_GEN) $(LIB_HDRS)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include -I$(BUILD)/tests/gen -fsyntax-only $<
@@ -129,7 +131,17 @@ ASAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 ifneq ($(filter /%,$(shell $(CC) -print-file-name=libasan.so)),)
 UNIT_BINS	+= $(BUILD)/tests/etl_fuzz_asan $(BUILD)/tests/consumer_api_asan
 UNIT_BINS	+= $(BUILD)/tests/decode_kernel_asan
+UNIT_BINS	+= $(BUILD)/tests/manifest_parse_asan $(BUILD)/tests/tdh_tracelogging_asan
 endif
+
+# Manifests and TraceLogging schemas with bytes changed, under ASan too.
+$(BUILD)/tests/manifest_parse_asan $(BUILD)/tests/tdh_tracelogging_asan: \
+		$(BUILD)/tests/%_asan: libetw/tests/%.c libetw/tests/etl_test.h \
+		libetw/tests/tdh_consumer.h $(LIB_SRCS) $(wildcard libetw/src/*/*.h) \
+		$(LIB_HDRS) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(KSFT_CFLAGS) $(ASAN_FLAGS) \
+		-pthread -o $@ $< $(LIB_SRCS) $(LIB_LIBS)
 
 $(BUILD)/tests/etl_fuzz_asan: libetw/tests/etl_fuzz.c libetw/tests/etl_test.h \
 		$(ETL_SRCS) $(wildcard libetw/src/*/*.h) $(LIB_HDRS) $(KSRC)/.stamp

@@ -163,4 +163,40 @@ TEST(missing_file)
 	EXPECT_EQ(NULL, m);
 }
 
+/* The test manifest with bytes changed: refused or read, never a crash. */
+TEST(flipped_manifests)
+{
+	static char xml[16384], copy[16384];
+	struct etw_manifest_error err;
+	struct etw_manifest *m;
+	int read_ok = 0, refused = 0;
+	size_t n;
+	FILE *f;
+
+	f = fopen(TYPES_MAN, "r");
+	ASSERT_NE(NULL, f);
+	n = fread(xml, 1, sizeof(xml), f);
+	fclose(f);
+	ASSERT_LT(n, sizeof(xml));
+	srand(18);
+	for (int round = 0; round < 2000; round++) {
+		int ret;
+
+		memcpy(copy, xml, n);
+		for (int k = 0; k < 1 + round % 4; k++)
+			copy[rand() % n] = (char)(rand() % 128);
+		ret = etw_manifest_parse(copy, n, &m, &err);
+		if (!ret) {
+			read_ok++;
+			etw_manifest_free(m);
+		} else {
+			EXPECT_EQ(-EBADMSG, ret);
+			EXPECT_NE(0, err.message[0]);
+			refused++;
+		}
+	}
+	EXPECT_LT(0, read_ok);
+	EXPECT_LT(0, refused);
+}
+
 TEST_HARNESS_MAIN

@@ -21,11 +21,10 @@
 #include <tdh.h>
 
 #include "etw-test-types.h"
+#include "tdh_consumer.h"
 
 #define TYPES_MAN u"testdata/manifests/etw-test-types.man"
 
-/* Windows code writes ULONG_MAX, 32 bits there; 64 in a Linux build. */
-#define ALL_ELEMENTS	0xFFFFFFFFu
 
 /* The event the recorded descriptors make, as ProcessTrace gives it. */
 struct rec_event {
@@ -41,195 +40,16 @@ static void make_record(struct rec_event *r)
 	r->er.EventHeader.ProviderId = ETW_TEST_MANIFEST;
 	r->er.EventHeader.EventDescriptor = rec.desc;
 	r->er.EventHeader.Flags = EVENT_HEADER_FLAG_64_BIT_HEADER;
-	/* Descriptor 0 is the provider traits: not user data. */
+	/*
+	 * Descriptor 0 is the provider traits: not user data.  The bytes are
+	 * the recorder's copies: what a descriptor pointed to may be gone.
+	 */
 	for (ULONG i = 1; i < rec.count; i++) {
-		memcpy(r->data + n, (const void *)(uintptr_t)rec.data[i].Ptr,
-		       rec.data[i].Size);
+		memcpy(r->data + n, rec.bytes[i], rec.data[i].Size);
 		n += rec.data[i].Size;
 	}
 	r->er.UserData = r->data;
 	r->er.UserDataLength = (USHORT)n;
-}
-
-/* UTF-16 to UTF-8, for comparing. */
-static void narrow(const WCHAR *w, char *out, size_t size)
-{
-	size_t n = 0;
-
-	for (; w && *w && n + 5 < size; w++) {
-		uint32_t c = *w;
-
-		if (c >= 0xd800 && c < 0xdc00 && w[1] >= 0xdc00 && w[1] < 0xe000) {
-			c = 0x10000 + ((c - 0xd800) << 10) + (w[1] - 0xdc00);
-			w++;
-		}
-		if (c < 0x80) {
-			out[n++] = (char)c;
-		} else if (c < 0x800) {
-			out[n++] = (char)(0xc0 | c >> 6);
-			out[n++] = (char)(0x80 | (c & 0x3f));
-		} else if (c < 0x10000) {
-			out[n++] = (char)(0xe0 | c >> 12);
-			out[n++] = (char)(0x80 | (c >> 6 & 0x3f));
-			out[n++] = (char)(0x80 | (c & 0x3f));
-		} else {
-			out[n++] = (char)(0xf0 | c >> 18);
-			out[n++] = (char)(0x80 | (c >> 12 & 0x3f));
-			out[n++] = (char)(0x80 | (c >> 6 & 0x3f));
-			out[n++] = (char)(0x80 | (c & 0x3f));
-		}
-	}
-	out[n] = '\0';
-}
-
-/*
- * The consumer: every property of the event, "Name=value;" in order.
- * Integers other properties take their length or count from are read with
- * TdhGetProperty; the data is walked with TdhFormatProperty's
- * UserDataConsumed.
- */
-struct consumer {
-	PEVENT_RECORD ev;
-	PTRACE_EVENT_INFO info;
-	PBYTE data, end;
-	char out[4096];
-	ULONG status;
-};
-
-static ULONG int_property(struct consumer *c, USHORT index, ULONG *value)
-{
-	PROPERTY_DATA_DESCRIPTOR pd = { 0 };
-	PEVENT_PROPERTY_INFO p = &c->info->EventPropertyInfoArray[index];
-	ULONG size = 0, status;
-	ULONGLONG v = 0;
-
-	pd.PropertyName = (ULONGLONG)(uintptr_t)TEI_PROPERTY_NAME(c->info, p);
-	pd.ArrayIndex = ALL_ELEMENTS;
-	status = TdhGetPropertySize(c->ev, 0, NULL, 1, &pd, &size);
-	if (status || size > sizeof(v))
-		return status ? status : ERROR_EVT_INVALID_EVENT_DATA;
-	status = TdhGetProperty(c->ev, 0, NULL, 1, &pd, size, (PBYTE)&v);
-	*value = (ULONG)v;
-	return status;
-}
-
-static ULONG print_properties(struct consumer *c, USHORT first, USHORT n,
-			      const char *prefix);
-
-static ULONG print_one(struct consumer *c, USHORT i, const char *prefix)
-{
-	PEVENT_PROPERTY_INFO p = &c->info->EventPropertyInfoArray[i];
-	char name[128], full[256];
-	ULONG count = p->count, length = p->length, status;
-
-	narrow(TEI_PROPERTY_NAME(c->info, p), name, sizeof(name));
-	snprintf(full, sizeof(full), "%s%s", prefix, name);
-	if (p->Flags & PropertyParamCount) {
-		status = int_property(c, p->countPropertyIndex, &count);
-		if (status)
-			return status;
-	}
-	if (p->Flags & PropertyParamLength) {
-		status = int_property(c, p->lengthPropertyIndex, &length);
-		if (status)
-			return status;
-	}
-	for (ULONG e = 0; e < count; e++) {
-		char elem[300];
-		bool array = (p->Flags & (PropertyParamCount | PropertyParamFixedCount)) != 0;
-
-		if (array)
-			snprintf(elem, sizeof(elem), "%s[%lu]", full, (unsigned long)e);
-		else
-			snprintf(elem, sizeof(elem), "%s", full);
-		if (p->Flags & PropertyStruct) {
-			char sub[310];
-
-			snprintf(sub, sizeof(sub), "%s.", elem);
-			status = print_properties(c, p->structType.StructStartIndex,
-						  p->structType.NumOfStructMembers, sub);
-			if (status)
-				return status;
-			continue;
-		}
-		PEVENT_MAP_INFO map = NULL;
-		ULONG map_size = 0;
-		WCHAR value[512];
-		ULONG size = sizeof(value);
-		USHORT used = 0;
-		char text[512];
-
-		if (p->nonStructType.MapNameOffset) {
-			status = TdhGetEventMapInformation(c->ev, TEI_MAP_NAME(c->info, p),
-							   NULL, &map_size);
-			if (status != ERROR_INSUFFICIENT_BUFFER)
-				return status;
-			map = malloc(map_size);
-			status = TdhGetEventMapInformation(c->ev, TEI_MAP_NAME(c->info, p),
-							   map, &map_size);
-			if (status) {
-				free(map);
-				return status;
-			}
-		}
-		status = TdhFormatProperty(c->info, map, 8, p->nonStructType.InType,
-					   p->nonStructType.OutType, (USHORT)length,
-					   (USHORT)(c->end - c->data), c->data, &size,
-					   value, &used);
-		free(map);
-		if (status)
-			return status;
-		narrow(value, text, sizeof(text));
-		c->data += used;
-		snprintf(c->out + strlen(c->out), sizeof(c->out) - strlen(c->out),
-			 "%s=%s;", elem, text);
-	}
-	return ERROR_SUCCESS;
-}
-
-static ULONG print_properties(struct consumer *c, USHORT first, USHORT n,
-			      const char *prefix)
-{
-	for (USHORT i = first; i < first + n; i++) {
-		ULONG status = print_one(c, i, prefix);
-
-		if (status)
-			return status;
-	}
-	return ERROR_SUCCESS;
-}
-
-static PTRACE_EVENT_INFO event_info(PEVENT_RECORD ev, ULONG *status)
-{
-	PTRACE_EVENT_INFO info;
-	ULONG size = 0;
-
-	*status = TdhGetEventInformation(ev, 0, NULL, NULL, &size);
-	if (*status != ERROR_INSUFFICIENT_BUFFER)
-		return NULL;
-	info = malloc(size);
-	*status = TdhGetEventInformation(ev, 0, NULL, info, &size);
-	if (*status) {
-		free(info);
-		return NULL;
-	}
-	return info;
-}
-
-static const char *consume(PEVENT_RECORD ev, struct consumer *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->ev = ev;
-	c->info = event_info(ev, &c->status);
-	if (!c->info)
-		return "";
-	c->data = ev->UserData;
-	c->end = c->data + ev->UserDataLength;
-	c->status = print_properties(c, 0, (USHORT)c->info->TopLevelPropertyCount, "");
-	if (!c->status && c->data != c->end)
-		c->status = ERROR_EVT_INVALID_EVENT_DATA;
-	free(c->info);
-	return c->out;
 }
 
 FIXTURE(tdh) {
@@ -239,6 +59,7 @@ FIXTURE(tdh) {
 
 FIXTURE_SETUP(tdh)
 {
+	memset(&self->c, 0, sizeof(self->c));
 	memset(&rec, 0, sizeof(rec));
 	ASSERT_EQ(ERROR_SUCCESS, TdhLoadManifest((PWSTR)TYPES_MAN));
 	ASSERT_EQ(ERROR_SUCCESS, EventRegisterEtw_Test_Manifest());
@@ -248,6 +69,7 @@ FIXTURE_SETUP(tdh)
 
 FIXTURE_TEARDOWN(tdh)
 {
+	free(self->c.out);
 	EventUnregisterEtw_Test_Manifest();
 	EXPECT_EQ(ERROR_SUCCESS, TdhUnloadManifest((PWSTR)TYPES_MAN));
 }
@@ -337,8 +159,7 @@ TEST_F(tdh, consumer_arrays_structs_maps)
 
 	EventWriteArraysEvent(2, vals, f3, sizeof(pts), pts, 1, 5);
 	make_record(&self->r);
-	EXPECT_STREQ("Count=2;Values[0]=100;Values[1]=200;Fixed3[0]=7;Fixed3[1]=8;"
-		     "Fixed3[2]=9;Points[0].X=1;Points[0].Y=-1;Points[1].X=2;"
+	EXPECT_STREQ("Count=2;Values=[100, 200];Fixed3=[7, 8, 9];Points[0].X=1;Points[0].Y=-1;Points[1].X=2;"
 		     "Points[1].Y=-2;State=Busy;Flags=Read | Exec;",
 		     consume(&self->r.er, &self->c));
 	EXPECT_EQ(ERROR_SUCCESS, self->c.status);

@@ -431,6 +431,9 @@ static int tlg_build(const struct decode_record *r,
 	ret = describe(b, &s, &l);
 	if (!ret)
 		ret = tei_builder_finish(b, key, 0, out);
+	/* Names that are not UTF-8, members outside the event: no schema. */
+	if (ret == -EINVAL)
+		ret = -ENOENT;
 out:
 	tei_builder_free(b);
 	free(pname);
