@@ -108,8 +108,14 @@ $(MC_GEN): testdata/manifests/etw-test-types.man $(BUILD)/bin/etw
 	$(BUILD)/bin/etw mc -um -h $(@D) -b $<
 $(BUILD)/tests/mc_header $(BUILD)/tests/tdh_manifest: $(MC_GEN) libetw/tests/tl_recorder.h
 $(BUILD)/tests/tdh_manifest $(BUILD)/tests/tdh_tracelogging: libetw/tests/tdh_consumer.h
+$(BUILD)/tests/manifest_tool: $(BUILD)/tests/tdh_manifest
 $(BUILD)/tests/tdh_tracelogging: libetw/tests/etl_test.h
 $(BUILD)/tests/mc_header $(BUILD)/tests/tdh_manifest: ALL_CFLAGS += -I$(BUILD)/tests/gen
+# tdh_manifest carries the manifest in its .etw_manifest section (etw mc -b).
+$(BUILD)/tests/tdh_manifest: libetw/tests/tdh_manifest.c $(LIB_A) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -pthread -o $@ $< \
+		$(BUILD)/tests/gen/etw-test-types_manifest.c $(LIB_A) $(LIB_LIBS)
 $(BUILD)/tests/mc_header_cxx.ok: libetw/tests/mc_header_cxx.cc $(MC_GEN) $(LIB_HDRS)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include -I$(BUILD)/tests/gen -fsyntax-only $<
 	@touch $@

@@ -178,6 +178,24 @@ TEST(malformed_and_refused)
 	EXPECT_EQ(1, count("provider Microsoft-Windows-PowerShell: 7 events, 3 templates"));
 	EXPECT_EQ(1, etw("manifest install --from-binary %s", ETW_TOOL_PATH));
 	EXPECT_EQ(1, count("carries no manifest"));
+	EXPECT_EQ(1, etw("manifest install --from-binary %s", PS_MAN));
+	EXPECT_EQ(1, count("is not an ELF file"));
+}
+
+/* A program built with etw mc -b carries its manifest (tdh_manifest does). */
+TEST(install_from_binary)
+{
+	char dir[] = "/tmp/etw-binman-XXXXXX", prog[512];
+
+	/* BUILD/bin/etw -> BUILD/tests/tdh_manifest */
+	snprintf(prog, sizeof(prog), "%s", ETW_TOOL_PATH);
+	ASSERT_NE(NULL, strstr(prog, "bin/etw"));
+	strcpy(strstr(prog, "bin/etw"), "tests/tdh_manifest");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0, etw("manifest install --from-binary --dir %s %s", dir, prog));
+	EXPECT_EQ(1, count("6f1b9a52-3c1d-4e55-9f0a-2b7c8d4e5a61  Etw-Test-Manifest (4 events)"));
+	ASSERT_EQ(0, etw("manifest uninstall --dir %s Etw-Test-Manifest", dir));
+	rmdir(dir);
 }
 
 TEST_HARNESS_MAIN

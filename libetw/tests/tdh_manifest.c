@@ -447,6 +447,21 @@ TEST(load_errors)
 	EXPECT_EQ(ERROR_FILE_NOT_FOUND, TdhLoadManifestFromBinary((PWSTR)u"no/such/program"));
 }
 
+/* The manifest this program carries (etw mc -b), read back. */
+TEST(load_from_binary)
+{
+	GUID g = ETW_TEST_MANIFEST;
+	ULONG size = 0;
+
+	EXPECT_EQ(ERROR_NOT_FOUND, TdhEnumerateManifestProviderEvents(&g, NULL, &size));
+	ASSERT_EQ(ERROR_SUCCESS, TdhLoadManifestFromBinary((PWSTR)u"/proc/self/exe"));
+	EXPECT_EQ(ERROR_INSUFFICIENT_BUFFER, TdhEnumerateManifestProviderEvents(&g, NULL, &size));
+	EXPECT_EQ(offsetof(PROVIDER_EVENT_INFO, EventDescriptorsArray) + 4 * sizeof(EVENT_DESCRIPTOR),
+		  size);
+	EXPECT_EQ(ERROR_SUCCESS, TdhUnloadManifest((PWSTR)u"/proc/self/exe"));
+	EXPECT_EQ(ERROR_NOT_FOUND, TdhEnumerateManifestProviderEvents(&g, NULL, &size));
+}
+
 TEST(decoding_handles)
 {
 	TDH_CONTEXT c = { 4, TDH_CONTEXT_POINTERSIZE, 0 }, got = { 0 };
