@@ -95,6 +95,9 @@ struct mf_build {
 	size_t nstrings, cap_strings;
 };
 
+/* A whole regular file, malloc'd; 0 or a negative errno. */
+int mf_read_file(const char *path, char **buf, size_t *size);
+
 /* Record an error (the first one wins); returns -EBADMSG. */
 int mf_error(struct etw_manifest_error *err, unsigned long line,
 	     const char *fmt, ...) __attribute__((format(printf, 3, 4)));

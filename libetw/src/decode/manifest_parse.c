@@ -766,50 +766,66 @@ ETW_EXPORT int etw_manifest_parse(const void *xml, size_t size, struct etw_manif
 	return 0;
 }
 
+int mf_read_file(const char *path, char **buf, size_t *size)
+{
+	struct stat st;
+	size_t done = 0;
+	int fd, ret = 0;
+
+	*buf = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > INT32_MAX) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : S_ISREG(st.st_mode) ? -EFBIG : -EINVAL;
+		goto out;
+	}
+	*buf = malloc((size_t)st.st_size + 1);
+	if (!*buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (done < (size_t)st.st_size) {
+		ssize_t n = read(fd, *buf + done, (size_t)st.st_size - done);
+
+		if (n <= 0) {
+			ret = n ? -errno : -EIO;
+			goto out;
+		}
+		done += (size_t)n;
+	}
+	*size = done;
+out:
+	if (ret) {
+		free(*buf);
+		*buf = NULL;
+	}
+	close(fd);
+	return ret;
+}
+
 ETW_EXPORT int etw_manifest_read(const char *path, struct etw_manifest **out,
-		      struct etw_manifest_error *err)
+				 struct etw_manifest_error *err)
 {
 	struct etw_manifest_error dummy;
-	struct stat st;
-	char *buf = NULL;
-	size_t done = 0;
-	int fd, ret;
+	size_t size = 0;
+	char *buf;
+	int ret;
 
 	if (!err)
 		err = &dummy;
 	memset(err, 0, sizeof(*err));
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		ret = -errno;
+	ret = mf_read_file(path, &buf, &size);
+	if (ret) {
 		snprintf(err->message, sizeof(err->message), "%s", strerror(-ret));
-		goto out;
+		return ret;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size > INT32_MAX) {
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EFBIG;
-		snprintf(err->message, sizeof(err->message), "%s", strerror(-ret));
-		goto out;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
-
-		if (n <= 0) {
-			ret = n ? -errno : -EIO;
-			snprintf(err->message, sizeof(err->message), "%s",
-				 strerror(-ret));
-			goto out;
-		}
-		done += (size_t)n;
-	}
-	ret = etw_manifest_parse(buf, done, out, err);
-out:
+	ret = etw_manifest_parse(buf, size, out, err);
 	free(buf);
-	if (fd >= 0)
-		close(fd);
 	return ret;
 }

@@ -382,41 +382,20 @@ ETW_EXPORT int etw_manifest_install_xml(const void *xml, size_t size, const char
 }
 
 ETW_EXPORT int etw_manifest_install(const char *path, const char *dir,
-			 struct etw_manifest_error *err)
+				    struct etw_manifest_error *err)
 {
-	struct stat st;
-	char *buf = NULL;
-	size_t done = 0;
-	int fd, ret = 0;
+	size_t size = 0;
+	char *buf;
+	int ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		ret = fd < 0 || errno ? -errno : -EINVAL;
-		if (fd >= 0 && !S_ISREG(st.st_mode))
-			ret = -EINVAL;
-		goto out;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
-
-		if (n <= 0) {
-			ret = n ? -errno : -EIO;
-			goto out;
-		}
-		done += (size_t)n;
-	}
-	ret = etw_manifest_install_xml(buf, done, dir, err);
-out:
+	if (err)
+		memset(err, 0, sizeof(*err));
+	ret = mf_read_file(path, &buf, &size);
+	if (!ret)
+		ret = etw_manifest_install_xml(buf, size, dir, err);
 	if (ret && err && !err->message[0])
 		snprintf(err->message, sizeof(err->message), "%s", strerror(-ret));
 	free(buf);
-	if (fd >= 0)
-		close(fd);
 	return ret;
 }
 
