@@ -130,6 +130,24 @@ static enum arg_kind kind_of(const struct etw_mf_field *f, const char **type)
 	}
 }
 
+/* C and C++ keywords a field could be named: they get a '_' after them. */
+static bool is_keyword(const char *s)
+{
+	static const char *const words[] = {
+		"auto", "bool", "break", "case", "char", "class", "const", "continue",
+		"default", "delete", "do", "double", "else", "enum", "extern", "float",
+		"for", "goto", "if", "inline", "int", "long", "new", "operator",
+		"private", "public", "register", "restrict", "return", "short",
+		"signed", "sizeof", "static", "struct", "switch", "template", "this",
+		"typedef", "union", "unsigned", "void", "volatile", "while",
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(s, words[i]))
+			return true;
+	return false;
+}
+
 static int plan(const struct etw_mf_template *t, struct arg *args)
 {
 	for (size_t i = 0; i < t->ntop; i++) {
@@ -138,6 +156,8 @@ static int plan(const struct etw_mf_template *t, struct arg *args)
 
 		a->kind = kind_of(f, &a->type);
 		mc_ident(a->name, sizeof(a->name), f->name);
+		if (is_keyword(a->name))
+			strcat(a->name, "_");
 		a->descs = a->kind == A_COUNTED ? 2 : 1;
 		/* Same names: later ones numbered, as parameters must differ. */
 		for (size_t j = 0; j < i; j++)
