@@ -198,4 +198,37 @@ TEST(install_from_binary)
 	rmdir(dir);
 }
 
+/* A field named like a C keyword: its argument is "int_"; the header compiles. */
+TEST(mc_keyword_field)
+{
+	char dir[] = "/tmp/etw-mc-XXXXXX", file[512], cmd[2048];
+	FILE *f;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/kw.man", dir);
+	f = fopen(file, "w");
+	ASSERT_NE(NULL, f);
+	fputs("<instrumentationManifest><instrumentation><events>\n"
+	      "<provider name=\"K\" guid=\"{33333333-2222-3333-4444-555555555555}\">\n"
+	      "<templates><template tid=\"t\"><data name=\"int\" inType=\"win:UInt32\"/>"
+	      "<data name=\"default\" inType=\"win:UnicodeString\"/></template></templates>\n"
+	      "<events><event value=\"1\" symbol=\"KwEvent\" template=\"t\"/></events>\n"
+	      "</provider></events></instrumentation></instrumentationManifest>\n", f);
+	fclose(f);
+	ASSERT_EQ(0, etw("mc -um -h %s %s", dir, file));
+	snprintf(file, sizeof(file), "%s/kw.h", dir);
+	f = fopen(file, "r");
+	ASSERT_NE(NULL, f);
+	out[fread(out, 1, sizeof(out) - 1, f)] = 0;
+	fclose(f);
+	EXPECT_EQ(1, count("#define EventWriteKwEvent(int_, default_)"));
+	snprintf(cmd, sizeof(cmd), "printf '#include \"kw.h\"\\nint f(void);\\n"
+		 "int f(void) { return (int)EventWriteKwEvent(1, u\"x\"); }\\n' | "
+		 "cc -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -Ilibetw/include -I%s -x c -",
+		 dir);
+	EXPECT_EQ(0, system(cmd));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	system(cmd);
+}
+
 TEST_HARNESS_MAIN
