@@ -12,7 +12,6 @@
 #   make bench            the benchmark table, in its own VM (issue 7)
 #   make bench-host       only its host part (no VM): compressed ETL reading,
 #                         decoding
-#   make bench-decode     etw dump's decoding rows, on the host
 #   make bench-manifest   etw dump of manifest vs TraceLogging events, on the host
 #   make bench-profile CASE="write 64"  guest instructions per event by
 #                         function (CASE: write SIZE, null, getpid; N, FUNC,
@@ -56,8 +55,7 @@ KSRC		:= $(BUILD)/ksrc
 KSFT_CFLAGS	:= -I$(KSRC)/tools/testing/selftests -Wno-sign-compare \
 		   -Wno-missing-prototypes -Wno-clobbered -Wno-misleading-indentation
 
-.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test bench bench-host bench-profile fuzz stress \
-.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test bench bench-decode bench-manifest bench-profile fuzz stress \
+.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test bench bench-host bench-manifest bench-profile fuzz stress \
 	install modules_install uninstall clean help
 .DEFAULT_GOAL := all
 

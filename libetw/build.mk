@@ -91,8 +91,8 @@ $(BUILD)/tests/tracelogging_cxx: libetw/tests/tracelogging_cxx.cc $(LIB_HDRS)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -Iuapi -Ilibetw/include -o $@ $<
 $(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed: $(BUILD)/bin/etw
 $(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
-$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/manifest_tool: $(BUILD)/bin/etw
-$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/manifest_tool: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
+$(BUILD)/tests/manifest_tool: $(BUILD)/bin/etw
+$(BUILD)/tests/manifest_tool: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: $(BUILD)/bin/etw
 $(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 # etw without the module (no_module) runs this build's etw too.
@@ -161,7 +161,7 @@ $(BUILD)/tests/decode_kernel_asan: libetw/tests/decode_kernel.c libetw/tests/etl
 		$(LIB_SRCS) $(wildcard libetw/src/*/*.h) $(LIB_HDRS) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(KSFT_CFLAGS) $(ASAN_FLAGS) \
-		-pthread -o $@ $< $(LIB_SRCS)
+		-pthread -o $@ $< $(LIB_SRCS) $(LIB_LIBS)
 
 # The consumer API too, the whole library built into it.
 $(BUILD)/tests/consumer_api: libetw/tests/etl_test.h
