@@ -4,7 +4,8 @@
 # make bench-manifest, host rows for issue 18 item 6: what etw dump costs
 # per manifest event against the same fields written with TraceLogging,
 # on this machine, one core.  Prints BENCH lines (bench/bench.h), then
-# the rows as a small table.
+# the rows as a small table (not with --lines, as make bench's host part
+# runs it: scripts/bench-table.awk prints them there).
 #
 #   manifest.records, manifest.lost   the two files bench/manifest.c
 #       writes through private loggers: BENCH_MANIFEST_RECORDS events
@@ -46,6 +47,7 @@ if command -v valgrind >/dev/null 2>&1; then
 	done
 fi
 cat "$out"
+[ "${1:-}" = --lines ] && exit 0
 awk '$1 == "BENCH" { v[$2] = $3 }
 END {
 	printf "\n18.6 etw dump of %d events of five fields, one core (%d lost)\n",

@@ -12,6 +12,8 @@
 #         relogger does: about 50 MB on disk)
 #   17.6  decoding: etw dump of the same kernel records decoded and raw,
 #         and the decoder alone (scripts/bench-host-decode.sh)
+#   18.6  manifests: etw dump of manifest events against the same fields
+#         written with TraceLogging (scripts/bench-host-manifest.sh)
 #
 # Times are CPU time of the one thread or process (etw-bench-cpu), so the
 # other work of a shared machine inflates them less than wall time would.
@@ -32,3 +34,6 @@ for fmt in text json; do
 		"$BUILD/bin/etw" dump -f "$fmt" -o /dev/null "$etl"
 done
 scripts/bench-host-decode.sh --lines
+# Needs providers to register without the module (private loggers): its
+# rows say n/a where that is not so, and the rest of the part still runs.
+scripts/bench-host-manifest.sh --lines || true

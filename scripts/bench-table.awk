@@ -138,6 +138,24 @@ function decode_rows(    r, ok) {
 	    "", "x", "<=", 2, "<= 2x")
 }
 
+# Issue 18's item 6 (scripts/bench-host-manifest.sh): one core, CPU time.
+function manifest_rows(    r, ok) {
+	section("10. Host, one core (CPU time): etw dump of " \
+		sprintf("%.0f manifest events and as many TraceLogging ones, five fields each",
+			val("h", "manifest.records")))
+	if (!has("h", "manifest.text.cpu_ns")) {
+		printf "  %-44s %14s\n", "manifests", "n/a (host part not run)"
+		return
+	}
+	info("manifest events, text, events/s", host_rate("manifest.records", "manifest.text.cpu_ns", 1e9), "", "")
+	info("TraceLogging events, text, events/s", host_rate("manifest.records", "manifest.tl.cpu_ns", 1e9), "", "")
+	r = val("h", "manifest.tl.cpu_ns") ? val("h", "manifest.text.cpu_ns") / val("h", "manifest.tl.cpu_ns") : ""
+	row("manifest / TraceLogging event, CPU time", r, "", "x", "<=", 1.5, "<= 1.5x")
+	ok = has("h", "manifest.text_insns") && val("h", "manifest.tl_insns") > 0
+	row("manifest / TraceLogging, instructions", ok ? val("h", "manifest.text_insns") / val("h", "manifest.tl_insns") : "",
+	    "", "x", "<=", 1.5, "<= 1.5x")
+}
+
 # Item 4 for the file in one place; @p prefixes the keys of that run.
 function logger_rows(where, p,    n, r, lost, share, rate) {
 	for (n = 1; n <= 2; n++) {
@@ -228,6 +246,7 @@ END {
 		printf "\n  %-44s %14s %14s  %-8s %s\n", "", "host", "", "target", "met"
 		xpress_rows()
 		decode_rows()
+		manifest_rows()
 		exit
 	}
 	split("0 64 512", sizes, " ")
@@ -328,4 +347,5 @@ END {
 
 	xpress_rows()
 	decode_rows()
+	manifest_rows()
 }
