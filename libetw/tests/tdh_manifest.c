@@ -123,6 +123,12 @@ TEST_F(tdh, event_information)
 	EXPECT_STREQ("Etw test provider", s);
 	EXPECT_EQ(TDH_INTYPE_UINT8, info->EventPropertyInfoArray[2].nonStructType.InType);
 	EXPECT_EQ(TDH_OUTTYPE_HEXINT8, info->EventPropertyInfoArray[2].nonStructType.OutType);
+	/* Fixed-size types carry their size in length, as Windows' TDH does. */
+	EXPECT_EQ(1, info->EventPropertyInfoArray[2].length);
+	EXPECT_EQ(4, info->EventPropertyInfoArray[7].length);
+	EXPECT_EQ(8, info->EventPropertyInfoArray[21].length);
+	EXPECT_EQ(0, info->EventPropertyInfoArray[18].length);	/* pointer */
+	EXPECT_EQ(0, info->EventPropertyInfoArray[7].Flags);
 	free(info);
 }
 

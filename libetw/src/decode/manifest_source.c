@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "event_info.h"
+#include "intype_size.h"
 #include "manifest.h"
 
 static bool xml_key(const struct decode_record *r, struct decode_key *key)
@@ -94,6 +95,8 @@ static int add_field(struct tei_builder *b, const struct etw_mf_field *f)
 		p.length = f->length_field;
 	} else if (f->length) {
 		p.flags |= PropertyParamFixedLength;
+	} else if (!f->is_struct) {
+		p.length = intype_size(f->in_type);
 	}
 	return tei_add_property(b, &p);
 }

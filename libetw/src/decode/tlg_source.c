@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "event_info.h"
+#include "intype_size.h"
 
 enum {
 	TLG_BINARY = 14, TLG_STRUCT = 24, TLG_COUNTEDBINARY = 25,
@@ -346,6 +347,7 @@ static int describe(struct tei_builder *b, const struct schema *s,
 				} else {
 					p.in_type = f->in;
 					p.out_type = out_type(f->out, f->in);
+					p.length = intype_size(f->in);
 				}
 				if (f->arity == ARITY_CCOUNT) {
 					p.flags |= PropertyParamFixedCount;
