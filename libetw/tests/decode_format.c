@@ -310,7 +310,11 @@ TEST(builder_layout)
 	EXPECT_EQ(EVENTMAP_INFO_FLAG_MANIFEST_VALUEMAP, m->Flag);
 	EXPECT_STREQ("Colors", w(m, m->NameOffset));
 	EXPECT_EQ(2, m->MapEntryArray[0].Value);
-	EXPECT_STREQ("Green", w(m, m->MapEntryArray[0].OutputOffset));
+	/* A manifest map's entry names end with a space there, as Windows'. */
+	EXPECT_STREQ("Green ", w(m, m->MapEntryArray[0].OutputOffset));
+	for (uint32_t k = 0; k < dm->count; k++)
+		if (dm->entries[k].value == 2)
+			EXPECT_STREQ("Green", dm->entries[k].name);
 	EXPECT_EQ(dm, d->props[1].map);
 	EXPECT_STREQ("TestProvider", d->strings[TEI_PROVIDER_NAME_S]);
 	EXPECT_STREQ("", d->strings[TEI_LEVEL_NAME_S]);

@@ -309,6 +309,13 @@ static int layout_tei(const struct tei_builder *b, struct decode_desc *d)
 /* One EVENT_MAP_INFO: entries, then the map's name and entry strings. */
 static int layout_map_info(const struct b_map *m, struct decode_map *dm)
 {
+	/*
+	 * Windows ends the entry names of a manifest's maps with a space in
+	 * EVENT_MAP_INFO (Microsoft's TdhFormatProperty sample cuts it off);
+	 * the formatter's names (dm's entries) have none.
+	 */
+	bool spaced = m->flags & (EVENTMAP_INFO_FLAG_MANIFEST_VALUEMAP |
+				  EVENTMAP_INFO_FLAG_MANIFEST_BITMAP);
 	size_t size = offsetof(EVENT_MAP_INFO, MapEntryArray) +
 		      (size_t)m->n * sizeof(EVENT_MAP_ENTRY);
 	size_t off;
@@ -325,7 +332,7 @@ static int layout_map_info(const struct b_map *m, struct decode_map *dm)
 	for (uint32_t i = 0; i < m->n; i++) {
 		if ((n = w_size(m->e[i].output)) < 0)
 			return (int)n;
-		size += (size_t)n;
+		size += (size_t)n + (spaced ? 2 : 0);
 		if (m->e[i].input) {
 			if ((n = w_size(m->e[i].input)) < 0)
 				return (int)n;
@@ -345,6 +352,14 @@ static int layout_map_info(const struct b_map *m, struct decode_map *dm)
 		EVENT_MAP_ENTRY *e = &info->MapEntryArray[i];
 
 		e->OutputOffset = w_put(base, &off, size, m->e[i].output);
+		if (spaced) {
+			/* The NUL becomes the space, a new NUL follows. */
+			char16_t *w = (char16_t *)(void *)(base + off) - 1;
+
+			w[0] = u' ';
+			w[1] = 0;
+			off += 2;
+		}
 		if (m->e[i].input) {
 			e->InputOffset = w_put(base, &off, size, m->e[i].input);
 			info->MapEntryValueType = EVENTMAP_ENTRY_VALUETYPE_STRING;
