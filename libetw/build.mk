@@ -111,6 +111,8 @@ $(BUILD)/tests/tdh_manifest $(BUILD)/tests/tdh_tracelogging: libetw/tests/tdh_co
 $(BUILD)/tests/manifest_tool: $(BUILD)/tests/tdh_manifest
 $(BUILD)/tests/tdh_tracelogging $(BUILD)/tests/tdh_sources: libetw/tests/etl_test.h
 $(BUILD)/tests/tdh_sources: libetw/tests/tdh_consumer.h
+$(BUILD)/tests/mc_roundtrip: $(MC_GEN) libetw/tests/tdh_consumer.h $(BUILD)/bin/etw
+$(BUILD)/tests/mc_roundtrip: ALL_CFLAGS += -I$(BUILD)/tests/gen -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/mc_header $(BUILD)/tests/tdh_manifest: ALL_CFLAGS += -I$(BUILD)/tests/gen
 # tdh_manifest carries the manifest in its .etw_manifest section (etw mc -b).
 $(BUILD)/tests/tdh_manifest: libetw/tests/tdh_manifest.c $(LIB_A) $(KSRC)/.stamp
