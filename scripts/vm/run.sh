@@ -5,12 +5,14 @@
 #   run.sh VMLINUZ INITRAMFS MODE [LOG]
 # MODE is test, demo or shell (see init.sh).  With LOG the console goes to
 # that file (and, for demo, to the terminal as well); shell is interactive.
-# ETW_VM_TIMEOUT (seconds, default 600) bounds a non-interactive boot;
+# ETW_VM_TIMEOUT (seconds, default 1500) bounds a non-interactive boot
+# (a quiet machine runs the test boot in about 5 minutes; a loaded one has
+# taken over 10);
 # ETW_VM_APPEND adds to the kernel command line.
 set -eu
 
 kernel=$1 initrd=$2 mode=$3 log=${4:-}
-timeout_s=${ETW_VM_TIMEOUT:-600}
+timeout_s=${ETW_VM_TIMEOUT:-1500}
 
 # slub_debug=FZPU: sanity checks, red zones, poisoning and owner tracking on
 # every slab; KFENCE sampling where the kernel has it (6.12; Debian's 6.1 is
