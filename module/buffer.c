@@ -420,6 +420,47 @@ void *etw_buffer_switch(struct etw_session *s, struct etw_cpu *c)
 }
 
 /*
+ * A free buffer for a kernel lane (klog_lane.c), NULL if none: taken in
+ * process context, installed later by the CPU that needs it.
+ */
+struct etw_buffer *etw_buffer_get(struct etw_session *s)
+{
+	struct etw_buffer *b;
+
+	spin_lock(&s->pool_lock);
+	b = etw_pool_get(s);
+	spin_unlock(&s->pool_lock);
+	if (b) {
+		b->offset = ETW_BUFFER_HEADER_SIZE;
+		b->events_lost = false;
+	}
+	return b;
+}
+
+/*
+ * Finish and hand over a kernel lane's buffer (process context): @type
+ * is its BufferType, @urgent delivers it whatever the watermarks (a
+ * flush), @final marks the session's last buffer.
+ */
+void etw_buffer_hand_over(struct etw_session *s, struct etw_buffer *b,
+			  u16 type, bool urgent, bool final)
+{
+	struct etl_buffer_header *h = (struct etl_buffer_header *)b->data;
+	bool wake;
+
+	etw_buffer_finish(s, b, final);
+	h->buffer_type = type;
+	spin_lock(&s->pool_lock);
+	etw_buffer_hand_over_locked(s, b);
+	if (urgent)
+		etw_consumers_urge_locked(s);
+	wake = urgent || etw_consumers_ready_locked(s);
+	spin_unlock(&s->pool_lock);
+	if (wake)
+		etw_wake_consumer(s);
+}
+
+/*
  * Hand over @cpu's current buffer if it holds records (with FLUSH_MARKER
  * if @final).  The caller runs on @cpu with preemption disabled, or knows
  * no writer can touch it (the CPU is offline, or the session is

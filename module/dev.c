@@ -28,6 +28,7 @@
 
 #include "compat.h"
 #include "internal.h"
+#include "klog_internal.h"
 
 /* The control plane: sessions, providers, enables, registrations. */
 DEFINE_MUTEX(etw_lock);
@@ -119,6 +120,21 @@ static int etw_ioctl_session_control(struct etw_file *ef, void *arg)
 	if (!etw_capable())
 		return -EACCES;
 	return etw_session_control(arg);
+}
+
+/* TraceSetInformation / TraceQueryInformation: a controller's rights. */
+static int etw_ioctl_trace_set_info(struct etw_file *ef, void *arg)
+{
+	if (!etw_capable())
+		return -EACCES;
+	return klog_trace_set_info(arg);
+}
+
+static int etw_ioctl_trace_query_info(struct etw_file *ef, void *arg)
+{
+	if (!etw_capable())
+		return -EACCES;
+	return klog_trace_query_info(arg);
 }
 
 static int etw_ioctl_enable(struct etw_file *ef, void *arg)
@@ -237,6 +253,7 @@ union etw_ioctl_buffer {
 	struct etw_notify_ack ack;
 	struct etw_consumer_attach cattach;
 	struct etw_writer_open wopen;
+	struct etw_trace_info trace_info;
 };
 
 /**
@@ -297,6 +314,7 @@ static_assert(sizeof(struct etw_provider_set_info) >= ETW_PROVIDER_SET_INFO_SIZE
 static_assert(sizeof(struct etw_notify_ack) >= ETW_NOTIFY_ACK_SIZE_VER0);
 static_assert(sizeof(struct etw_consumer_attach) >= ETW_CONSUMER_ATTACH_SIZE_VER0);
 static_assert(sizeof(struct etw_writer_open) >= ETW_WRITER_OPEN_SIZE_VER0);
+static_assert(sizeof(struct etw_trace_info) == ETW_TRACE_INFO_SIZE_VER0);
 
 static const struct etw_ioctl_op etw_ioctl_ops[] = {
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_VERSION), struct etw_version,
@@ -328,6 +346,10 @@ static const struct etw_ioctl_op etw_ioctl_ops[] = {
 	ETW_IOCTL_OP_OUT(_IOC_NR(ETW_IOC_WRITE_SHORT), struct etw_event_write_short,
 			 ETW_EVENT_WRITE_SHORT_SIZE_VER0, etw_ioctl_write_short,
 			 sizeof(struct etw_event_write_short)),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_TRACE_SET_INFO), struct etw_trace_info,
+		     ETW_TRACE_INFO_SIZE_VER0, etw_ioctl_trace_set_info),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_TRACE_QUERY_INFO), struct etw_trace_info,
+		     ETW_TRACE_INFO_SIZE_VER0, etw_ioctl_trace_query_info),
 };
 
 /*
@@ -608,6 +630,7 @@ void etw_dev_exit(void)
 {
 	misc_deregister(&etw_miscdev);
 	etw_session_exit();
+	klog_exit();
 	etw_registry_exit();
 	/* kfree_rcu() of routes, providers and registrations. */
 	rcu_barrier();

@@ -38,6 +38,11 @@ struct etl_buffer_header {
 #define ETL_BUFFER_FLAG_EVENTS_LOST	0x0002
 #define ETL_BUFFER_FLAG_PROC_INDEX	0x0020
 #define ETL_BUFFER_TYPE_GENERIC		0
+/*
+ * ETW_BUFFER_TYPE_CTX_SWAP (NTWMI): the buffers of a CPU's kernel lane,
+ * a second time-ordered stream of that CPU (klog_lane.c).
+ */
+#define ETL_BUFFER_TYPE_KERNEL		2
 
 /* EVENT_HEADER as stored in a buffer, 0x50 bytes. */
 /* EVENT_DESCRIPTOR: the layout of the uapi's struct etw_event_desc. */

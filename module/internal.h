@@ -16,6 +16,7 @@
 #include <linux/fs.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/nospec.h>
 #include <linux/percpu.h>
@@ -151,6 +152,7 @@ struct etw_reg {
 /* One ETL buffer of a session. */
 struct etw_buffer {
 	struct list_head node;		/* free, held or ready list */
+	struct llist_node lnode;	/* a full kernel-lane buffer (klog) */
 	u8 *data;			/* buffer_size bytes, vmalloc_user */
 	u32 slot;			/* index in session->slots */
 	u32 offset;			/* next record, 8-aligned */
@@ -221,6 +223,7 @@ struct etw_session {
 	bool kept;
 	struct list_head kept_node;
 	struct delayed_work keep_work;	/* discards it, unattached too long */
+	struct klog_session *klog;	/* a system logger's kernel side */
 };
 
 /* dev.c */
@@ -357,6 +360,9 @@ static inline void etw_buffer_commit(struct etw_cpu *c, u32 len)
 }
 
 void etw_buffer_flush_cpu(struct etw_session *s, unsigned int cpu, bool final);
+struct etw_buffer *etw_buffer_get(struct etw_session *s);
+void etw_buffer_hand_over(struct etw_session *s, struct etw_buffer *b,
+			  u16 type, bool urgent, bool final);
 void etw_buffers_output_held(struct etw_session *s, bool stop);
 struct etw_buffer *etw_buffer_take(struct etw_session *s);
 void etw_buffer_untake(struct etw_session *s, struct etw_buffer *b);

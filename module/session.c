@@ -24,6 +24,7 @@
 #include <linux/workqueue.h>
 
 #include "internal.h"
+#include "klog_internal.h"
 
 /*
  * Changed under etw_lock; classic writes (TraceEvent names a session by
@@ -110,6 +111,7 @@ static void etw_session_free(struct kref *ref)
 	struct etw_session *s = container_of(ref, struct etw_session, ref);
 
 	cancel_delayed_work_sync(&s->flush_work);
+	klog_session_destroy(s);
 	etw_buffers_free(s);
 	free_percpu(s->cpu);
 	kfree(s);
@@ -142,6 +144,7 @@ void etw_session_stats(struct etw_session *s, struct etw_session_info *out)
 	out->real_time_buffers_lost = s->rt_buffers_lost;
 	lost += s->discarded_events;
 	spin_unlock(&s->pool_lock);
+	lost += klog_session_lost(s);
 	out->flush_timer = READ_ONCE(s->info.flush_timer);
 	out->events_lost = min_t(u64, lost, U32_MAX);
 }
@@ -169,6 +172,7 @@ static void etw_session_flush(struct etw_session *s)
 			etw_buffer_flush_cpu(s, cpu, false);
 	}
 	cpus_read_unlock();
+	klog_session_flush(s, false);
 }
 
 static void etw_flush_timer_fn(struct work_struct *work)
@@ -183,13 +187,18 @@ static void etw_flush_timer_fn(struct work_struct *work)
 
 static int etw_session_check(struct etw_session_info *in)
 {
-	u32 mode = in->log_file_mode;
+	u32 mode;
+	int ret;
 
 	if (in->logger_id || in->number_of_buffers || in->free_buffers ||
 	    in->buffers_written || in->events_lost || in->log_buffers_lost ||
-	    in->real_time_buffers_lost || in->clock_type || in->reserved0 ||
+	    in->real_time_buffers_lost || in->clock_type ||
 	    in->frequency || in->start_time || in->start_ticks)
 		return -EINVAL;
+	ret = klog_session_check(in);
+	if (ret)
+		return ret;
+	mode = in->log_file_mode;
 	if ((mode & ETW_MODE_FILE_SEQUENTIAL) && (mode & ETW_MODE_FILE_CIRCULAR))
 		return -EINVAL;
 	if (!in->name[0] || strnlen(in->name, ETW_MAX_NAME) == ETW_MAX_NAME)
@@ -204,6 +213,9 @@ static int etw_session_check(struct etw_session_info *in)
 		return -EINVAL;
 	/* As Windows: at least two buffers per CPU, and room to grow. */
 	in->min_buffers = max(in->min_buffers, 2 * num_possible_cpus());
+	/* A system logger's kernel lanes: a buffer and a spare per CPU. */
+	if (mode & ETW_MODE_SYSTEM_LOGGER)
+		in->min_buffers = max(in->min_buffers, 4 * num_possible_cpus());
 	if (!in->max_buffers)
 		in->max_buffers = in->min_buffers + 20;
 	in->max_buffers = max(in->max_buffers, in->min_buffers);
@@ -246,6 +258,9 @@ int etw_session_start(struct etw_session_start *arg)
 	ret = etw_buffers_init(s);
 	if (ret)
 		goto out_free_cpu;
+	ret = klog_session_create(s);
+	if (ret)
+		goto out_free_buffers;
 
 	mutex_lock(&etw_lock);
 	for (i = 0; i < ETW_MAX_SESSIONS; i++) {
@@ -274,6 +289,10 @@ int etw_session_start(struct etw_session_start *arg)
 	s->info.frequency = etw_clock_frequency();
 	etw_clock_start(&real_ns, &s->info.start_ticks);
 	s->info.start_time = etw_filetime_of(real_ns);
+	/* Kernel events from here on, then the DCStart rundown. */
+	ret = klog_session_attach(s);
+	if (ret)
+		goto out_unlock;
 	__module_get(THIS_MODULE);
 	rcu_assign_pointer(etw_sessions[slot], s);
 	if (s->info.flush_timer)
@@ -284,6 +303,8 @@ int etw_session_start(struct etw_session_start *arg)
 
 out_unlock:
 	mutex_unlock(&etw_lock);
+	klog_session_destroy(s);
+out_free_buffers:
 	etw_buffers_free(s);
 out_free_cpu:
 	free_percpu(s->cpu);
@@ -303,6 +324,8 @@ static void etw_session_stop(struct etw_session *s)
 	struct etw_cpu *c;
 
 	lockdep_assert_held(&etw_lock);
+	/* The DCEnd rundown while kernel events still reach it. */
+	klog_session_detach(s);
 	RCU_INIT_POINTER(etw_sessions[s->info.logger_id - 1], NULL);
 	etw_registry_session_stopped(s);
 	synchronize_rcu();
@@ -313,6 +336,9 @@ static void etw_session_stop(struct etw_session *s)
 		if (c->cur && c->cur->offset > ETW_BUFFER_HEADER_SIZE)
 			last = cpu;
 	}
+	/* The kernel lanes first: FLUSH_MARKER goes on the very last. */
+	klog_session_flush(s, last == nr_cpu_ids);
+	klog_session_stopped(s);
 	for_each_possible_cpu(cpu)
 		etw_buffer_flush_cpu(s, cpu, cpu == last);
 	etw_buffers_output_held(s, true);
@@ -355,6 +381,10 @@ int etw_session_control(struct etw_session_control *arg)
 			ret = -EINVAL;
 			break;
 		}
+		/* A system logger's EnableFlags (0: none), as Windows. */
+		ret = klog_session_update(s, arg->info.enable_flags);
+		if (ret)
+			break;
 		if (arg->info.max_buffers)
 			etw_buffers_raise_max(s, arg->info.max_buffers);
 		if (arg->info.flush_timer) {

@@ -34,7 +34,11 @@
  * 1.2: the session's MaximumBuffers in the consumer's ring
  * (etw_consumer_ring.max_buffers, in what was reserved; a 1.1 module
  * leaves it 0, so a consumer keeps the watermark it derived at attach).
- * 1.3: ETW_CONTROL_DISCARD gives up a kept session by hand (a 1.2 module
+ * 1.3: the kernel logger: %ETW_MODE_SYSTEM_LOGGER sessions, their
+ * EnableFlags in etw_session_info.enable_flags (what was reserved0; a
+ * 1.2 module refuses a non-zero value with ``EINVAL``), and
+ * ETW_IOC_TRACE_SET_INFO / ETW_IOC_TRACE_QUERY_INFO (TraceSetInformation).
+ * ETW_CONTROL_DISCARD gives up a kept session by hand (a 1.2 module
  * refuses the code with ``EINVAL``).
  */
 #define ETW_ABI_MAJOR	1
@@ -476,6 +480,11 @@ struct etw_trace_write {
 #define ETW_MODE_REAL_TIME		0x00000100
 #define ETW_MODE_BUFFERING		0x00000400
 #define ETW_MODE_INDEPENDENT		0x08000000
+/* EVENT_TRACE_SYSTEM_LOGGER_MODE: the session gets kernel events. */
+#define ETW_MODE_SYSTEM_LOGGER		0x02000000
+
+/* At most this many system loggers run at once, as on Windows. */
+#define ETW_MAX_SYSTEM_LOGGERS		8
 
 /**
  * struct etw_session_info - a session's settings and statistics
@@ -500,7 +509,8 @@ struct etw_trace_write {
  *	parameter: the TSC where it is invariant and stable, else
  *	CLOCK_MONOTONIC in nanoseconds; /sys/module/etw/parameters/clock
  *	reads "tsc" or "mono")
- * @reserved0: 0
+ * @enable_flags: EnableFlags (ETW_KFLAG_*) of a %ETW_MODE_SYSTEM_LOGGER
+ *	session; 0 for any other
  * @frequency: ticks per second of the session clock (tsc_khz * 1000 for
  *	the TSC, 1000000000 for CLOCK_MONOTONIC)
  * @start_time: session start, FILETIME (100 ns since 1601, UTC)
@@ -522,7 +532,7 @@ struct etw_session_info {
 	__u32 log_buffers_lost;
 	__u32 real_time_buffers_lost;
 	__u32 clock_type;
-	__u32 reserved0;
+	__u32 enable_flags;
 	__u64 frequency;
 	__u64 start_time;
 	__u64 start_ticks;
@@ -1165,6 +1175,69 @@ struct etw_consumer_query {
 
 #define ETW_CONSUMER_QUERY_SIZE_VER0	256
 
+/*
+ * EnableFlags of a system logger (EVENT_TRACE_FLAG_*).  Those Linux has a
+ * source for record events (Documentation/kernel-logger.rst); every other
+ * bit is accepted, kept and reported, and records nothing.
+ */
+#define ETW_KFLAG_PROCESS		0x00000001
+#define ETW_KFLAG_THREAD		0x00000002
+#define ETW_KFLAG_IMAGE_LOAD		0x00000004
+#define ETW_KFLAG_CSWITCH		0x00000010
+#define ETW_KFLAG_DISK_IO		0x00000100
+#define ETW_KFLAG_DISK_IO_INIT		0x00000400
+#define ETW_KFLAG_DISPATCHER		0x00000800
+#define ETW_KFLAG_PROFILE		0x01000000
+#define ETW_KFLAG_FILE_IO		0x02000000
+#define ETW_KFLAG_FILE_IO_INIT		0x04000000
+
+/* etw_trace_info.info_class: TRACE_INFO_CLASS values the kernel keeps. */
+#define ETW_TRACE_STACK_TRACING_INFO	3	/* CLASSIC_EVENT_ID[] */
+#define ETW_TRACE_ENABLE_FLAGS_INFO	4	/* PERFINFO_GROUPMASK: u32[8] */
+#define ETW_TRACE_PROFILE_INTERVAL_INFO	5	/* TRACE_PROFILE_INTERVAL */
+
+/* Most CLASSIC_EVENT_IDs of TraceStackTracingInfo, as Windows. */
+#define ETW_MAX_STACK_EVENT_IDS		256
+/* CLASSIC_EVENT_ID: GUID EventGuid; UCHAR Type; UCHAR Reserved[7]. */
+#define ETW_CLASSIC_EVENT_ID_SIZE	24
+/* PERFINFO_GROUPMASK: 8 ULONG masks; Masks[0] holds the EnableFlags. */
+#define ETW_GROUP_MASKS			8
+
+/**
+ * struct etw_trace_info - ETW_IOC_TRACE_SET_INFO / ETW_IOC_TRACE_QUERY_INFO
+ *	(TraceSetInformation, TraceQueryInformation)
+ * @size: sizeof(struct etw_trace_info)
+ * @flags: must be 0
+ * @logger_id: the session (0 for %ETW_TRACE_PROFILE_INTERVAL_INFO, which
+ *	is machine-wide)
+ * @info_class: ETW_TRACE_*_INFO
+ * @data: user address of the class's data (in for SET, out for QUERY)
+ * @length: bytes at @data; QUERY: out, the bytes the answer takes
+ * @reserved0: must be 0
+ * @reserved: must be 0
+ *
+ * The session must be a system logger (``EINVAL`` otherwise, as Windows'
+ * ERROR_INVALID_PARAMETER).  STACK_TRACING: @length a multiple of 24, at
+ * most 256 entries, 0 clears the list; an entry whose GUID is not a
+ * kernel group's is ignored, as on Windows.  ENABLE_FLAGS: 4 to 32 bytes
+ * (``EMSGSIZE`` below, ERROR_BAD_LENGTH).  PROFILE_INTERVAL: 8 bytes,
+ * Source 0 (the timer; else ``EOPNOTSUPP``), Interval in 100 ns units,
+ * clamped to 1221..10000000 as Windows clamps it.  Needs the privilege of
+ * a session start (``EACCES``); ``ENOENT``: no such session.
+ */
+struct etw_trace_info {
+	__u32 size;
+	__u32 flags;
+	__u32 logger_id;
+	__u32 info_class;
+	__u64 data;
+	__u32 length;
+	__u32 reserved0;
+	__u64 reserved[2];
+};
+
+#define ETW_TRACE_INFO_SIZE_VER0	48
+
 #define ETW_IOC_PROVIDER_REGISTER	_IO(ETW_IOC_MAGIC, 0x01)
 #define ETW_IOC_PROVIDER_UNREGISTER	_IO(ETW_IOC_MAGIC, 0x02)
 #define ETW_IOC_WRITE			_IO(ETW_IOC_MAGIC, 0x03)
@@ -1178,5 +1251,7 @@ struct etw_consumer_query {
 #define ETW_IOC_WRITER_OPEN		_IO(ETW_IOC_MAGIC, 0x11)	/* on /dev/etw */
 #define ETW_IOC_NOTIFY_ACK		_IO(ETW_IOC_MAGIC, 0x14)
 #define ETW_IOC_WRITE_SHORT		_IO(ETW_IOC_MAGIC, 0x15)
+#define ETW_IOC_TRACE_SET_INFO		_IO(ETW_IOC_MAGIC, 0x16)
+#define ETW_IOC_TRACE_QUERY_INFO	_IO(ETW_IOC_MAGIC, 0x17)
 
 #endif /* _UAPI_LINUX_ETW_H */

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sources of kernel records, each serving some EnableFlags bits
+ * (klog.h, struct klog_source).  Started in this order.
+ */
+#include "klog_internal.h"
+
+const struct klog_source *const klog_sources[] = {
+	&klog_source_process,
+	&klog_source_image,
+};
+
+const unsigned int klog_nr_sources = ARRAY_SIZE(klog_sources);
