@@ -11,6 +11,7 @@
 #define _ETW_COMPAT_H
 
 #include <linux/mm.h>
+#include <linux/module.h>
 
 /* vm_flags became read-only behind vm_flags_set() in 6.3. */
 static inline void etw_vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
@@ -28,6 +29,19 @@ static inline void etw_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t fla
 	vm_flags_clear(vma, flags);
 #else
 	vma->vm_flags &= ~flags;
+#endif
+}
+
+/* A module's text: core_layout until 6.4, mem[MOD_TEXT] since. */
+static inline void etw_module_text(struct module *mod, unsigned long *base,
+				   unsigned long *size)
+{
+#ifdef ETW_HAVE_MODULE_MEMORY
+	*base = (unsigned long)mod->mem[MOD_TEXT].base;
+	*size = mod->mem[MOD_TEXT].size;
+#else
+	*base = (unsigned long)mod->core_layout.base;
+	*size = mod->core_layout.text_size;
 #endif
 }
 

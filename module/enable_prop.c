@@ -91,10 +91,9 @@ void etw_props_add(struct etw_ext_set *set, struct etw_props *pr, bool stack,
 			    sizeof(pr->event_key), ETW_ENABLE_EVENT_KEY);
 }
 
-static void etw_sid_fill(struct etw_sid *sid)
+/* S-1-22-1-<uid>: also the UserSID of the kernel logger's process events. */
+void etw_sid_of_uid(struct etw_sid *sid, uid_t uid)
 {
-	uid_t uid = from_kuid_munged(&init_user_ns, current_euid());
-
 	memset(sid, 0, sizeof(*sid));
 	sid->revision = 1;
 	sid->sub_authority_count = ARRAY_SIZE(sid->sub_authority);
@@ -103,13 +102,24 @@ static void etw_sid_fill(struct etw_sid *sid)
 	sid->sub_authority[1] = cpu_to_le32(uid);
 }
 
-static u64 etw_process_start_key(void)
+static void etw_sid_fill(struct etw_sid *sid)
 {
-	const struct task_struct *leader = current->group_leader;
+	etw_sid_of_uid(sid, from_kuid_munged(&init_user_ns, current_euid()));
+}
+
+/* Also the UniqueProcessKey of the kernel logger's process events. */
+u64 etw_start_key_of(struct task_struct *t)
+{
+	const struct task_struct *leader = t->group_leader;
 
 	BUILD_BUG_ON(PID_MAX_LIMIT > (1 << 22));
 	return div_u64(leader->start_boottime, NSEC_PER_MSEC) << 22 |
-	       task_tgid_nr(current);
+	       task_tgid_nr(t);
+}
+
+static u64 etw_process_start_key(void)
+{
+	return etw_start_key_of(current);
 }
 
 static void etw_stack_fill(struct etw_ext *x)

@@ -432,6 +432,9 @@ struct etw_props {
 void etw_props_add(struct etw_ext_set *set, struct etw_props *pr, bool stack,
 		   u32 props);
 void etw_props_fill(struct etw_props *pr, u32 props);
+void etw_sid_of_uid(struct etw_sid *sid, uid_t uid);
+struct task_struct;
+u64 etw_start_key_of(struct task_struct *t);
 
 /* ustack.c */
 unsigned int etw_ustack_walk(u64 *addr, unsigned int max);

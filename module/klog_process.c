@@ -1,21 +1,320 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Process and thread events (EVENT_TRACE_FLAG_PROCESS, _THREAD).
+ * Process and thread events (EVENT_TRACE_FLAG_PROCESS, _THREAD) from the
+ * scheduler's tracepoints.  Windows has no fork, exec or thread-group
+ * leader; what each Linux case becomes (Documentation/kernel-logger.rst):
+ *
+ * - fork (a new thread group): Process/Start with the parent's image and
+ *   command line (the child runs the parent's program), then Thread/Start
+ *   and Thread/SetName of its first thread.
+ * - clone of a thread: Thread/Start and SetName.
+ * - exec: Process/Start again for the same ProcessId, with the new image
+ *   and command line; PerfView begins a new instance of the process at a
+ *   second Start.  Then Thread/Start of the thread that exec'd (a non-leader
+ *   that exec'd takes the leader's id: Thread/End of its old id first) and
+ *   the image loads of its new address space.
+ * - exit: Thread/End of each thread; Process/End with the last one (the
+ *   group's live count reached 0), ExitStatus the exit code, or 128 + the
+ *   signal for a process a signal killed, as shells report it.
+ * - kernel threads are processes of their own (tgid == pid, parent
+ *   kthreadd), their name their comm, no command line.
+ * - ids are the initial PID namespace's: ETL has one id space.
+ *
+ * Probes run with preemption disabled: nothing sleeps; the command line
+ * is read from the current process's memory with copy_from_user_nofault()
+ * (exec has just written it, so it is resident), and the record is built
+ * in a per-CPU scratch area.
  */
-#include "klog_internal.h"
+#include <linux/binfmts.h>
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/audit.h>
+#include <linux/uaccess.h>
+#include <linux/uidgid.h>
+
+#include "internal.h"
+#include "klog_proc.h"
+#include "klog_text.h"
+
+/* Process_V4_TypeGroup1 up to the SID (TOKEN_USER: pointer, attributes). */
+struct klog_process_head {
+	u64 unique_process_key;
+	u32 process_id;
+	u32 parent_id;
+	u32 session_id;
+	s32 exit_status;
+	u64 directory_table_base;
+	u32 flags;
+	u64 token_user_sid;
+	u32 token_user_attributes;
+	u32 token_user_pad;
+} __packed;
+
+static_assert(sizeof(struct klog_process_head) == 52);
+static_assert(sizeof(struct etw_sid) == 16);
+
+/* A probe's record and what it is built from, per CPU. */
+struct klog_proc_scratch {
+	struct klog_proc p;
+	u8 payload[KLOG_PROCESS_PAYLOAD];
+};
+
+static DEFINE_PER_CPU(struct klog_proc_scratch, klog_proc_scratch);
+
+/* @t's comm into @p's image name. */
+static void klog_comm_into(char *image, struct task_struct *t)
+{
+	char comm[TASK_COMM_LEN];
+
+	get_task_comm(comm, t);
+	strscpy(image, comm, KLOG_NAME_MAX);
+}
+
+/* The ids, key, session and user of @t's process; ExitStatus pending. */
+void klog_proc_ids(struct klog_proc *p, struct task_struct *t)
+{
+	unsigned int sid = audit_get_sessionid(t);
+
+	p->key = etw_start_key_of(t);
+	p->pid = klog_pid(t);
+	rcu_read_lock();
+	p->ppid = klog_pid(rcu_dereference(t->real_parent));
+	p->uid = from_kuid_munged(&init_user_ns, __task_cred(t)->euid);
+	rcu_read_unlock();
+	/* Swapper's "parent" is itself. */
+	if (!p->pid)
+		p->ppid = 0;
+	p->session = sid == AUDIT_SID_UNSET ? 0 : sid;
+	p->exit_status = KLOG_STATUS_PENDING;
+	p->cmd_len = 0;
+}
+
+void klog_process_write(u16 hook, const struct klog_proc *p,
+			struct klog_session *target, u64 ts, u8 *payload)
+{
+	struct klog_process_head *h = (struct klog_process_head *)payload;
+	struct etw_sid *sid = (struct etw_sid *)(h + 1);
+	u8 *q = (u8 *)(sid + 1), *end = payload + KLOG_PROCESS_PAYLOAD;
+	struct klog_part part;
+	struct klog_event ev = {
+		.hook = hook,
+		.header_type = KLOG_HDR_SYSTEM,
+		.version = 4,
+		.flag = ETW_KFLAG_PROCESS,
+		.tid = klog_tid(current),
+		.pid = klog_pid(current),
+		.timestamp = ts,
+		.parts = &part,
+		.nr_parts = 1,
+		.target = target,
+	};
+
+	memset(h, 0, sizeof(*h));
+	h->unique_process_key = p->key;
+	h->process_id = p->pid;
+	h->parent_id = p->ppid;
+	h->session_id = p->session;
+	h->exit_status = p->exit_status;
+	/* TOKEN_USER.User.Sid points at the SID that follows: any non-zero. */
+	h->token_user_sid = sizeof(*h);
+	etw_sid_of_uid(sid, p->uid);
+	q += klog_ansi(q, KLOG_NAME_MAX, p->image);
+	q += klog_utf16(q, end - q - 4, p->cmd, p->cmd_len);
+	memset(q, 0, 4);	/* PackageFullName, ApplicationId: "" */
+	q += 4;
+	part.data = payload;
+	part.size = q - payload;
+	klog_write(&ev);
+}
+
+/* Arguments are NUL-separated: one line, spaces between, no final NUL. */
+static void klog_cmdline_join(struct klog_proc *p)
+{
+	u32 i;
+
+	while (p->cmd_len && !p->cmd[p->cmd_len - 1])
+		p->cmd_len--;
+	for (i = 0; i < p->cmd_len; i++)
+		if (!p->cmd[i])
+			p->cmd[i] = ' ';
+}
+
+/*
+ * Image name and command line of the current process, in a probe: the
+ * executable's file name (comm for a kernel thread), the arguments read
+ * without faulting.
+ */
+static void klog_proc_current(struct klog_proc *p)
+{
+	struct mm_struct *mm = current->mm;
+	struct file *exe;
+	unsigned long len;
+
+	p->image[0] = 0;
+	if (mm && !(current->flags & PF_KTHREAD)) {
+		rcu_read_lock();
+		exe = rcu_dereference(mm->exe_file);
+		if (exe)
+			scnprintf(p->image, sizeof(p->image), "%pD", exe);
+		rcu_read_unlock();
+		len = min_t(unsigned long, mm->arg_end - mm->arg_start,
+			    sizeof(p->cmd));
+		if (mm->arg_end > mm->arg_start &&
+		    !copy_from_user_nofault(p->cmd,
+					    (const void __user *)mm->arg_start,
+					    len))
+			p->cmd_len = len;
+		klog_cmdline_join(p);
+	}
+	if (!p->image[0])
+		klog_comm_into(p->image, current);
+}
+
+/*
+ * Image name and command line of any process, in process context (the
+ * rundown): its memory is read with access_process_vm(), which may sleep.
+ */
+void klog_proc_task(struct klog_proc *p, struct task_struct *t)
+{
+	struct mm_struct *mm = get_task_mm(t);
+	unsigned long start, end;
+	struct file *exe;
+	int n;
+
+	p->image[0] = 0;
+	if (mm) {
+		rcu_read_lock();
+		exe = rcu_dereference(mm->exe_file);
+		if (exe)
+			scnprintf(p->image, sizeof(p->image), "%pD", exe);
+		rcu_read_unlock();
+		spin_lock(&mm->arg_lock);
+		start = mm->arg_start;
+		end = mm->arg_end;
+		spin_unlock(&mm->arg_lock);
+		n = end > start ?
+		    access_process_vm(t, start, p->cmd,
+				      min_t(unsigned long, end - start,
+					    sizeof(p->cmd)), FOLL_FORCE) : 0;
+		p->cmd_len = max(n, 0);
+		klog_cmdline_join(p);
+		mmput(mm);
+	}
+	if (!p->image[0])
+		klog_comm_into(p->image, t);
+}
+
+/* The exit code as Windows' ExitStatus: the code, or 128 + the signal. */
+static s32 klog_exit_status(struct task_struct *t)
+{
+	int code = t->exit_code;
+
+	if (t->signal->flags & SIGNAL_GROUP_EXIT)
+		code = t->signal->group_exit_code;
+	if (code & 0x7f)
+		return 128 + (code & 0x7f);
+	return (code >> 8) & 0xff;
+}
+
+static void klog_probe_fork(void *data, struct task_struct *parent,
+			    struct task_struct *child)
+{
+	struct klog_proc_scratch *sc = this_cpu_ptr(&klog_proc_scratch);
+	u64 ts = klog_clock();
+
+	if (child->tgid != parent->tgid && klog_enabled(ETW_KFLAG_PROCESS)) {
+		klog_proc_ids(&sc->p, child);
+		klog_proc_current(&sc->p);
+		/* A kernel thread is named by its own comm, not kthreadd's. */
+		if (child->flags & PF_KTHREAD)
+			klog_comm_into(sc->p.image, child);
+		klog_process_write(KLOG_HOOK_PROCESS_START, &sc->p, NULL, ts,
+				   sc->payload);
+	}
+	if (klog_enabled(ETW_KFLAG_THREAD)) {
+		klog_thread_write(KLOG_HOOK_THREAD_START, child, klog_tid(child),
+				  NULL, ts);
+		klog_thread_name_write(child, child->comm, NULL, ts);
+	}
+}
+
+static void klog_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+			    struct linux_binprm *bprm)
+{
+	struct klog_proc_scratch *sc = this_cpu_ptr(&klog_proc_scratch);
+	u64 ts = klog_clock();
+
+	/* A non-leader that exec'd: its old id ends, it takes the leader's. */
+	if (klog_enabled(ETW_KFLAG_THREAD) && old_pid != p->pid)
+		klog_thread_write(KLOG_HOOK_THREAD_END, p, old_pid, NULL, ts);
+	if (klog_enabled(ETW_KFLAG_PROCESS)) {
+		klog_proc_ids(&sc->p, p);
+		klog_proc_current(&sc->p);
+		klog_process_write(KLOG_HOOK_PROCESS_START, &sc->p, NULL, ts,
+				   sc->payload);
+	}
+	if (klog_enabled(ETW_KFLAG_THREAD)) {
+		klog_thread_write(KLOG_HOOK_THREAD_START, p, klog_tid(p), NULL,
+				  ts);
+		klog_thread_name_write(p, p->comm, NULL, ts);
+	}
+	if (klog_enabled(ETW_KFLAG_IMAGE_LOAD))
+		klog_image_exec(p);
+}
+
+static void klog_probe_exit(void *data, struct task_struct *p)
+{
+	struct klog_proc_scratch *sc = this_cpu_ptr(&klog_proc_scratch);
+	u64 ts = klog_clock();
+
+	if (klog_enabled(ETW_KFLAG_THREAD))
+		klog_thread_write(KLOG_HOOK_THREAD_END, p, klog_tid(p), NULL, ts);
+	if (!klog_enabled(ETW_KFLAG_PROCESS) || atomic_read(&p->signal->live))
+		return;
+	/* The address space is gone: the name is the comm, no command line. */
+	klog_proc_ids(&sc->p, p);
+	klog_comm_into(sc->p.image, p);
+	sc->p.exit_status = klog_exit_status(p);
+	klog_process_write(KLOG_HOOK_PROCESS_END, &sc->p, NULL, ts, sc->payload);
+}
+
+static void klog_probe_rename(void *data, struct task_struct *task,
+			      const char *comm)
+{
+	if (klog_enabled(ETW_KFLAG_THREAD))
+		klog_thread_name_write(task, comm, NULL, 0);
+}
+
+static struct klog_tp klog_process_tps[] = {
+	{ .name = "sched_process_fork", .probe = klog_probe_fork },
+	{ .name = "sched_process_exec", .probe = klog_probe_exec },
+	{ .name = "sched_process_exit", .probe = klog_probe_exit },
+	{ .name = "task_rename", .probe = klog_probe_rename },
+};
 
 static int klog_process_start(void)
 {
-	return 0;
+	return klog_tp_register(klog_process_tps, ARRAY_SIZE(klog_process_tps));
 }
 
 static void klog_process_stop(void)
 {
+	klog_tp_unregister(klog_process_tps, ARRAY_SIZE(klog_process_tps));
 }
 
+/*
+ * The probes also serve IMAGE_LOAD: exec maps the new image before the
+ * process is announced, so its image loads are written at exec.
+ */
 const struct klog_source klog_source_process = {
 	.name = "process",
-	.flags = ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD,
+	.flags = ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD,
 	.start = klog_process_start,
 	.stop = klog_process_stop,
 };
