@@ -965,6 +965,83 @@ ULONG WMIAPI CloseTrace(PROCESSTRACE_HANDLE TraceHandle);
 #endif
 
 /*
+ * The information classes of EnumerateTraceGuidsEx, TraceSetInformation
+ * and TraceQueryInformation, with Windows' values.
+ */
+typedef enum _TRACE_QUERY_INFO_CLASS {
+	TraceGuidQueryList = 0,
+	TraceGuidQueryInfo = 1,
+	TraceGuidQueryProcess = 2,
+	TraceStackTracingInfo = 3,
+	TraceSystemTraceEnableFlagsInfo = 4,
+	TraceSampledProfileIntervalInfo = 5,
+	TraceProfileSourceConfigInfo = 6,
+	TraceProfileSourceListInfo = 7,
+	TracePmcEventListInfo = 8,
+	TracePmcCounterListInfo = 9,
+	TraceSetDisallowList = 10,
+	TraceVersionInfo = 11,
+	TraceGroupQueryList = 12,
+	TraceGroupQueryInfo = 13,
+	TraceDisallowListQuery = 14,
+	TraceInfoReserved15 = 15,
+	TracePeriodicCaptureStateListInfo = 16,
+	TracePeriodicCaptureStateInfo = 17,
+	TraceProviderBinaryTracking = 18,
+	TraceMaxLoggersQuery = 19,
+	TraceLbrConfigurationInfo = 20,
+	TraceLbrEventListInfo = 21,
+	TraceMaxPmcCounterQuery = 22,
+	TraceStreamCount = 23,
+	TraceStackCachingInfo = 24,
+	TracePmcCounterOwners = 25,
+	TraceUnifiedStackCachingInfo = 26,
+	TracePmcSessionInformation = 27,
+	MaxTraceSetInfoClass
+} TRACE_QUERY_INFO_CLASS, TRACE_INFO_CLASS;
+
+/* A kernel event (TraceStackTracingInfo): its class GUID and opcode. */
+typedef struct _CLASSIC_EVENT_ID {
+	GUID EventGuid;
+	UCHAR Type;
+	UCHAR Reserved[7];
+} CLASSIC_EVENT_ID, *PCLASSIC_EVENT_ID;
+
+/* TraceSampledProfileIntervalInfo: Interval in 100 ns units. */
+typedef struct _TRACE_PROFILE_INTERVAL {
+	ULONG Source;
+	ULONG Interval;
+} TRACE_PROFILE_INTERVAL, *PTRACE_PROFILE_INTERVAL;
+
+/* TraceProfileSourceListInfo: one entry per profile source. */
+typedef struct _PROFILE_SOURCE_INFO {
+	ULONG NextEntryOffset;
+	ULONG Source;
+	ULONG MinInterval;
+	ULONG MaxInterval;
+	ULONG64 Reserved LIBETW_ALIGN8;
+	WCHAR Description[ANYSIZE_ARRAY];
+} PROFILE_SOURCE_INFO, *PPROFILE_SOURCE_INFO;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ULONG WMIAPI TraceSetInformation(CONTROLTRACE_ID SessionHandle,
+				 TRACE_INFO_CLASS InformationClass,
+				 PVOID TraceInformation,
+				 ULONG InformationLength);
+ULONG WMIAPI TraceQueryInformation(CONTROLTRACE_ID SessionHandle,
+				   TRACE_INFO_CLASS InformationClass,
+				   PVOID TraceInformation,
+				   ULONG InformationLength,
+				   PULONG ReturnLength);
+
+#ifdef __cplusplus
+}
+#endif
+
+/*
  * OpenTrace()'s failure value: INVALID_HANDLE_VALUE widened to 64 bits,
  * i.e. all ones in a 64-bit process and 0x00000000FFFFFFFF in a 32-bit
  * one (etw-api.md 0.2).  Going through ULONG_PTR keeps gcc from sign
@@ -1018,6 +1095,11 @@ LIBETW_STATIC_ASSERT(sizeof(EVENT_TRACE_HEADER) == 48, "EVENT_TRACE_HEADER size"
 LIBETW_STATIC_ASSERT(sizeof(EVENT_INSTANCE_HEADER) == 56,
 		     "EVENT_INSTANCE_HEADER size");
 LIBETW_STATIC_ASSERT(sizeof(MOF_FIELD) == 16, "MOF_FIELD size");
+LIBETW_STATIC_ASSERT(sizeof(CLASSIC_EVENT_ID) == 24, "CLASSIC_EVENT_ID size");
+LIBETW_STATIC_ASSERT(sizeof(TRACE_PROFILE_INTERVAL) == 8,
+		     "TRACE_PROFILE_INTERVAL size");
+LIBETW_STATIC_ASSERT(offsetof(PROFILE_SOURCE_INFO, Description) == 24,
+		     "PROFILE_SOURCE_INFO.Description");
 LIBETW_STATIC_ASSERT(sizeof(ETW_BUFFER_CONTEXT) == 4, "ETW_BUFFER_CONTEXT size");
 LIBETW_STATIC_ASSERT(sizeof(TRACE_LOGFILE_HEADER32) == 272,
 		     "TRACE_LOGFILE_HEADER32 size");

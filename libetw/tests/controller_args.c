@@ -230,7 +230,7 @@ TEST(start_names)
 	b.p.Wnode.Guid = SystemTraceControlGuid;
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, StartTraceA(&h, "etwtest-x", &b.p));
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, StartTraceW(&h, u"etwtest-x", &b.p));
-	/* ... and there is no kernel logger: no kernel events. */
+	/* ... and without the module there is no kernel logger. */
 	EXPECT_EQ(ERROR_NOT_SUPPORTED, StartTraceA(&h, KERNEL_LOGGER_NAMEA, &b.p));
 	EXPECT_EQ(ERROR_NOT_SUPPORTED, StartTraceW(&h, KERNEL_LOGGER_NAMEW, &b.p));
 }

@@ -221,9 +221,9 @@ ULONG etw_props_fill(EVENT_TRACE_PROPERTIES *p, const struct etw_props *pl,
 	p->BufferSize = info->buffer_size_kb;
 	p->MinimumBuffers = info->min_buffers;
 	p->MaximumBuffers = info->max_buffers;
-	/* The session's own values: no file, not a system logger. */
+	/* The session's own values: no file; a system logger's EnableFlags. */
 	p->MaximumFileSize = 0;
-	p->EnableFlags = 0;
+	p->EnableFlags = info->enable_flags;
 	p->AgeLimit = 0;
 	p->LogFileMode = info->log_file_mode;
 	p->FlushTimer = info->flush_timer;

@@ -88,13 +88,8 @@ static ULONG clock_supported(ULONG client_context)
 }
 
 static ULONG start_supported(const EVENT_TRACE_PROPERTIES *p,
-			     const struct etw_props *pl, bool kernel_logger)
+			     const struct etw_props *pl)
 {
-	ULONG m = p->LogFileMode;
-
-	/* System loggers record kernel events, which the module has not. */
-	if (kernel_logger || (m & EVENT_TRACE_SYSTEM_LOGGER_MODE))
-		return ERROR_NOT_SUPPORTED;
 	/* V2's filters are for system-wide private loggers. */
 	if (pl->struct_size > sizeof(*p) &&
 	    ((const EVENT_TRACE_PROPERTIES_V2 *)p)->FilterDescCount)
@@ -183,7 +178,7 @@ static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
 		err = clock_supported(p->Wnode.ClientContext);
 		return err ? err : etw_private_start(TraceId, &name, p, &pl, cs);
 	}
-	err = start_supported(p, &pl, kernel_logger);
+	err = start_supported(p, &pl);
 	if (err)
 		return err;
 	if (name.too_long)
@@ -212,6 +207,11 @@ static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
 	strcpy(st.info.name, name.utf8);
 	memcpy(st.info.guid, &p->Wnode.Guid, sizeof(st.info.guid));
 	st.info.log_file_mode = p->LogFileMode;
+	/* A system logger gets kernel events; the NT Kernel Logger is one. */
+	if (kernel_logger || IsEqualGUID(&p->Wnode.Guid, &SystemTraceControlGuid))
+		st.info.log_file_mode |= EVENT_TRACE_SYSTEM_LOGGER_MODE;
+	if (st.info.log_file_mode & EVENT_TRACE_SYSTEM_LOGGER_MODE)
+		st.info.enable_flags = p->EnableFlags;
 	/* Windows raises what is too small and caps what is too large. */
 	st.info.buffer_size_kb = p->BufferSize < ETW_MODULE_MAX_BUFFER_KB ?
 				 p->BufferSize : ETW_MODULE_MAX_BUFFER_KB;
@@ -302,9 +302,10 @@ static ULONG control_trace(CONTROLTRACE_ID TraceId, const void *InstanceName,
 	if (ret)
 		return etw_win32_error(ret, ETW_ERR_CONTROL);
 
-	/* The mode is fixed at start. */
-	if (code == EVENT_TRACE_CONTROL_UPDATE &&
-	    p->LogFileMode && p->LogFileMode != info.log_file_mode)
+	/* The mode is fixed at start (the NT Kernel Logger's system bit too). */
+	if (code == EVENT_TRACE_CONTROL_UPDATE && p->LogFileMode &&
+	    (p->LogFileMode | EVENT_TRACE_SYSTEM_LOGGER_MODE) !=
+	    (info.log_file_mode | EVENT_TRACE_SYSTEM_LOGGER_MODE))
 		return ERROR_NOT_SUPPORTED;
 
 	if (code != EVENT_TRACE_CONTROL_QUERY) {
@@ -321,6 +322,9 @@ static ULONG control_trace(CONTROLTRACE_ID TraceId, const void *InstanceName,
 			/* The pool may grow; lowering the bound is EINVAL. */
 			if (p->MaximumBuffers != info.max_buffers)
 				c.info.max_buffers = p->MaximumBuffers;
+			/* A system logger's EnableFlags: 0 turns all off. */
+			if (info.log_file_mode & EVENT_TRACE_SYSTEM_LOGGER_MODE)
+				c.info.enable_flags = p->EnableFlags;
 		}
 		ret = etw_ioctl(fd, ETW_IOC_SESSION_CONTROL, &c);
 		if (ret < 0)

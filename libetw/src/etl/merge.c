@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Time order across processors.  Each processor's buffers, sorted by
- * sequence number, form one stream whose records are in timestamp order;
+ * Time order across processors.  Each processor's buffers of one
+ * BufferType, sorted by sequence number, form one stream whose records
+ * are in timestamp order (a system logger writes a CPU's kernel records
+ * into buffers of their own, type 2, beside its other records);
  * a k-way merge (a binary heap of streams keyed by their next record's
  * timestamp) interleaves them.  The header events of buffer 0 come first.
  *
@@ -43,6 +45,7 @@ struct etl_merge {
 
 struct sort_key {
 	uint16_t processor;
+	uint16_t type;
 	int64_t sequence;
 	uint64_t offset;
 	uint32_t index;
@@ -54,6 +57,8 @@ static int cmp_key(const void *a, const void *b)
 
 	if (x->processor != y->processor)
 		return x->processor < y->processor ? -1 : 1;
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
 	if (x->sequence != y->sequence)
 		return x->sequence < y->sequence ? -1 : 1;
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
@@ -70,13 +75,14 @@ int etl_group_buffers(const struct etw_etl *etl, uint32_t *order,
 	for (uint32_t i = 0; i < n; i++) {
 		const struct etw_etl_buffer *b = &etl->bufs[i + 1];
 
-		keys[i] = (struct sort_key){ b->processor, b->sequence,
-					     b->offset, i + 1 };
+		keys[i] = (struct sort_key){ b->processor, b->type,
+					     b->sequence, b->offset, i + 1 };
 	}
 	qsort(keys, n, sizeof(*keys), cmp_key);
 	for (uint32_t i = 0; i < n; i++) {
 		order[i] = keys[i].index;
-		if (!i || keys[i].processor != keys[i - 1].processor)
+		if (!i || keys[i].processor != keys[i - 1].processor ||
+		    keys[i].type != keys[i - 1].type)
 			group_len[ngroups++] = 0;
 		group_len[ngroups - 1]++;
 	}
@@ -125,7 +131,7 @@ static int peek(struct etw_etl *etl, struct stream *s)
 	return 0;
 }
 
-/* Group buffers 1..n by processor into streams. */
+/* Group buffers 1..n by processor and type into streams. */
 static int build_streams(struct etw_etl *etl, struct etl_merge *m)
 {
 	uint32_t n = etl->nbufs - 1, *len, first = 0;
