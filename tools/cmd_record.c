@@ -20,12 +20,16 @@
 #include "etw.h"
 
 static const char record_usage[] =
-	"usage: etw record -p PROVIDER[:LEVEL[:KEYWORDS]] [options] -- COMMAND [ARGS...]\n\n"
+	"usage: etw record -p PROVIDER[:LEVEL[:KEYWORDS]] [options] -- COMMAND [ARGS...]\n"
+	"       etw record --kernel FLAGS [-p ...] [options] -- COMMAND [ARGS...]\n\n"
 	"Start a session whose logger writes an ETL file, enable the providers,\n"
 	"run COMMAND, and stop the session when COMMAND exits: the file is\n"
 	"complete when etw record returns.\n\n"
 	"  -p, --provider P       a provider GUID or name, with an optional level\n"
 	"                         and MatchAnyKeyword (repeat for more providers)\n"
+	"  -k, --kernel FLAGS     kernel events too (a system logger): a list of\n"
+	"                         process, thread, image, profile, cswitch,\n"
+	"                         dispatcher, disk, file, or EnableFlags numbers\n"
 	"  -o, --output FILE      the ETL file (default etw.etl)\n"
 	"  -b, --buffer-size KB   buffer size in KiB (default 64)\n"
 	"  -P, --property LIST    EnableProperty for every provider: sid, ts-id,\n"
@@ -56,6 +60,7 @@ int cmd_record(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "property", required_argument, NULL, 'P' },
+		{ "kernel", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -66,13 +71,13 @@ int cmd_record(int argc, char **argv)
 	struct etw_logger_args la = { .path = "etw.etl" };
 	unsigned int nprov = 0, i;
 	unsigned long long v;
-	__u32 property = 0;
+	__u32 property = 0, kflags = 0;
 	int c, fd, ret, status = 0;
 	pid_t pid;
 
 	memset(&st, 0, sizeof(st));
 	st.size = sizeof(st);
-	while ((c = getopt_long(argc, argv, "+p:o:b:P:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:o:b:P:k:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(record_usage, stdout);
@@ -84,6 +89,10 @@ int cmd_record(int argc, char **argv)
 			if (ctl_number(optarg, 1024, &v) || !v)
 				return etw_error("record: bad buffer size '%s'", optarg);
 			st.info.buffer_size_kb = v;
+			break;
+		case 'k':
+			if (ctl_parse_kernel_flags(optarg, &kflags))
+				return etw_error("record: bad kernel flags '%s'", optarg);
 			break;
 		case 'P':
 			if (ctl_parse_properties(optarg, &property))
@@ -104,7 +113,7 @@ int cmd_record(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind >= argc || !nprov) {
+	if (optind >= argc || (!nprov && !kflags)) {
 		fputs(record_usage, stderr);
 		return 2;
 	}
@@ -114,8 +123,16 @@ int cmd_record(int argc, char **argv)
 		return 1;
 	snprintf(st.info.name, sizeof(st.info.name), "etw-record-%d", (int)getpid());
 	st.info.log_file_mode = ETW_MODE_FILE_SEQUENTIAL;
+	if (kflags) {
+		st.info.log_file_mode |= ETW_MODE_SYSTEM_LOGGER;
+		st.info.enable_flags = kflags;
+	}
 	if (ioctl(fd, ETW_IOC_SESSION_START, &st) < 0)
 		return ctl_fail("record", st.info.name, -errno);
+	if (ctl_kernel_stacks(fd, st.info.logger_id, kflags)) {
+		ret = ctl_fail("record", "kernel stacks", -errno);
+		goto out_stop;
+	}
 	la.logger_id = st.info.logger_id;
 	ret = etw_logger_spawn(&la, &pid);
 	if (ret) {

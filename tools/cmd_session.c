@@ -38,6 +38,10 @@ static const char start_usage[] =
 	"                         OpenTrace real-time consumers\n"
 	"      --buffering        a memory ring: oldest buffers are overwritten\n"
 	"      --independent      EVENT_TRACE_INDEPENDENT_SESSION_MODE\n"
+	"  -k, --kernel FLAGS     a system logger with these EnableFlags: process,\n"
+	"                         thread, image, profile, cswitch, dispatcher,\n"
+	"                         disk, file, or numbers (NAME \"NT Kernel Logger\"\n"
+	"                         is one whatever the flags)\n"
 	"  -h, --help             this text\n";
 
 /* A logger for the session; if it cannot run, a session we started stops. */
@@ -84,6 +88,7 @@ int cmd_start(int argc, char **argv)
 		{ "real-time", no_argument, NULL, 'r' },
 		{ "buffering", no_argument, NULL, 'B' },
 		{ "independent", no_argument, NULL, 'I' },
+		{ "kernel", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -95,7 +100,7 @@ int cmd_start(int argc, char **argv)
 
 	memset(&st, 0, sizeof(st));
 	st.size = sizeof(st);
-	while ((c = getopt_long(argc, argv, "o:s:b:m:M:f:rh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:s:b:m:M:f:rk:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(start_usage, stdout);
@@ -123,6 +128,11 @@ int cmd_start(int argc, char **argv)
 			continue;
 		case 'I':
 			st.info.log_file_mode |= ETW_MODE_INDEPENDENT;
+			continue;
+		case 'k':
+			if (ctl_parse_kernel_flags(optarg, &st.info.enable_flags))
+				return etw_error("start: bad kernel flags '%s'", optarg);
+			st.info.log_file_mode |= ETW_MODE_SYSTEM_LOGGER;
 			continue;
 		case '?':
 			return 2;
@@ -167,6 +177,8 @@ int cmd_start(int argc, char **argv)
 	}
 	if (ioctl(fd, ETW_IOC_SESSION_START, &st) < 0)
 		return ctl_fail("start", argv[optind], -errno);
+	if (ctl_kernel_stacks(fd, st.info.logger_id, st.info.enable_flags))
+		etw_error("start: %s: no stacks on samples", argv[optind]);
 	close(fd);
 	if (la.path)
 		return start_logger(&la, &st.info, 1);

@@ -53,4 +53,13 @@ int ctl_parse_properties(const char *list, __u32 *out);
 /* Parse an unsigned number (0x for hex); 0 or -1. */
 int ctl_number(const char *s, unsigned long long max, unsigned long long *out);
 
+/*
+ * A system logger's EnableFlags from a comma-separated list of names
+ * (process, thread, image, cswitch, disk, dispatcher, profile, file, ...)
+ * or numbers; 0 or -1 (kernel_flags.c).
+ */
+int ctl_parse_kernel_flags(const char *list, __u32 *out);
+/* With ETW_KFLAG_PROFILE in @flags, stacks on SampledProfile; 0 or -1. */
+int ctl_kernel_stacks(int fd, __u32 logger_id, __u32 flags);
+
 #endif /* ETW_TOOL_CTL_H */

@@ -1,0 +1,745 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel logger end to end.  The NT Kernel Logger, started as
+ * Microsoft's "Configuring and Starting the NT Kernel Logger Session"
+ * starts it (EVENT_TRACE_PROPERTIES with SystemTraceControlGuid and
+ * EnableFlags, a log file, StartTrace with KERNEL_LOGGER_NAME), records
+ * a child process this test starts; the file read back with ProcessTrace
+ * shows, exactly:
+ *
+ * - the child's Process/Start with its image name, command line and
+ *   parent, and Process/End with its exit code;
+ * - its second thread's Thread/Start and the name it gave itself;
+ * - its executable and libraries as Image/Load at the addresses of its
+ *   /proc/PID/maps (the child saves it before it exits);
+ * - Process/DCStart of every process /proc listed at start, DCEnd and
+ *   RundownComplete at stop;
+ * - every kernel record well formed: the layout of its (group, opcode,
+ *   version), its sizes exact.
+ *
+ * Then the settings: system loggers started with
+ * EVENT_TRACE_SYSTEM_LOGGER_MODE, TraceSetInformation and
+ * TraceQueryInformation for EnableFlags, stack lists and the profile
+ * interval, their errors, the limit of 8 system loggers, and the
+ * privilege the kernel logger needs.
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
+#include <grp.h>
+
+#include <windows.h>
+#include <evntrace.h>
+#include <evntcons.h>
+
+#include "kselftest_harness.h"
+#include "etw_selftests.h"
+
+#define CHILD_ARG	"--klog-child"
+#define CHILD_OUT	"/tmp/etwtest-klog-child.txt"
+#define KLOG_FILE	"/tmp/etwtest-klog.etl"
+#define THREAD_NAME	"klog-thread"
+#define CHILD_EXIT	7
+
+static const GUID process_guid = { 0x3d6fa8d0, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const GUID thread_guid = { 0x3d6fa8d1, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const GUID image_guid = { 0x2cb15d1d, 0x5fc1, 0x11d2,
+	{ 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } };
+static const GUID header_guid = { 0x68fdd900, 0x4a3e, 0x11d1,
+	{ 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 } };
+
+/*
+ * The child: a second thread that names itself, its maps and that
+ * thread's id saved for the parent, exit code CHILD_EXIT.
+ */
+static pthread_barrier_t child_barrier;
+static pid_t child_thread_tid;
+
+static void *child_thread(void *arg)
+{
+	prctl(PR_SET_NAME, THREAD_NAME);
+	child_thread_tid = (pid_t)syscall(SYS_gettid);
+	pthread_barrier_wait(&child_barrier);
+	pthread_barrier_wait(&child_barrier);
+	return NULL;
+}
+
+static void child_main(const char *out)
+{
+	char line[512];
+	pthread_t t;
+	FILE *f, *m;
+
+	pthread_barrier_init(&child_barrier, NULL, 2);
+	if (pthread_create(&t, NULL, child_thread, NULL))
+		_exit(100);
+	pthread_barrier_wait(&child_barrier);
+	f = fopen(out, "w");
+	m = fopen("/proc/self/maps", "r");
+	if (!f || !m)
+		_exit(101);
+	fprintf(f, "tid %d\n", child_thread_tid);
+	while (fgets(line, sizeof(line), m))
+		fputs(line, f);
+	fclose(m);
+	fclose(f);
+	pthread_barrier_wait(&child_barrier);
+	pthread_join(t, NULL);
+	exit(CHILD_EXIT);
+}
+
+/* Run as the child when exec'd with CHILD_ARG, before the harness. */
+__attribute__((constructor)) static void maybe_child(void)
+{
+	static char args[4096];
+	size_t n, i;
+	FILE *f = fopen("/proc/self/cmdline", "r");
+
+	if (!f)
+		return;
+	n = fread(args, 1, sizeof(args) - 1, f);
+	fclose(f);
+	/* argv[1] and argv[2]: CHILD_ARG and the output file. */
+	i = strnlen(args, n) + 1;
+	if (i < n && !strcmp(args + i, CHILD_ARG))
+		child_main(args + i + strlen(CHILD_ARG) + 1);
+}
+
+/* Microsoft's sample: one allocation, the names after the structure. */
+struct kprops {
+	EVENT_TRACE_PROPERTIES p;
+	char logger_name[sizeof(KERNEL_LOGGER_NAMEA)];
+	char log_file[256];
+};
+
+static EVENT_TRACE_PROPERTIES *kernel_props(struct kprops *b, ULONG flags,
+					    const char *file)
+{
+	memset(b, 0, sizeof(*b));
+	b->p.Wnode.BufferSize = sizeof(*b);
+	b->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	b->p.Wnode.ClientContext = 1;	/* QPC */
+	b->p.Wnode.Guid = SystemTraceControlGuid;
+	b->p.EnableFlags = flags;
+	b->p.LogFileMode = file ? EVENT_TRACE_FILE_MODE_SEQUENTIAL :
+				  EVENT_TRACE_REAL_TIME_MODE;
+	b->p.MaximumFileSize = 64;	/* MB */
+	b->p.LoggerNameOffset = offsetof(struct kprops, logger_name);
+	if (file) {
+		b->p.LogFileNameOffset = offsetof(struct kprops, log_file);
+		snprintf(b->log_file, sizeof(b->log_file), "%s", file);
+	}
+	return &b->p;
+}
+
+/* The pids /proc lists. */
+static int proc_pids(int *pids, int max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max)
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+			pids[n++] = atoi(e->d_name);
+	closedir(d);
+	return n;
+}
+
+#define MAX_PIDS	4096
+#define MAX_IMAGES	512
+
+struct image_ev {
+	uint64_t base, size;
+	uint32_t pid;
+	char path[256];
+};
+
+/* What the callback gathered. */
+struct seen {
+	pid_t child, parent;
+	int dcstart_pids[MAX_PIDS], n_dcstart;
+	int dcend_self;
+	int rundown_complete;
+	int child_starts;
+	char child_image[256];
+	char child_cmdline[1024];
+	uint32_t child_parent;
+	int child_ends;
+	int32_t child_exit;
+	uint32_t thread_tid;
+	int thread_start_ok;
+	int thread_named;
+	struct image_ev images[MAX_IMAGES];
+	int n_images;
+	long kernel_records;
+	long bad;
+	char bad_what[128];
+};
+
+static void bad(struct seen *s, const char *what, const EVENT_RECORD *r)
+{
+	if (!s->bad++)
+		snprintf(s->bad_what, sizeof(s->bad_what), "%s (opcode %u, %u bytes)",
+			 what, r->EventHeader.EventDescriptor.Opcode,
+			 r->UserDataLength);
+}
+
+/* A UTF-16LE string of ASCII at @p, @max bytes at most; its bytes or -1. */
+static int utf16_ascii(const uint8_t *p, size_t max, char *out, size_t room)
+{
+	size_t i;
+
+	for (i = 0; 2 * i + 1 < max; i++) {
+		uint16_t c = p[2 * i] | p[2 * i + 1] << 8;
+
+		if (i + 1 < room)
+			out[i] = c < 0x80 ? (char)c : '?';
+		if (!c) {
+			out[i < room ? i : room - 1] = 0;
+			return (int)(2 * i + 2);
+		}
+	}
+	return -1;
+}
+
+static void on_process(struct seen *s, const EVENT_RECORD *r)
+{
+	const uint8_t *d = r->UserData;
+	size_t len = r->UserDataLength, off;
+	char image[256], cmd[1024];
+	uint32_t pid, ppid;
+	int32_t status;
+	int n;
+
+	if (r->EventHeader.EventDescriptor.Version != 4 || len < 68)
+		return bad(s, "process size", r);
+	memcpy(&pid, d + 8, 4);
+	memcpy(&ppid, d + 12, 4);
+	memcpy(&status, d + 20, 4);
+	/* TOKEN_USER, then S-1-22-1-<uid>: 2 sub-authorities. */
+	if (d[52] != 1 || d[53] != 2 || d[59] != 22)
+		return bad(s, "process SID", r);
+	off = 68;
+	n = (int)strnlen((const char *)d + off, len - off);
+	if (off + n >= len)
+		return bad(s, "process image name", r);
+	snprintf(image, sizeof(image), "%s", (const char *)d + off);
+	off += n + 1;
+	n = utf16_ascii(d + off, len - off, cmd, sizeof(cmd));
+	/* The command line, then two empty strings, and nothing more. */
+	if (n < 0 || off + n + 4 != len || d[off + n] || d[off + n + 3])
+		return bad(s, "process strings", r);
+
+	switch (r->EventHeader.EventDescriptor.Opcode) {
+	case 1:		/* Start: the last one is the exec's */
+		if (pid != (uint32_t)s->child)
+			break;
+		s->child_starts++;
+		snprintf(s->child_image, sizeof(s->child_image), "%s", image);
+		snprintf(s->child_cmdline, sizeof(s->child_cmdline), "%s", cmd);
+		s->child_parent = ppid;
+		if (status != 0x103)
+			bad(s, "Start's ExitStatus", r);
+		break;
+	case 2:
+		if (pid == (uint32_t)s->child) {
+			s->child_ends++;
+			s->child_exit = status;
+		}
+		break;
+	case 3:
+		if (s->n_dcstart < MAX_PIDS)
+			s->dcstart_pids[s->n_dcstart++] = (int)pid;
+		break;
+	case 4:
+		if (pid == (uint32_t)s->parent)
+			s->dcend_self++;
+		break;
+	default:
+		bad(s, "process opcode", r);
+	}
+}
+
+static void on_thread(struct seen *s, const EVENT_RECORD *r)
+{
+	const uint8_t *d = r->UserData;
+	UCHAR op = r->EventHeader.EventDescriptor.Opcode;
+	uint32_t pid, tid;
+	char name[64];
+
+	if (op >= 1 && op <= 4) {
+		if (r->EventHeader.EventDescriptor.Version != 3 ||
+		    r->UserDataLength != 72)
+			return bad(s, "thread size", r);
+		memcpy(&pid, d, 4);
+		memcpy(&tid, d + 4, 4);
+		if (op == 1 && tid == s->thread_tid && pid == (uint32_t)s->child)
+			s->thread_start_ok++;
+		return;
+	}
+	if (op != 72)
+		return bad(s, "thread opcode", r);
+	if (r->EventHeader.EventDescriptor.Version != 2 || r->UserDataLength < 10 ||
+	    utf16_ascii(d + 8, r->UserDataLength - 8, name, sizeof(name)) !=
+	    r->UserDataLength - 8)
+		return bad(s, "SetName size", r);
+	memcpy(&pid, d, 4);
+	memcpy(&tid, d + 4, 4);
+	if (tid == s->thread_tid && pid == (uint32_t)s->child &&
+	    !strcmp(name, THREAD_NAME))
+		s->thread_named++;
+}
+
+static void on_image(struct seen *s, const EVENT_RECORD *r)
+{
+	const uint8_t *d = r->UserData;
+	struct image_ev *im;
+	UCHAR op = r->EventHeader.EventDescriptor.Opcode;
+	char path[256];
+
+	if (op != 10 && (op < 2 || op > 4))
+		return bad(s, "image opcode", r);
+	if (r->EventHeader.EventDescriptor.Version != 3 || r->UserDataLength < 58 ||
+	    utf16_ascii(d + 56, r->UserDataLength - 56, path, sizeof(path)) !=
+	    r->UserDataLength - 56)
+		return bad(s, "image size", r);
+	if (op != 10 || s->n_images == MAX_IMAGES)
+		return;
+	im = &s->images[s->n_images++];
+	memcpy(&im->base, d, 8);
+	memcpy(&im->size, d + 8, 8);
+	memcpy(&im->pid, d + 16, 4);
+	snprintf(im->path, sizeof(im->path), "%s", path);
+}
+
+static void WINAPI on_record(PEVENT_RECORD r)
+{
+	struct seen *s = r->UserContext;
+	const GUID *g = &r->EventHeader.ProviderId;
+
+	if (r->EventHeader.Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER)
+		return;
+	if (IsEqualGUID(g, &header_guid)) {
+		if (r->EventHeader.EventDescriptor.Opcode == 8) {
+			s->kernel_records++;
+			s->rundown_complete++;
+			if (r->UserDataLength)
+				bad(s, "RundownComplete size", r);
+		}
+		return;
+	}
+	s->kernel_records++;
+	if (IsEqualGUID(g, &process_guid))
+		on_process(s, r);
+	else if (IsEqualGUID(g, &thread_guid))
+		on_thread(s, r);
+	else if (IsEqualGUID(g, &image_guid))
+		on_image(s, r);
+	else
+		bad(s, "unexpected group", r);
+}
+
+/* An Image/Load of the child at @base for @path covering [lo, hi)? */
+static bool image_loaded(const struct seen *s, const char *path, uint64_t base,
+			 uint64_t lo, uint64_t hi)
+{
+	for (int i = 0; i < s->n_images; i++) {
+		const struct image_ev *im = &s->images[i];
+
+		if (im->pid == (uint32_t)s->child && !strcmp(im->path, path) &&
+		    im->base == base && lo >= im->base && hi <= im->base + im->size)
+			return true;
+	}
+	return false;
+}
+
+static int run_child(pid_t *pid)
+{
+	char exe[512];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int status;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	*pid = fork();
+	if (*pid < 0)
+		return -1;
+	if (!*pid) {
+		execl(exe, exe, CHILD_ARG, CHILD_OUT, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(*pid, &status, 0) != *pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+FIXTURE(klog)
+{
+	int fd;
+};
+
+FIXTURE_SETUP(klog)
+{
+	struct kprops b;
+
+	self->fd = etw_open_or_skip(_metadata);
+	/* A session a failed run left behind. */
+	ControlTraceA(0, KERNEL_LOGGER_NAMEA, kernel_props(&b, 0, NULL),
+		      EVENT_TRACE_CONTROL_STOP);
+	etw_stop_test_sessions(self->fd);
+}
+
+FIXTURE_TEARDOWN(klog)
+{
+	etw_stop_test_sessions(self->fd);
+	close(self->fd);
+}
+
+TEST_F(klog, nt_kernel_logger_records_a_child)
+{
+	static struct seen s;
+	static int before[MAX_PIDS], after[MAX_PIDS];
+	char exe[512], base_name[64], want_cmd[1024], line[512];
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE h;
+	CONTROLTRACE_ID id;
+	struct kprops b;
+	int n_before, n_after, i, j, exit_code, checked = 0;
+	FILE *f;
+	ssize_t n;
+
+	memset(&s, 0, sizeof(s));
+	s.parent = getpid();
+	unlink(KLOG_FILE);
+	n_before = proc_pids(before, MAX_PIDS);
+	ASSERT_EQ(ERROR_SUCCESS,
+		  StartTraceA(&id, KERNEL_LOGGER_NAMEA,
+			      kernel_props(&b, EVENT_TRACE_FLAG_PROCESS |
+					   EVENT_TRACE_FLAG_THREAD |
+					   EVENT_TRACE_FLAG_IMAGE_LOAD,
+					   KLOG_FILE)));
+	/* QueryTrace shows it as Windows would. */
+	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(id, NULL, kernel_props(&b, 0, NULL)));
+	EXPECT_EQ(EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD |
+		  EVENT_TRACE_FLAG_IMAGE_LOAD, b.p.EnableFlags);
+	EXPECT_TRUE(IsEqualGUID(&b.p.Wnode.Guid, &SystemTraceControlGuid));
+	EXPECT_STREQ(KERNEL_LOGGER_NAMEA, b.logger_name);
+	n_after = proc_pids(after, MAX_PIDS);
+
+	exit_code = run_child(&s.child);
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
+					    kernel_props(&b, 0, NULL)));
+	ASSERT_EQ(CHILD_EXIT, exit_code);
+	EXPECT_EQ(0, b.p.EventsLost);
+
+	f = fopen(CHILD_OUT, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(1, fscanf(f, "tid %u\n", &s.thread_tid));
+
+	memset(&lf, 0, sizeof(lf));
+	lf.LogFileName = (LPSTR)KLOG_FILE;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = on_record;
+	lf.Context = &s;
+	h = OpenTraceA(&lf);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
+	EXPECT_EQ(1, lf.IsKernelTrace);
+	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
+	CloseTrace(h);
+
+	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
+	EXPECT_LT(0, s.kernel_records);
+
+	/* The child: started twice (fork, then exec), ended once. */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ASSERT_LT(0, n);
+	exe[n] = 0;
+	snprintf(base_name, sizeof(base_name), "%s", strrchr(exe, '/') + 1);
+	snprintf(want_cmd, sizeof(want_cmd), "%s %s %s", exe, CHILD_ARG, CHILD_OUT);
+	EXPECT_EQ(2, s.child_starts);
+	EXPECT_STREQ(base_name, s.child_image);
+	EXPECT_STREQ(want_cmd, s.child_cmdline);
+	EXPECT_EQ((uint32_t)getpid(), s.child_parent);
+	EXPECT_EQ(1, s.child_ends);
+	EXPECT_EQ(CHILD_EXIT, s.child_exit);
+
+	/* Its second thread, and the name it gave itself. */
+	EXPECT_EQ(1, s.thread_start_ok);
+	EXPECT_EQ(1, s.thread_named);
+
+	/*
+	 * Each executable file mapping of its maps: an Image/Load based at
+	 * the start of the file's offset-0 mapping, covering the mapping.
+	 */
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi, off, base = 0;
+		char perms[8], path[256] = "", l2[512];
+		FILE *g;
+
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", &lo, &hi, perms,
+			   &off, path) < 4 || perms[2] != 'x' || path[0] != '/')
+			continue;
+		/* The first mapping of the same file at offset 0. */
+		g = fopen(CHILD_OUT, "r");
+		ASSERT_NE(NULL, g);
+		while (fgets(l2, sizeof(l2), g)) {
+			unsigned long lo2, off2;
+			char p2[256] = "";
+
+			if (sscanf(l2, "%lx-%*x %*s %lx %*s %*s %255s", &lo2, &off2,
+				   p2) == 3 && !off2 && !strcmp(p2, path)) {
+				base = lo2;
+				break;
+			}
+		}
+		fclose(g);
+		EXPECT_TRUE(image_loaded(&s, path, base, lo, hi))
+			TH_LOG("no Image/Load of %s at 0x%lx covering 0x%lx-0x%lx",
+			       path, base, lo, hi);
+		checked++;
+	}
+	fclose(f);
+	/* The executable, ld.so and libc at least. */
+	EXPECT_LE(3, checked);
+
+	/* The rundown: every process /proc listed before and after start. */
+	for (i = 0; i < n_before; i++) {
+		bool live = false, found = false;
+
+		for (j = 0; j < n_after && !live; j++)
+			live = after[j] == before[i];
+		if (!live)
+			continue;
+		for (j = 0; j < s.n_dcstart && !found; j++)
+			found = s.dcstart_pids[j] == before[i];
+		EXPECT_TRUE(found) TH_LOG("no Process/DCStart for pid %d", before[i]);
+	}
+	EXPECT_EQ(1, s.dcend_self);
+	EXPECT_EQ(1, s.rundown_complete);
+	unlink(KLOG_FILE);
+	unlink(CHILD_OUT);
+}
+
+/* A system logger of our own name, started with SYSTEM_LOGGER_MODE. */
+struct sprops {
+	EVENT_TRACE_PROPERTIES p;
+	char name[64];
+};
+
+static EVENT_TRACE_PROPERTIES *system_props(struct sprops *b, ULONG mode,
+					    ULONG flags)
+{
+	memset(b, 0, sizeof(*b));
+	b->p.Wnode.BufferSize = sizeof(*b);
+	b->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	b->p.Wnode.ClientContext = 1;
+	b->p.LogFileMode = mode;
+	b->p.EnableFlags = flags;
+	b->p.LoggerNameOffset = offsetof(struct sprops, name);
+	return &b->p;
+}
+
+TEST_F(klog, trace_information)
+{
+	CLASSIC_EVENT_ID ids[3], back[8];
+	TRACE_PROFILE_INTERVAL iv;
+	ULONG masks[8], ret_len;
+	CONTROLTRACE_ID id, plain;
+	struct sprops b;
+
+	ASSERT_EQ(ERROR_SUCCESS,
+		  StartTraceA(&id, "etwtest-klog-system",
+			      system_props(&b, EVENT_TRACE_SYSTEM_LOGGER_MODE |
+					   EVENT_TRACE_REAL_TIME_MODE, 0)));
+	EXPECT_EQ(0, b.p.EnableFlags);
+
+	/* EnableFlags through TraceSetInformation, back through both. */
+	memset(masks, 0, sizeof(masks));
+	masks[0] = EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD;
+	masks[3] = 0x40;	/* another group mask: kept, records nothing */
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TraceSetInformation(id, TraceSystemTraceEnableFlagsInfo, masks,
+				      sizeof(masks)));
+	memset(masks, 0xff, sizeof(masks));
+	ret_len = 0;
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TraceQueryInformation(id, TraceSystemTraceEnableFlagsInfo, masks,
+					sizeof(masks), &ret_len));
+	EXPECT_EQ(sizeof(masks), ret_len);
+	EXPECT_EQ(EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD, masks[0]);
+	EXPECT_EQ(0x40, masks[3]);
+	EXPECT_EQ(0, masks[7]);
+	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(id, NULL, system_props(&b, 0, 0)));
+	EXPECT_EQ(EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD, b.p.EnableFlags);
+	EXPECT_NE(0, b.p.LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE);
+
+	/* UpdateTrace changes them too; 0 turns all off. */
+	system_props(&b, 0, EVENT_TRACE_FLAG_IMAGE_LOAD);
+	ASSERT_EQ(ERROR_SUCCESS, UpdateTraceA(id, NULL, &b.p));
+	EXPECT_EQ(EVENT_TRACE_FLAG_IMAGE_LOAD, b.p.EnableFlags);
+
+	/* The stack list: Process/Start, Image/Load, Thread/CSwitch. */
+	memset(ids, 0, sizeof(ids));
+	ids[0].EventGuid = process_guid;
+	ids[0].Type = 1;
+	ids[1].EventGuid = image_guid;
+	ids[1].Type = 10;
+	ids[2].EventGuid = thread_guid;
+	ids[2].Type = 36;
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TraceSetInformation(id, TraceStackTracingInfo, ids, sizeof(ids)));
+	memset(back, 0xee, sizeof(back));
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TraceQueryInformation(id, TraceStackTracingInfo, back,
+					sizeof(back), &ret_len));
+	ASSERT_EQ(sizeof(ids), ret_len);
+	/* In hook order: Process/1, Image/10 (hook 0x030A), Thread/36. */
+	EXPECT_TRUE(IsEqualGUID(&back[0].EventGuid, &process_guid));
+	EXPECT_EQ(1, back[0].Type);
+	EXPECT_TRUE(IsEqualGUID(&back[1].EventGuid, &image_guid));
+	EXPECT_EQ(10, back[1].Type);
+	EXPECT_TRUE(IsEqualGUID(&back[2].EventGuid, &thread_guid));
+	EXPECT_EQ(36, back[2].Type);
+	/* Too small an answer: the length it needs. */
+	EXPECT_EQ(ERROR_BAD_LENGTH,
+		  TraceQueryInformation(id, TraceStackTracingInfo, back,
+					sizeof(back[0]), &ret_len));
+	EXPECT_EQ(sizeof(ids), ret_len);
+	/* Length 0 clears it. */
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TraceSetInformation(id, TraceStackTracingInfo, NULL, 0));
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TraceQueryInformation(id, TraceStackTracingInfo, back,
+					sizeof(back), &ret_len));
+	EXPECT_EQ(0, ret_len);
+
+	/* The profile interval, clamped as Windows clamps it. */
+	iv.Source = 0;
+	iv.Interval = 5000;
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TraceSetInformation(0, TraceSampledProfileIntervalInfo, &iv,
+				      sizeof(iv)));
+	iv.Interval = 0;
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TraceQueryInformation(0, TraceSampledProfileIntervalInfo, &iv,
+					sizeof(iv), NULL));
+	EXPECT_EQ(5000, iv.Interval);
+	iv.Interval = 1;
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TraceSetInformation(0, TraceSampledProfileIntervalInfo, &iv,
+				      sizeof(iv)));
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TraceQueryInformation(0, TraceSampledProfileIntervalInfo, &iv,
+					sizeof(iv), NULL));
+	EXPECT_EQ(1221, iv.Interval);
+	iv.Source = 1;	/* a hardware counter: not here */
+	EXPECT_EQ(ERROR_NOT_SUPPORTED,
+		  TraceSetInformation(0, TraceSampledProfileIntervalInfo, &iv,
+				      sizeof(iv)));
+	iv.Source = 0;
+	iv.Interval = 10000;
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TraceSetInformation(0, TraceSampledProfileIntervalInfo, &iv,
+				      sizeof(iv)));
+
+	/* Not a system logger: ERROR_INVALID_PARAMETER. */
+	ASSERT_EQ(ERROR_SUCCESS,
+		  StartTraceA(&plain, "etwtest-klog-plain",
+			      system_props(&b, EVENT_TRACE_REAL_TIME_MODE, 0)));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  TraceSetInformation(plain, TraceSystemTraceEnableFlagsInfo,
+				      masks, sizeof(ULONG)));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  TraceSetInformation(plain, TraceStackTracingInfo, ids,
+				      sizeof(ids)));
+	/* A session that stopped: not found. */
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(plain, NULL, system_props(&b, 0, 0)));
+	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND,
+		  TraceSetInformation(plain, TraceSystemTraceEnableFlagsInfo,
+				      masks, sizeof(ULONG)));
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(id, NULL, system_props(&b, 0, 0)));
+}
+
+TEST_F(klog, eight_system_loggers)
+{
+	CONTROLTRACE_ID ids[9];
+	struct sprops b;
+	char name[64];
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "etwtest-klog-%d", i);
+		ASSERT_EQ(ERROR_SUCCESS,
+			  StartTraceA(&ids[i], name,
+				      system_props(&b, EVENT_TRACE_SYSTEM_LOGGER_MODE |
+						   EVENT_TRACE_REAL_TIME_MODE,
+						   EVENT_TRACE_FLAG_PROCESS)));
+	}
+	EXPECT_EQ(ERROR_NO_SYSTEM_RESOURCES,
+		  StartTraceA(&ids[8], "etwtest-klog-8",
+			      system_props(&b, EVENT_TRACE_SYSTEM_LOGGER_MODE |
+					   EVENT_TRACE_REAL_TIME_MODE, 0)));
+	/* A plain session still starts. */
+	EXPECT_EQ(ERROR_SUCCESS,
+		  StartTraceA(&ids[8], "etwtest-klog-plain",
+			      system_props(&b, EVENT_TRACE_REAL_TIME_MODE, 0)));
+	for (i = 0; i < 9; i++)
+		EXPECT_EQ(ERROR_SUCCESS, StopTraceA(ids[i], NULL, system_props(&b, 0, 0)));
+}
+
+/* The kernel logger needs a controller's rights: nobody gets none. */
+TEST_F(klog, needs_privilege)
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct kprops b;
+		CONTROLTRACE_ID id;
+		ULONG masks[1] = { EVENT_TRACE_FLAG_PROCESS };
+
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(2);
+		if (StartTraceA(&id, KERNEL_LOGGER_NAMEA,
+				kernel_props(&b, EVENT_TRACE_FLAG_PROCESS, NULL)) !=
+		    ERROR_ACCESS_DENIED)
+			_exit(3);
+		if (TraceSetInformation(1, TraceSystemTraceEnableFlagsInfo, masks,
+					sizeof(masks)) != ERROR_ACCESS_DENIED &&
+		    TraceSetInformation(1, TraceSystemTraceEnableFlagsInfo, masks,
+					sizeof(masks)) != ERROR_WMI_INSTANCE_NOT_FOUND)
+			_exit(4);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* SystemTraceControlGuid with another name is not the kernel logger. */
+TEST_F(klog, kernel_guid_needs_kernel_name)
+{
+	CONTROLTRACE_ID id;
+	struct sprops b;
+
+	system_props(&b, EVENT_TRACE_REAL_TIME_MODE, EVENT_TRACE_FLAG_PROCESS);
+	b.p.Wnode.Guid = SystemTraceControlGuid;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, StartTraceA(&id, "etwtest-klog-x", &b.p));
+	/* EnableFlags of a session that is no system logger: ignored. */
+	system_props(&b, EVENT_TRACE_REAL_TIME_MODE, EVENT_TRACE_FLAG_PROCESS);
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&id, "etwtest-klog-x", &b.p));
+	EXPECT_EQ(0, b.p.EnableFlags);
+	EXPECT_EQ(ERROR_SUCCESS, StopTraceA(id, NULL, system_props(&b, 0, 0)));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --kernel LIST of etw record and etw start: a system logger's
+ * EnableFlags from names (Windows' EVENT_TRACE_FLAG_* in lower case, as
+ * xperf's kernel flags read) or numbers, and the stacks the profile asks
+ * for: a sample without its stack says little, so `profile` also asks
+ * for stacks on SampledProfile, as xperf -stackwalk Profile does.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "ctl.h"
+#include "etw.h"
+
+static const struct {
+	const char *name;
+	__u32 flag;
+} kernel_flags[] = {
+	{ "process", ETW_KFLAG_PROCESS },
+	{ "thread", ETW_KFLAG_THREAD },
+	{ "image", ETW_KFLAG_IMAGE_LOAD },
+	{ "image_load", ETW_KFLAG_IMAGE_LOAD },
+	{ "cswitch", ETW_KFLAG_CSWITCH },
+	{ "disk", ETW_KFLAG_DISK_IO },
+	{ "disk_io", ETW_KFLAG_DISK_IO },
+	{ "disk_io_init", ETW_KFLAG_DISK_IO_INIT },
+	{ "dispatcher", ETW_KFLAG_DISPATCHER },
+	{ "profile", ETW_KFLAG_PROFILE },
+	{ "file", ETW_KFLAG_FILE_IO },
+	{ "file_io", ETW_KFLAG_FILE_IO },
+	{ "file_io_init", ETW_KFLAG_FILE_IO_INIT },
+};
+
+int ctl_parse_kernel_flags(const char *list, __u32 *out)
+{
+	char buf[256], *tok, *save = NULL;
+	unsigned long long v;
+	size_t i;
+
+	if (strlen(list) >= sizeof(buf))
+		return -1;
+	strcpy(buf, list);
+	*out = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < sizeof(kernel_flags) / sizeof(kernel_flags[0]); i++)
+			if (!strcmp(tok, kernel_flags[i].name))
+				break;
+		if (i < sizeof(kernel_flags) / sizeof(kernel_flags[0]))
+			*out |= kernel_flags[i].flag;
+		else if (!ctl_number(tok, 0xffffffffu, &v))
+			*out |= (__u32)v;
+		else
+			return -1;
+	}
+	return *out ? 0 : -1;
+}
+
+/* PerfInfo's class GUID {ce1dbfb4-137e-4da6-87b0-3f59aa102cbc}, SampledProfile. */
+static const unsigned char perfinfo_sampled_profile[ETW_CLASSIC_EVENT_ID_SIZE] = {
+	0xb4, 0xbf, 0x1d, 0xce, 0x7e, 0x13, 0xa6, 0x4d,
+	0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc,
+	46,
+};
+
+int ctl_kernel_stacks(int fd, __u32 logger_id, __u32 flags)
+{
+	struct etw_trace_info ti = {
+		.size = sizeof(ti),
+		.logger_id = logger_id,
+		.info_class = ETW_TRACE_STACK_TRACING_INFO,
+		.data = (__u64)(uintptr_t)perfinfo_sampled_profile,
+		.length = sizeof(perfinfo_sampled_profile),
+	};
+
+	if (!(flags & ETW_KFLAG_PROFILE))
+		return 0;
+	return ioctl(fd, ETW_IOC_TRACE_SET_INFO, &ti) < 0 ? -1 : 0;
+}
