@@ -41,6 +41,8 @@ static const struct fuzz_ioctl fuzz_ioctls[] = {
 	FUZZ_IOCTL(ETW_IOC_WRITE_SHORT, struct etw_event_write_short, ETW_EVENT_WRITE_SHORT_SIZE_VER0, FUZZ_ANYONE, seed_write_short),
 	FUZZ_IOCTL(ETW_IOC_CONSUMER_ATTACH, struct etw_consumer_attach, ETW_CONSUMER_ATTACH_SIZE_VER0, FUZZ_CONTROL, seed_consumer_attach),
 	FUZZ_IOCTL(ETW_IOC_WRITER_OPEN, struct etw_writer_open, ETW_WRITER_OPEN_SIZE_VER0, FUZZ_ANYONE, NULL),
+	FUZZ_IOCTL(ETW_IOC_TRACE_SET_INFO, struct etw_trace_info, ETW_TRACE_INFO_SIZE_VER0, FUZZ_CONTROL, seed_trace_info),
+	FUZZ_IOCTL(ETW_IOC_TRACE_QUERY_INFO, struct etw_trace_info, ETW_TRACE_INFO_SIZE_VER0, FUZZ_CONTROL, seed_trace_info),
 	FUZZ_CONSUMER_IOCTL(ETW_IOC_CONSUMER_QUERY, struct etw_consumer_query, ETW_CONSUMER_QUERY_SIZE_VER0, FUZZ_CONTROL, NULL),
 };
 
@@ -53,6 +55,7 @@ static const struct fuzz_mmap fuzz_mmaps[] = {
 
 static const struct fuzz_out_ptr fuzz_out_ptrs[] = {
 	{ ETW_IOC_BUFFER_READ, offsetof(struct etw_buffer_read, buf) },
+	{ ETW_IOC_TRACE_QUERY_INFO, offsetof(struct etw_trace_info, data) },
 };
 
 #endif /* ETW_FUZZ_IOCTLS_H */

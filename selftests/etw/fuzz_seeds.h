@@ -185,6 +185,15 @@ static inline void seed_session_start(struct fuzz_thread *t, void *arg)
 	s->info.min_buffers = fuzz_chance(t, 80) ? fuzz_below(t, 8) : fuzz_u32(t);
 	s->info.max_buffers = fuzz_chance(t, 80) ? fuzz_below(t, 12) : fuzz_u32(t);
 	s->info.flush_timer = fuzz_chance(t, 80) ? fuzz_below(t, 2) : fuzz_u32(t);
+	/* System loggers: every kernel source starts and stops under fuzz. */
+	if (fuzz_chance(t, 15)) {
+		s->info.log_file_mode |= ETW_MODE_SYSTEM_LOGGER;
+		s->info.enable_flags = fuzz_chance(t, 80) ? fuzz_below(t, 8) :
+				       fuzz_u32(t);
+		if (fuzz_chance(t, 20))
+			snprintf(s->info.name, sizeof(s->info.name),
+				 "NT Kernel Logger");
+	}
 }
 
 static inline void seed_session_control(struct fuzz_thread *t, void *arg)
@@ -209,7 +218,54 @@ static inline void seed_session_control(struct fuzz_thread *t, void *arg)
 	if (c->code == ETW_CONTROL_UPDATE) {
 		c->info.flush_timer = fuzz_below(t, 3);
 		c->info.max_buffers = fuzz_chance(t, 80) ? 0 : fuzz_u32(t);
+		/* A system logger's EnableFlags; EINVAL for any other. */
+		if (fuzz_chance(t, 30))
+			c->info.enable_flags = fuzz_chance(t, 80) ?
+					       fuzz_below(t, 8) : fuzz_u32(t);
 	}
+}
+
+/*
+ * TraceSetInformation/TraceQueryInformation: the kernel's three classes,
+ * stack lists of kernel group GUIDs (and others), lengths around each
+ * class's bounds.
+ */
+static inline void seed_trace_info(struct fuzz_thread *t, void *arg)
+{
+	static const uint8_t process_guid[16] = {
+		0xd0, 0xa8, 0x6f, 0x3d, 0x05, 0xfe, 0xd0, 0x11,
+		0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c,
+	};
+	struct etw_trace_info *ti = arg;
+	uint8_t *data = fuzz_alloc(t, 1024);
+	uint32_t i;
+
+	ti->logger_id = fuzz_logger(t);
+	ti->info_class = fuzz_chance(t, 90) ? 3 + fuzz_below(t, 3) : fuzz_u32(t);
+	switch (ti->info_class) {
+	case ETW_TRACE_STACK_TRACING_INFO:
+		ti->length = ETW_CLASSIC_EVENT_ID_SIZE * fuzz_below(t, 42);
+		for (i = 0; i < ti->length; i += ETW_CLASSIC_EVENT_ID_SIZE) {
+			if (fuzz_chance(t, 70))
+				memcpy(data + i, process_guid, 16);
+			else
+				fuzz_fill(t, data + i, 16);
+			data[i + 16] = fuzz_below(t, 256);
+		}
+		break;
+	case ETW_TRACE_ENABLE_FLAGS_INFO:
+		ti->length = 4 * fuzz_below(t, 10);
+		fuzz_fill(t, data, ti->length);
+		break;
+	default:
+		ti->length = 8;
+		memset(data, 0, 8);
+		data[4] = fuzz_below(t, 256);
+		break;
+	}
+	if (fuzz_chance(t, 5))
+		ti->length = fuzz_u32(t);
+	ti->data = (uintptr_t)data;
 }
 
 static inline void seed_enable(struct fuzz_thread *t, void *arg)
