@@ -47,7 +47,8 @@ struct klog_image_scratch {
 	char path[KLOG_PATH_MAX];
 };
 
-static DEFINE_PER_CPU(struct klog_image_scratch, klog_image_scratch);
+/* Too large for a module's static per-CPU area: allocated at first use. */
+static struct klog_image_scratch __percpu *klog_image_scratch;
 
 void klog_image_write(u16 hook, u32 pid, u64 base, u64 size, u64 default_base,
 		      const char *path, struct klog_session *target, u64 ts)
@@ -67,8 +68,10 @@ void klog_image_write(u16 hook, u32 pid, u64 base, u64 size, u64 default_base,
 		.target = target,
 	};
 
+	if (!klog_image_scratch)
+		return;
 	preempt_disable();
-	sc = this_cpu_ptr(&klog_image_scratch);
+	sc = this_cpu_ptr(klog_image_scratch);
 	memset(&sc->im, 0, sizeof(sc->im));
 	sc->im.image_base = base;
 	sc->im.image_size = size;
@@ -79,6 +82,8 @@ void klog_image_write(u16 hook, u32 pid, u64 base, u64 size, u64 default_base,
 	parts[1].data = sc->name;
 	parts[1].size = klog_utf16(sc->name, sizeof(sc->name), path,
 				   strlen(path));
+	if (!target)
+		ev.stack = klog_task_stack(hook);
 	klog_write(&ev);
 	preempt_enable();
 }
@@ -119,10 +124,10 @@ void klog_image_exec(struct task_struct *t)
 {
 	struct mm_struct *mm = t->mm;
 
-	if (!mm || !mmap_read_trylock(mm))
+	if (!mm || !klog_image_scratch || !mmap_read_trylock(mm))
 		return;
 	klog_image_mm(KLOG_HOOK_IMAGE_LOAD, klog_pid(t), mm,
-		      this_cpu_ptr(&klog_image_scratch)->path, NULL, 0);
+		      this_cpu_ptr(klog_image_scratch)->path, NULL, 0);
 	mmap_read_unlock(mm);
 }
 
@@ -138,7 +143,7 @@ static int klog_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (!vma || vma->vm_mm != current->mm)
 		return 0;
 	klog_image_vma(KLOG_HOOK_IMAGE_LOAD, klog_pid(current), vma,
-		       this_cpu_ptr(&klog_image_scratch)->path, NULL, 0);
+		       this_cpu_ptr(klog_image_scratch)->path, NULL, 0);
 	return 0;
 }
 
@@ -151,6 +156,10 @@ static int klog_image_start(void)
 {
 	int ret;
 
+	if (!klog_image_scratch)
+		klog_image_scratch = alloc_percpu(struct klog_image_scratch);
+	if (!klog_image_scratch)
+		return -ENOMEM;
 	/* A kprobe is one-shot: a fresh one each time the source starts. */
 	klog_mmap_kp.addr = NULL;
 	klog_mmap_kp.flags = 0;
@@ -167,6 +176,13 @@ static void klog_image_stop(void)
 {
 	klog_kernel_images_stop();
 	unregister_kprobe(&klog_mmap_kp);
+}
+
+/* Module exit: no probe runs. */
+void klog_image_exit(void)
+{
+	free_percpu(klog_image_scratch);
+	klog_image_scratch = NULL;
 }
 
 const struct klog_source klog_source_image = {

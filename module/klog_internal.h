@@ -84,6 +84,11 @@ extern const unsigned int klog_nr_sources;
 extern const struct klog_source klog_source_process;
 extern const struct klog_source klog_source_image;
 
+/* klog_task_stack.c: stacks on klog's own events */
+int klog_task_stacks_init(void);
+const struct klog_stack *klog_task_stack(u16 hook);
+void klog_task_stacks_exit(void);
+
 /* klog_rundown.c: DCStart/DCEnd of processes, threads and images */
 void klog_rundown(struct klog_session *k, bool end);
 

@@ -60,6 +60,9 @@ void klog_image_mm(u16 hook, u32 pid, struct mm_struct *mm, char *buf,
 void klog_image_exec(struct task_struct *t);
 void klog_image_kernel(u16 hook, struct klog_session *target);
 
+void klog_process_exit(void);
+void klog_image_exit(void);
+
 /* klog_kernel.c */
 int klog_kernel_images_start(void);
 void klog_kernel_images_stop(void);

@@ -65,7 +65,8 @@ struct klog_proc_scratch {
 	u8 payload[KLOG_PROCESS_PAYLOAD];
 };
 
-static DEFINE_PER_CPU(struct klog_proc_scratch, klog_proc_scratch);
+/* Too large for a module's static per-CPU area: allocated at first use. */
+static struct klog_proc_scratch __percpu *klog_proc_scratch;
 
 /* @t's comm into @p's image name. */
 static void klog_comm_into(char *image, struct task_struct *t)
@@ -130,6 +131,8 @@ void klog_process_write(u16 hook, const struct klog_proc *p,
 	q += 4;
 	part.data = payload;
 	part.size = q - payload;
+	if (!target)
+		ev.stack = klog_task_stack(hook);
 	klog_write(&ev);
 }
 
@@ -225,7 +228,7 @@ static s32 klog_exit_status(struct task_struct *t)
 static void klog_probe_fork(void *data, struct task_struct *parent,
 			    struct task_struct *child)
 {
-	struct klog_proc_scratch *sc = this_cpu_ptr(&klog_proc_scratch);
+	struct klog_proc_scratch *sc = this_cpu_ptr(klog_proc_scratch);
 	u64 ts = klog_clock();
 
 	if (child->tgid != parent->tgid && klog_enabled(ETW_KFLAG_PROCESS)) {
@@ -247,7 +250,7 @@ static void klog_probe_fork(void *data, struct task_struct *parent,
 static void klog_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 			    struct linux_binprm *bprm)
 {
-	struct klog_proc_scratch *sc = this_cpu_ptr(&klog_proc_scratch);
+	struct klog_proc_scratch *sc = this_cpu_ptr(klog_proc_scratch);
 	u64 ts = klog_clock();
 
 	/* A non-leader that exec'd: its old id ends, it takes the leader's. */
@@ -270,7 +273,7 @@ static void klog_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 
 static void klog_probe_exit(void *data, struct task_struct *p)
 {
-	struct klog_proc_scratch *sc = this_cpu_ptr(&klog_proc_scratch);
+	struct klog_proc_scratch *sc = this_cpu_ptr(klog_proc_scratch);
 	u64 ts = klog_clock();
 
 	if (klog_enabled(ETW_KFLAG_THREAD))
@@ -300,12 +303,23 @@ static struct klog_tp klog_process_tps[] = {
 
 static int klog_process_start(void)
 {
+	if (!klog_proc_scratch)
+		klog_proc_scratch = alloc_percpu(struct klog_proc_scratch);
+	if (!klog_proc_scratch)
+		return -ENOMEM;
 	return klog_tp_register(klog_process_tps, ARRAY_SIZE(klog_process_tps));
 }
 
 static void klog_process_stop(void)
 {
 	klog_tp_unregister(klog_process_tps, ARRAY_SIZE(klog_process_tps));
+}
+
+/* Module exit: no probe runs. */
+void klog_process_exit(void)
+{
+	free_percpu(klog_proc_scratch);
+	klog_proc_scratch = NULL;
 }
 
 /*

@@ -21,6 +21,7 @@
 
 #include "internal.h"
 #include "klog_internal.h"
+#include "klog_proc.h"
 #include "klog_route.h"
 
 struct klog_route __rcu *klog_route;
@@ -182,6 +183,8 @@ int klog_session_attach(struct etw_session *s)
 	ret = klog_recompute();
 	if (ret) {
 		klog_session_detach(s);
+		/* Writers that found it on the route are done with it. */
+		synchronize_rcu();
 		return ret;
 	}
 	klog_rundown(k, false);
@@ -319,6 +322,8 @@ static int klog_set_stacks(struct klog_session *k, const u8 *ids, u32 len)
 
 	if (len % ETW_CLASSIC_EVENT_ID_SIZE || n > ETW_MAX_STACK_EVENT_IDS)
 		return -EINVAL;
+	if (n && klog_task_stacks_init())
+		return -ENOMEM;
 	bitmap_zero(hooks, KLOG_STACK_HOOKS);
 	for (i = 0; i < n; i++) {
 		hook = klog_hook_of(ids + i * ETW_CLASSIC_EVENT_ID_SIZE);
@@ -508,4 +513,7 @@ void klog_exit(void)
 	RCU_INIT_POINTER(klog_route, NULL);
 	synchronize_rcu();
 	kfree(r);
+	klog_process_exit();
+	klog_image_exit();
+	klog_task_stacks_exit();
 }

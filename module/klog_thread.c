@@ -68,6 +68,9 @@ void klog_thread_write(u16 hook, struct task_struct *t, u32 tid,
 		.target = target,
 	};
 
+	/* Probes run with preemption disabled; the rundown wants none. */
+	if (!target)
+		ev.stack = klog_task_stack(hook);
 	klog_write(&ev);
 }
 

@@ -195,7 +195,12 @@ unsigned int klog_write(const struct klog_event *ev)
 		/* Only an NMI can find its CPU inside the lane. */
 		if (l->nest++) {
 			klog_lane_lost(l);
-		} else if (!klog_write_one(k, l, ev, hsize, len, now)) {
+			l->nest--;
+			continue;
+		}
+		/* An NMI on this CPU sees the lane taken before it is used. */
+		barrier();
+		if (!klog_write_one(k, l, ev, hsize, len, now)) {
 			klog_lane_lost(l);
 		} else {
 			written++;
@@ -203,6 +208,7 @@ unsigned int klog_write(const struct klog_event *ev)
 			    !klog_write_stack(k, l, ev, now))
 				klog_lane_lost(l);
 		}
+		barrier();
 		l->nest--;
 	}
 	local_irq_restore(flags);
