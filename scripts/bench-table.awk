@@ -348,4 +348,22 @@ END {
 	xpress_rows()
 	decode_rows()
 	manifest_rows()
+
+	section("11. kernel logger: rundown of " sprintf("%d", val("w", "rundown.procs")) " processes (Process + Thread DCStart/DCEnd)")
+	if (has("w", "rundown.start_ns") || has("i", "rundown.start_ns")) {
+		for (n = 1; n <= 2; n++) {
+			r = n == 1 ? "w" : "i"
+			rs[r] = re[r] = ""
+			if (has(r, "rundown.start_ns")) {
+				rs[r] = (val(r, "rundown.start_ns") - val(r, "rundown.empty_start_ns")) / 1e6
+				re[r] = (val(r, "rundown.stop_ns") - val(r, "rundown.empty_stop_ns")) / 1e6
+			}
+		}
+		info("DCStart at StartTrace, ms", rs["w"], rs["i"], "")
+		info("DCEnd at StopTrace, ms", re["w"], re["i"], "")
+		row("  events lost", has("w", "rundown.events_lost") ? val("w", "rundown.events_lost") : "",
+		    has("i", "rundown.events_lost") ? val("i", "rundown.events_lost") : "", "", "==", 0, "0")
+	} else {
+		printf "  %-44s %14s\n", "rundown", "n/a (not built yet)"
+	}
 }

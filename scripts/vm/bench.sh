@@ -11,7 +11,7 @@
 echo "ETW-BENCH-BEGIN"
 say() { echo "# $*"; }
 b() { echo "BENCH $1 $2"; }
-parts="write tracelogging threads lttng logger dump"
+parts="write tracelogging threads lttng logger dump rundown"
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	etwbench=*) parts=$(echo "${arg#etwbench=}" | tr , ' ') ;;
@@ -142,6 +142,13 @@ b dump.file_bytes "$(stat -c %s /tmp/big.etl)"
 b dump.events "$(etw dump -s /tmp/big.etl 2>/dev/null | awk '/^  Records/ { print $2; exit }')"
 etw-bench-cpu dump etw dump -o /dev/null /tmp/big.etl 2>/dev/null
 rm -f /tmp/big.etl
+fi
+
+if want rundown; then
+# 8: the kernel logger's process rundown: StartTrace of the NT Kernel
+# Logger with 1,000 processes waiting, against the same with no flag.
+say "8: kernel logger rundown of 1000 processes"
+etw-bench-rundown 1000
 fi
 
 # Not in the table: where the time goes, for working on the write path

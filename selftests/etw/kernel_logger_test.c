@@ -326,8 +326,9 @@ static void WINAPI on_record(PEVENT_RECORD r)
 	struct seen *s = r->UserContext;
 	const GUID *g = &r->EventHeader.ProviderId;
 
-	if (r->EventHeader.Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER)
-		return;
+	/* Kernel records are classic ones, as Windows delivers them. */
+	if (!(r->EventHeader.Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER))
+		return bad(s, "not a classic header", r);
 	if (IsEqualGUID(g, &header_guid)) {
 		if (r->EventHeader.EventDescriptor.Opcode == 8) {
 			s->kernel_records++;
