@@ -42,6 +42,7 @@ const struct klog_stack *klog_task_stack(u16 hook)
 
 	if (!klog_stack_wanted(hook))
 		return NULL;
+	/* Pairs with the release in klog_task_stacks_init(). */
 	all = smp_load_acquire(&klog_task_stacks);
 	if (!all)
 		return NULL;
