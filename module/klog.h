@@ -25,6 +25,7 @@
 
 #include <linux/compiler.h>
 #include <linux/types.h>
+#include <linux/uuid.h>
 
 struct pt_regs;
 struct task_struct;
@@ -71,6 +72,8 @@ struct klog_session;
 #define KLOG_HDR_SYSTEM		0x02	/* SYSTEM64: ids, time, CPU times; 0x20 */
 #define KLOG_HDR_COMPACT	0x04	/* SYSTEM64 without CPU times; 0x18 */
 #define KLOG_HDR_PERFINFO	0x11	/* PERFINFO64: time only; 0x10 */
+/* EVENT_TRACE_HEADER (64-bit) with @guid: KernelTraceControl's ImageID. */
+#define KLOG_HDR_FULL		0x14	/* 0x30 */
 
 /* Most payload parts of one record. */
 #define KLOG_MAX_PARTS		8
@@ -114,6 +117,8 @@ struct klog_stack {
  *	TraceStackTracingInfo lists @hook
  * @target: NULL: every session that enabled @flag; else that session
  *	only (rundown, CollectionStart/End), whatever its flags
+ * @guid: the class GUID of a KLOG_HDR_FULL record (its opcode is @hook's
+ *	low byte); NULL for the others
  */
 struct klog_event {
 	u16 hook;
@@ -127,6 +132,7 @@ struct klog_event {
 	unsigned int nr_parts;
 	const struct klog_stack *stack;
 	struct klog_session *target;
+	const guid_t *guid;
 };
 
 /* The OR of every running system logger's EnableFlags. */

@@ -10,7 +10,8 @@
  * the load base of an ELF file whose segments keep their file layout (all
  * of ld's output), so address - ImageBase is the file's virtual address
  * for a PIE or shared object; ImageSize reaches to the end of the
- * executable mapping.  A process's images unload with it: Linux has no
+ * executable mapping.  Each is followed by its identity, the ELF
+ * build-id (klog_image_id.c).  A process's images unload with it: Linux has no
  * munmap hook, so Image/Unload is written for kernel modules only.
  */
 #include <linux/dcache.h>
@@ -51,7 +52,8 @@ struct klog_image_scratch {
 static struct klog_image_scratch __percpu *klog_image_scratch;
 
 void klog_image_write(u16 hook, u32 pid, u64 base, u64 size, u64 default_base,
-		      const char *path, struct klog_session *target, u64 ts)
+		      const char *path, struct file *file,
+		      struct klog_session *target, u64 ts)
 {
 	struct klog_image_scratch *sc;
 	struct klog_part parts[2];
@@ -70,6 +72,9 @@ void klog_image_write(u16 hook, u32 pid, u64 base, u64 size, u64 default_base,
 
 	if (!klog_image_scratch)
 		return;
+	/* The identity records carry the image event's own time. */
+	if (file && !ts)
+		ev.timestamp = klog_clock();
 	preempt_disable();
 	sc = this_cpu_ptr(klog_image_scratch);
 	memset(&sc->im, 0, sizeof(sc->im));
@@ -85,6 +90,9 @@ void klog_image_write(u16 hook, u32 pid, u64 base, u64 size, u64 default_base,
 	if (!target)
 		ev.stack = klog_task_stack(hook);
 	klog_write(&ev);
+	if (file)
+		klog_image_id(file, base, size, pid, path, sc->name,
+			      sizeof(sc->name), target, ev.timestamp);
 	preempt_enable();
 }
 
@@ -101,8 +109,8 @@ void klog_image_vma(u16 hook, u32 pid, struct vm_area_struct *vma, char *buf,
 	path = d_path(&vma->vm_file->f_path, buf, KLOG_PATH_MAX);
 	if (IS_ERR(path))
 		return;
-	klog_image_write(hook, pid, base, vma->vm_end - base, 0, path, target,
-			 ts);
+	klog_image_write(hook, pid, base, vma->vm_end - base, 0, path,
+			 vma->vm_file, target, ts);
 }
 
 /* Every image of @mm; its mmap lock held. */

@@ -78,7 +78,7 @@ static void klog_module_image(u16 hook, struct module *mod,
 
 	etw_module_text(mod, &base, &size);
 	snprintf(name, sizeof(name), "%s.ko", mod->name);
-	klog_image_write(hook, 0, base, size, 0, name, target, ts);
+	klog_image_write(hook, 0, base, size, 0, name, NULL, target, ts);
 }
 
 /* Image DCStart/DCEnd of vmlinux and every module (process context). */
@@ -90,7 +90,7 @@ void klog_image_kernel(u16 hook, struct klog_session *target)
 	if (!klog_kernel_known)
 		return;
 	klog_image_write(hook, 0, klog_text, klog_etext - klog_text,
-			 __START_KERNEL, "vmlinux", target, 0);
+			 __START_KERNEL, "vmlinux", NULL, target, 0);
 	if (!klog_modules || !klog_module_mutex)
 		return;
 	mutex_lock(klog_module_mutex);

@@ -51,8 +51,10 @@ void klog_thread_name_write(struct task_struct *t, const char *comm,
 			    struct klog_session *target, u64 ts);
 
 /* klog_image.c */
+struct file;
 void klog_image_write(u16 hook, u32 pid, u64 base, u64 size, u64 default_base,
-		      const char *path, struct klog_session *target, u64 ts);
+		      const char *path, struct file *file,
+		      struct klog_session *target, u64 ts);
 void klog_image_vma(u16 hook, u32 pid, struct vm_area_struct *vma, char *buf,
 		    struct klog_session *target, u64 ts);
 void klog_image_mm(u16 hook, u32 pid, struct mm_struct *mm, char *buf,
@@ -62,6 +64,11 @@ void klog_image_kernel(u16 hook, struct klog_session *target);
 
 void klog_process_exit(void);
 void klog_image_exit(void);
+
+/* klog_image_id.c: ImageID/Info and DbgID_RSDS beside an image event */
+void klog_image_id(struct file *file, u64 base, u64 size, u32 pid,
+		   const char *path, u8 *name, u32 name_room,
+		   struct klog_session *target, u64 ts);
 
 /* klog_kernel.c */
 int klog_kernel_images_start(void);

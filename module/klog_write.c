@@ -69,6 +69,8 @@ u64 klog_clock(void)
 static u32 klog_header_size(u8 header_type)
 {
 	switch (header_type) {
+	case KLOG_HDR_FULL:
+		return sizeof(struct etl_trace_header);
 	case KLOG_HDR_SYSTEM:
 		return sizeof(struct klog_system_header);
 	case KLOG_HDR_COMPACT:
@@ -84,8 +86,24 @@ static void klog_header(void *dst, const struct klog_event *ev, u16 hook,
 {
 	struct klog_system_header *h = dst;
 	struct klog_perfinfo_header *p = dst;
+	struct etl_trace_header *t = dst;
 	struct klog_marker *m = dst;
 
+	if (header_type == KLOG_HDR_FULL) {
+		/* A classic header: Size first, then type, level, version. */
+		memset(t, 0, sizeof(*t));
+		t->size = size;
+		t->header_type = header_type;
+		t->marker_flags = ETL_MARKER_FLAGS_TRACE;
+		t->type = hook & 0xff;
+		t->version = version;
+		t->thread_id = ev->tid;
+		t->process_id = ev->pid;
+		t->timestamp = now;
+		if (ev->guid)
+			memcpy(t->guid, ev->guid, sizeof(t->guid));
+		return;
+	}
 	m->version = version;
 	m->header_type = header_type;
 	m->marker_flags = ETL_MARKER_FLAGS_TRACE;

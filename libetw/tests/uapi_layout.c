@@ -126,6 +126,23 @@ TEST(etw_event_write_short_layout)
 	EXPECT_EQ(0xE715u, (unsigned int)ETW_IOC_WRITE_SHORT);
 }
 
+/* ETW_IOC_TRACE_SET_INFO / _QUERY_INFO: the same in both ABIs. */
+_Static_assert(sizeof(struct etw_trace_info) == ETW_TRACE_INFO_SIZE_VER0,
+	       "etw_trace_info VER0");
+CHECK_OFF(struct etw_trace_info, logger_id, 8);
+CHECK_OFF(struct etw_trace_info, info_class, 12);
+CHECK_OFF(struct etw_trace_info, data, 16);
+CHECK_OFF(struct etw_trace_info, length, 24);
+/* The EnableFlags took what was reserved0 of etw_session_info. */
+CHECK_OFF(struct etw_session_info, enable_flags, 52);
+
+TEST(etw_trace_info_layout)
+{
+	EXPECT_EQ(48, sizeof(struct etw_trace_info));
+	EXPECT_EQ(0xE716u, (unsigned int)ETW_IOC_TRACE_SET_INFO);
+	EXPECT_EQ(0xE717u, (unsigned int)ETW_IOC_TRACE_QUERY_INFO);
+}
+
 /* The ioctl numbers carry no size, so they are the same in both ABIs. */
 TEST(ioctl_numbers)
 {

@@ -11,7 +11,8 @@
  *   parent, and Process/End with its exit code;
  * - its second thread's Thread/Start and the name it gave itself;
  * - its executable and libraries as Image/Load at the addresses of its
- *   /proc/PID/maps (the child saves it before it exits);
+ *   /proc/PID/maps (the child saves it before it exits), each with a
+ *   DbgID_RSDS of the same time carrying the file's ELF build-id;
  * - Process/DCStart of every process /proc listed at start, DCEnd and
  *   RundownComplete at stop;
  * - every kernel record well formed: the layout of its (group, opcode,
@@ -30,6 +31,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
+#include <elf.h>
 #include <grp.h>
 
 #include <windows.h>
@@ -53,6 +55,9 @@ static const GUID image_guid = { 0x2cb15d1d, 0x5fc1, 0x11d2,
 	{ 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } };
 static const GUID header_guid = { 0x68fdd900, 0x4a3e, 0x11d1,
 	{ 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 } };
+/* KernelTraceControl's ImageID class (ImageID/Info 0, DbgID_RSDS 36). */
+static const GUID image_id_guid = { 0xb3e675d7, 0x2554, 0x4f18,
+	{ 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde } };
 
 /*
  * The child: a second thread that names itself, its maps and that
@@ -161,6 +166,16 @@ struct image_ev {
 	uint64_t base, size;
 	uint32_t pid;
 	char path[256];
+	LONGLONG time;
+};
+
+/* A DbgID_RSDS: the image it names, its build-id, its time. */
+struct rsds_ev {
+	uint64_t base;
+	uint32_t pid;
+	uint8_t id[20];
+	char path[256];
+	LONGLONG time;
 };
 
 /* What the callback gathered. */
@@ -175,11 +190,15 @@ struct seen {
 	uint32_t child_parent;
 	int child_ends;
 	int32_t child_exit;
+	int exit5;		/* Process/Ends with ExitStatus 5 */
 	uint32_t thread_tid;
 	int thread_start_ok;
 	int thread_named;
 	struct image_ev images[MAX_IMAGES];
 	int n_images;
+	struct rsds_ev rsds[MAX_IMAGES];
+	int n_rsds;
+	int n_info;
 	long kernel_records;
 	long bad;
 	char bad_what[128];
@@ -251,6 +270,8 @@ static void on_process(struct seen *s, const EVENT_RECORD *r)
 			bad(s, "Start's ExitStatus", r);
 		break;
 	case 2:
+		if (status == 5)
+			s->exit5++;
 		if (pid == (uint32_t)s->child) {
 			s->child_ends++;
 			s->child_exit = status;
@@ -319,6 +340,96 @@ static void on_image(struct seen *s, const EVENT_RECORD *r)
 	memcpy(&im->size, d + 8, 8);
 	memcpy(&im->pid, d + 16, 4);
 	snprintf(im->path, sizeof(im->path), "%s", path);
+	im->time = r->EventHeader.TimeStamp.QuadPart;
+}
+
+static void on_image_id(struct seen *s, const EVENT_RECORD *r)
+{
+	const uint8_t *d = r->UserData;
+	size_t len = r->UserDataLength;
+	struct rsds_ev *x;
+	char name[256];
+
+	if (r->EventHeader.EventDescriptor.Version != 2)
+		return bad(s, "ImageID version", r);
+	if (r->EventHeader.EventDescriptor.Opcode == 0) {
+		if (len < 26 || utf16_ascii(d + 24, len - 24, name, sizeof(name)) !=
+		    (int)len - 24)
+			return bad(s, "ImageID/Info size", r);
+		s->n_info++;
+		return;
+	}
+	if (r->EventHeader.EventDescriptor.Opcode != 36)
+		return bad(s, "ImageID opcode", r);
+	/* ImageBase, ProcessId, GuidSig, Age, then the path, NUL-ended. */
+	if (len < 33 || d[len - 1] || strlen((const char *)d + 32) + 33 != len)
+		return bad(s, "DbgID_RSDS size", r);
+	if (s->n_rsds == MAX_IMAGES)
+		return;
+	x = &s->rsds[s->n_rsds++];
+	memcpy(&x->base, d, 8);
+	memcpy(&x->pid, d + 8, 4);
+	memcpy(x->id, d + 12, 20);
+	snprintf(x->path, sizeof(x->path), "%s", (const char *)d + 32);
+	x->time = r->EventHeader.TimeStamp.QuadPart;
+}
+
+/* The GNU build-id of the ELF file @path (from its first page); 0 if none. */
+static int file_build_id(const char *path, uint8_t id[20])
+{
+	static uint8_t p[4096];
+	const Elf64_Ehdr *eh = (const void *)p;
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(p, 1, sizeof(p), f);
+	fclose(f);
+	if (n < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG))
+		return 0;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const void *)(p + eh->e_phoff + i * sizeof(*ph));
+		size_t off, end;
+
+		if ((const uint8_t *)(ph + 1) > p + n || ph->p_type != PT_NOTE)
+			continue;
+		off = ph->p_offset;
+		end = off + ph->p_filesz;
+		while (off + sizeof(Elf64_Nhdr) <= end && end <= n) {
+			const Elf64_Nhdr *nh = (const void *)(p + off);
+			size_t desc = off + sizeof(*nh) + ((nh->n_namesz + 3) & ~3u);
+
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_descsz == 20 &&
+			    desc + 20 <= n) {
+				memcpy(id, p + desc, 20);
+				return 1;
+			}
+			off = desc + ((nh->n_descsz + 3) & ~3u);
+		}
+	}
+	return 0;
+}
+
+/* A DbgID_RSDS of the child's image at @base: its build-id, the Load's time. */
+static bool image_identified(const struct seen *s, const char *path, uint64_t base)
+{
+	uint8_t id[20];
+
+	if (!file_build_id(path, id))
+		return true;	/* no build-id to carry */
+	for (int i = 0; i < s->n_rsds; i++) {
+		const struct rsds_ev *x = &s->rsds[i];
+
+		if (x->pid != (uint32_t)s->child || x->base != base ||
+		    strcmp(x->path, path) || memcmp(x->id, id, 20))
+			continue;
+		for (int j = 0; j < s->n_images; j++)
+			if (s->images[j].pid == x->pid && s->images[j].base == base &&
+			    s->images[j].time == x->time)
+				return true;
+	}
+	return false;
 }
 
 static void WINAPI on_record(PEVENT_RECORD r)
@@ -345,6 +456,8 @@ static void WINAPI on_record(PEVENT_RECORD r)
 		on_thread(s, r);
 	else if (IsEqualGUID(g, &image_guid))
 		on_image(s, r);
+	else if (IsEqualGUID(g, &image_id_guid))
+		on_image_id(s, r);
 	else
 		bad(s, "unexpected group", r);
 }
@@ -507,11 +620,16 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 		EXPECT_TRUE(image_loaded(&s, path, base, lo, hi))
 			TH_LOG("no Image/Load of %s at 0x%lx covering 0x%lx-0x%lx",
 			       path, base, lo, hi);
+		EXPECT_TRUE(image_identified(&s, path, base))
+			TH_LOG("no DbgID_RSDS of %s at 0x%lx with its build-id and time",
+			       path, base);
 		checked++;
 	}
 	fclose(f);
 	/* The executable, ld.so and libc at least. */
 	EXPECT_LE(3, checked);
+	/* An ImageID/Info beside every user image event. */
+	EXPECT_LE(checked, s.n_info);
 
 	/* The rundown: every process /proc listed before and after start. */
 	for (i = 0; i < n_before; i++) {
@@ -529,6 +647,49 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 	EXPECT_EQ(1, s.rundown_complete);
 	unlink(KLOG_FILE);
 	unlink(CHILD_OUT);
+}
+
+/*
+ * etw record --kernel: a system logger beside a provider; the command it
+ * runs is in the file with its exit code, through ProcessTrace.
+ */
+TEST_F(klog, etw_record_kernel)
+{
+	static struct seen s;
+	static const char file[] = "/tmp/etwtest-klog-record.etl";
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE h;
+	char out[4096];
+
+	if (access("/usr/bin/etw", X_OK) || access("/bin/sh", X_OK))
+		SKIP(return, "no /usr/bin/etw or /bin/sh");
+	unlink(file);
+	/* Unknown names are a clear error, before anything starts. */
+	EXPECT_EQ(1, etw_sh("etw record --kernel process,bogus -o /tmp/x.etl -- true 2>&1",
+			    out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "bad kernel flags 'process,bogus'")) TH_LOG("%s", out);
+	/* The shell's own exit code comes back, and is in the file. */
+	EXPECT_EQ(5, etw_sh("etw record --kernel process,thread,image -o "
+			    "/tmp/etwtest-klog-record.etl -- /bin/sh -c 'exit 5' 2>/dev/null",
+			    NULL, 0));
+
+	memset(&s, 0, sizeof(s));
+	s.child = -1;
+	memset(&lf, 0, sizeof(lf));
+	lf.LogFileName = (LPSTR)file;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = on_record;
+	lf.Context = &s;
+	h = OpenTraceA(&lf);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
+	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
+	CloseTrace(h);
+	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
+	/* Some process ended with 5: the shell. */
+	EXPECT_EQ(1, s.exit5);
+	EXPECT_LT(0, s.n_dcstart);
+	EXPECT_EQ(1, s.rundown_complete);
+	unlink(file);
 }
 
 /* A system logger of our own name, started with SYSTEM_LOGGER_MODE. */
