@@ -268,12 +268,23 @@ int klog_session_update(struct etw_session *s, u32 enable_flags)
 {
 	struct klog_session *k = s->klog;
 
+	u32 old;
+	int ret;
+
 	if (!k)
 		return enable_flags ? -EINVAL : 0;
+	old = k->flags;
 	WRITE_ONCE(k->flags, enable_flags);
+	ret = klog_recompute();
+	if (ret) {
+		/* A source that cannot start: the flags stay as they were. */
+		WRITE_ONCE(k->flags, old);
+		klog_recompute();
+		return ret;
+	}
 	k->group_masks[0] = enable_flags;
 	s->info.enable_flags = enable_flags;
-	return klog_recompute();
+	return 0;
 }
 
 /* Kernel groups by class GUID, for TraceStackTracingInfo. */
@@ -412,7 +423,8 @@ int klog_trace_set_info(struct etw_trace_info *arg)
 			break;
 		memcpy(masks, buf, arg->length);
 		ret = klog_session_update(s, masks[0]);
-		memcpy(s->klog->group_masks, masks, sizeof(masks));
+		if (!ret)
+			memcpy(s->klog->group_masks, masks, sizeof(masks));
 		break;
 	default:
 		ret = -EOPNOTSUPP;
