@@ -199,6 +199,8 @@ struct seen {
 	struct rsds_ev rsds[MAX_IMAGES];
 	int n_rsds;
 	int n_info;
+	uint64_t vmlinux_base, vmlinux_size;	/* Image/DCStart in process 0 */
+	uint64_t etw_base, etw_size;
 	long kernel_records;
 	long bad;
 	char bad_what[128];
@@ -333,6 +335,18 @@ static void on_image(struct seen *s, const EVENT_RECORD *r)
 	    utf16_ascii(d + 56, r->UserDataLength - 56, path, sizeof(path)) !=
 	    r->UserDataLength - 56)
 		return bad(s, "image size", r);
+	if (op == 3) {
+		uint32_t pid;
+
+		memcpy(&pid, d + 16, 4);
+		if (!pid && !strcmp(path, "vmlinux")) {
+			memcpy(&s->vmlinux_base, d, 8);
+			memcpy(&s->vmlinux_size, d + 8, 8);
+		} else if (!pid && !strcmp(path, "etw.ko")) {
+			memcpy(&s->etw_base, d, 8);
+			memcpy(&s->etw_size, d + 8, 8);
+		}
+	}
 	if (op != 10 || s->n_images == MAX_IMAGES)
 		return;
 	im = &s->images[s->n_images++];
@@ -645,6 +659,21 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 	}
 	EXPECT_EQ(1, s.dcend_self);
 	EXPECT_EQ(1, s.rundown_complete);
+
+	/* The kernel's images in process 0: vmlinux, and this module's text. */
+	EXPECT_LE(0xffffffff80000000ULL, s.vmlinux_base);
+	EXPECT_LT(0, s.vmlinux_size);
+	f = fopen("/sys/module/etw/sections/.text", "r");
+	ASSERT_NE(NULL, f);
+	{
+		unsigned long long text = 0;
+
+		EXPECT_EQ(1, fscanf(f, "%llx", &text));
+		fclose(f);
+		EXPECT_LE(s.etw_base, text) TH_LOG(".text 0x%llx, etw.ko at 0x%llx",
+						   text, (unsigned long long)s.etw_base);
+		EXPECT_GT(s.etw_base + s.etw_size, text);
+	}
 	unlink(KLOG_FILE);
 	unlink(CHILD_OUT);
 }
