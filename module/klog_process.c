@@ -14,7 +14,7 @@
  *   that exec'd takes the leader's id: Thread/End of its old id first) and
  *   the image loads of its new address space.
  * - exit: Thread/End of each thread; Process/End with the last one (the
- *   group's live count reached 0), ExitStatus the exit code, or 128 + the
+ *   group's live count reached 0, once), ExitStatus the exit code, or 128 + the
  *   signal for a process a signal killed, as shells report it.
  * - kernel threads are processes of their own (tgid == pid, parent
  *   kthreadd), their name their comm, no command line.
@@ -28,6 +28,8 @@
 #include <linux/binfmts.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
@@ -271,6 +273,23 @@ static void klog_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		klog_image_exec(p);
 }
 
+/*
+ * Process/End once per process.  The group's live count reaches 0 in
+ * do_exit() before the tracepoint, but another thread still on its way
+ * out may read 0 too; the first to swap the process's start key into its
+ * slot writes End.  Keys never repeat within a boot, and a slot is taken
+ * again only by a later process, long after the first's threads are gone.
+ */
+#define KLOG_ENDED_SLOTS	1024
+static u64 klog_ended[KLOG_ENDED_SLOTS];
+
+static bool klog_first_end(struct task_struct *p)
+{
+	u64 key = etw_start_key_of(p);
+
+	return xchg(&klog_ended[hash_64(key, ilog2(KLOG_ENDED_SLOTS))], key) != key;
+}
+
 static void klog_probe_exit(void *data, struct task_struct *p)
 {
 	struct klog_proc_scratch *sc = this_cpu_ptr(klog_proc_scratch);
@@ -278,11 +297,13 @@ static void klog_probe_exit(void *data, struct task_struct *p)
 
 	if (klog_enabled(ETW_KFLAG_THREAD))
 		klog_thread_write(KLOG_HOOK_THREAD_END, p, klog_tid(p), NULL, ts);
-	if (!klog_enabled(ETW_KFLAG_PROCESS) || atomic_read(&p->signal->live))
+	if (!klog_enabled(ETW_KFLAG_PROCESS) || atomic_read(&p->signal->live) ||
+	    !klog_first_end(p))
 		return;
 	/* The address space is gone: the name is the comm, no command line. */
 	klog_proc_ids(&sc->p, p);
-	klog_comm_into(sc->p.image, p);
+	/* The process's name: its leader's comm, whichever thread ends last. */
+	klog_comm_into(sc->p.image, p->group_leader);
 	sc->p.exit_status = klog_exit_status(p);
 	klog_process_write(KLOG_HOOK_PROCESS_END, &sc->p, NULL, ts, sc->payload);
 }
