@@ -59,6 +59,7 @@ void *klog_lane_reserve(struct klog_session *k, struct klog_lane *l, u32 len);
 void klog_lane_commit(struct klog_lane *l, u32 len);
 void klog_lane_lost(struct klog_lane *l);
 void klog_lanes_flush(struct klog_session *k, bool final);
+void klog_lanes_keep_up(struct klog_session *k);
 void klog_lanes_release(struct klog_session *k);
 u64 klog_lanes_lost(struct klog_session *k);
 

@@ -77,6 +77,17 @@ static void klog_lanes_irq_work(struct irq_work *iw)
 	queue_work(system_unbound_wq, &k->work);
 }
 
+/*
+ * A writer in process context that writes much at once (the rundown):
+ * what the work item would do, now, so that its lane always has a spare.
+ */
+void klog_lanes_keep_up(struct klog_session *k)
+{
+	if (!llist_empty(&k->done))
+		klog_lanes_hand_over(k, false, false);
+	klog_lanes_refill(k);
+}
+
 int klog_lanes_init(struct klog_session *k)
 {
 	k->lane = alloc_percpu(struct klog_lane);

@@ -119,10 +119,14 @@ void klog_rundown(struct klog_session *k, bool end)
 	if (!sc)
 		return;
 	klog_rundown_idle(k, sc, end);
+	klog_lanes_keep_up(k);
 	tasks = klog_tasks(&n);
 	for (i = 0; tasks && i < n; i++) {
 		klog_rundown_task(k, tasks[i], sc, end);
 		put_task_struct(tasks[i]);
+		/* Faster than the work item could give the lane a spare. */
+		klog_lanes_keep_up(k);
+		cond_resched();
 	}
 	kvfree(tasks);
 	kfree(sc);
