@@ -89,8 +89,8 @@ $(BUILD)/tests/tracelogging_meta $(BUILD)/tests/tld_encoding: libetw/tests/tl_re
 $(BUILD)/tests/tracelogging_cxx: libetw/tests/tracelogging_cxx.cc $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -Iuapi -Ilibetw/include -o $@ $<
-$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed: $(BUILD)/bin/etw
-$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
+$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed $(BUILD)/tests/stack_report: $(BUILD)/bin/etw
+$(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed $(BUILD)/tests/stack_report: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/manifest_tool: $(BUILD)/bin/etw
 $(BUILD)/tests/manifest_tool: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: $(BUILD)/bin/etw
@@ -98,7 +98,7 @@ $(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: ALL_CFLAGS += -D
 # etw without the module (no_module) runs this build's etw too.
 $(BUILD)/tests/no_module: $(BUILD)/bin/etw
 $(BUILD)/tests/no_module: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
-$(BUILD)/tests/dump_formats: libetw/tests/etl_test.h
+$(BUILD)/tests/dump_formats $(BUILD)/tests/stack_report: libetw/tests/etl_test.h
 
 # The header `etw mc` makes of the test manifest, compiled as C (run, with
 # the provider calls recorded) and as C++.

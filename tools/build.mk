@@ -16,6 +16,6 @@ $(BUILD)/tools/%.o: tools/%.c
 # Linked against the shared library, as an installed etw would be.
 $(ETW_TOOL): $(TOOL_OBJS) $(LIB_SO)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $(TOOL_OBJS) -L$(BUILD)/lib -letw -Wl,-rpath,'$$ORIGIN/../lib'
+	$(CC) -o $@ $(TOOL_OBJS) -L$(BUILD)/lib -letw -ldw -lelf -Wl,-rpath,'$$ORIGIN/../lib'
 
 -include $(TOOL_OBJS:.o=.d)

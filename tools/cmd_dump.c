@@ -18,6 +18,7 @@
 #include "ctl.h"
 #include "dump.h"
 #include "etw.h"
+#include "stack.h"
 
 static void usage(FILE *out)
 {
@@ -42,6 +43,7 @@ static int records(struct dump *d, struct etw_etl *etl, enum etw_etl_order order
 {
 	struct dump_counter *counter = d->summary ? counter_new() : NULL;
 	struct dump_procs *procs = procs_new();
+	struct stack_dump *stacks = stack_dump_new();
 	struct dump_summary s = { 0 };
 	uint64_t size = etw_etl_get_header(etl)->file_size, done = 0;
 	struct dump_prep pp = { .procs = procs };
@@ -61,12 +63,15 @@ static int records(struct dump *d, struct etw_etl *etl, enum etw_etl_order order
 			      (unsigned long long)(done * 100 / (size ? size : 1)),
 			      (unsigned long long)(done >> 20),
 			      (unsigned long long)(size >> 20));
+		stack_dump_event(stacks, &ev);
 		dump_prepare(&pp, &ev, s.records, !d->summary);
 		procs_add(procs, &pp.e, &pp.dec, pp.dec_ret);
-		if (counter)
+		if (counter) {
 			counter_add(counter, &pp.e);
-		else
+		} else {
+			stack_dump_annotate(stacks, &ev, &pp.e.fields);
 			d->fmt->event(d, &pp.e);
+		}
 		if (!ev.buffer)
 			s.header_records++;
 		s.records++;
@@ -76,8 +81,10 @@ static int records(struct dump *d, struct etw_etl *etl, enum etw_etl_order order
 		counter_result(counter, &s);
 		s.processes = procs_table(procs, &s.nprocesses);
 		d->fmt->summary(d, &s);
+		stack_dump_summary(stacks, d);
 		counter_free(counter);
 	}
+	stack_dump_free(stacks);
 	dump_prep_free(&pp);
 	procs_free(procs);
 	return ret;

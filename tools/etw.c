@@ -21,6 +21,7 @@ static const struct etw_cmd commands[] = {
 	{ "record", "record a command's events to an ETL file", cmd_record },
 	{ "version", "show the library and kernel module versions", cmd_version },
 	{ "dump", "print the records of ETL trace files", cmd_dump },
+	{ "report", "CPU samples and hottest stacks of kernel traces", cmd_report },
 	{ "live", "print a real-time session's events as they come", cmd_live },
 	{ "guid", "print the GUID Windows derives from a provider name", cmd_guid },
 	{ "manifest", "install, uninstall, list or check event manifests", cmd_manifest },

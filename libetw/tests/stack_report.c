@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stacks of kernel-logger traces, named: etw report and etw dump over a
+ * synthetic trace (Process, Thread and Image rundown, SampledProfile and
+ * StackWalk records on two processors) of a program this test compiles.
+ * Frames are function+offset with the program's symbols, from its debug
+ * file found by build-id or by .gnu_debuglink when it is stripped, and
+ * module+offset without any; kernel frames come from a kallsyms file.
+ * Expected offsets come from nm, never from the tool.  Needs cc, nm,
+ * strip and objcopy, and the etw tool of this build.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "etl_test.h"
+#include "kselftest_harness.h"
+
+#ifndef ETW_TOOL_PATH
+#define ETW_TOOL_PATH "build/bin/etw"
+#endif
+
+#define BASE		0x555555554000ull	/* where prog is mapped */
+#define LIBC_BASE	0x7f0000000000ull	/* an image with no file */
+#define KBASE		0xffffffff81000000ull
+#define PID		1234
+#define TID		1235
+#define T0		2000000ull
+
+static const struct img_header hdr64 = {
+	.bits = 64, .cpus = 2, .clock = 1, .perf_freq = 10000000, .mhz = 3000,
+	.start = 132000000000000000ull, .sync = 1000000,
+};
+
+static const char prog_src[] =
+	"__attribute__((noinline)) int hot_function(int n)\n"
+	"{\n\tvolatile int x = 0;\n\tfor (int i = 0; i < n; i++)\n\t\tx += i;\n\treturn x;\n}\n"
+	"int main(int argc, char **argv)\n{\n\treturn hot_function(argc) + 1;\n}\n";
+
+static const char kallsyms_text[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81100000 T do_syscall_64\n"
+	"ffffffff81200000 t schedule\n"
+	"0000000000000000 A fixed_percpu_data\n";
+
+struct fixture_paths {
+	char dir[64];
+	char prog[128];		/* with symbols */
+	char stripped[128];
+	char linked[128];	/* stripped, with .gnu_debuglink */
+	char etl[128];
+	char etl_stripped[128];
+	char etl_linked[128];
+	char kallsyms[128];
+	char debug_dir[128];	/* holds .build-id/xx/rest.debug */
+	uint64_t hot, main_fn;	/* vaddrs, from nm */
+};
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	rc = system(cmd);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* Everything a run printed, and its exit status. */
+struct run {
+	char *out;
+	int status;
+};
+
+static struct run run_etw(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static struct run run_etw(const char *fmt, ...)
+{
+	struct run r = { NULL, -1 };
+	char cmd[2048], args[1536];
+	size_t len = 0, cap = 0;
+	char buf[4096];
+	va_list ap;
+	FILE *p;
+	size_t n;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", ETW_TOOL_PATH, args);
+	p = popen(cmd, "r");
+	if (!p)
+		return r;
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
+		if (len + n + 1 > cap) {
+			cap = 2 * (len + n + 1);
+			r.out = realloc(r.out, cap);
+		}
+		memcpy(r.out + len, buf, n);
+		len += n;
+	}
+	if (!r.out)
+		r.out = calloc(1, 1);
+	else
+		r.out[len] = '\0';
+	rc = pclose(p);
+	r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+	return r;
+}
+
+static uint64_t nm_symbol(const char *file, const char *name)
+{
+	char cmd[512], line[256], sym[128], type;
+	unsigned long long v;
+	uint64_t addr = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "nm %s", file);
+	p = popen(cmd, "r");
+	if (!p)
+		return 0;
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, "%llx %c %127s", &v, &type, sym) == 3 &&
+		    !strcmp(sym, name))
+			addr = v;
+	pclose(p);
+	return addr;
+}
+
+/* SYSTEM64 record of @hook with @payload bytes; returns the payload. */
+static uint8_t *sys_record(struct img *m, uint16_t hook, uint16_t version,
+			   uint64_t ts, uint32_t payload)
+{
+	uint8_t *r = img_record(m, 0x20 + payload);
+
+	put_le(r, 0xc0020000u | version, 4);
+	put_le(r + 4, 0x20 + payload, 2);
+	put_le(r + 6, hook, 2);
+	put_le(r + 8, TID, 4);
+	put_le(r + 12, PID, 4);
+	put_le(r + 0x10, ts, 8);
+	return r + 0x20;
+}
+
+/* PERFINFO64 record. */
+static uint8_t *perf_record(struct img *m, uint16_t hook, uint64_t ts,
+			    uint32_t payload)
+{
+	uint8_t *r = img_record(m, 0x10 + payload);
+
+	put_le(r, 0xc0110002, 4);
+	put_le(r + 4, 0x10 + payload, 2);
+	put_le(r + 6, hook, 2);
+	put_le(r + 8, ts, 8);
+	return r + 0x10;
+}
+
+static void put_utf16(uint8_t *p, const char *s)
+{
+	for (; *s; s++, p += 2)
+		put_le(p, (uint8_t)*s, 2);
+}
+
+static void image_dcstart(struct img *m, uint32_t pid, uint64_t base,
+			  uint64_t size, const char *path)
+{
+	uint8_t *p = sys_record(m, 0x1403, 3, T0, 56 + 2 * strlen(path) + 2);
+
+	put_le(p, base, 8);
+	put_le(p + 8, size, 8);
+	put_le(p + 16, pid, 4);
+	put_utf16(p + 56, path);
+}
+
+static void process_dcstart(struct img *m, uint32_t pid, const char *name)
+{
+	/* TOKEN_USER (16) + S-1-5-18 (12), name, 3 UTF-16 strings. */
+	size_t n = 36 + 28 + strlen(name) + 1 + 2 + 2 + 2;
+	uint8_t *p = sys_record(m, 0x0303, 4, T0, n);
+
+	put_le(p + 8, pid, 4);
+	put_le(p + 12, 1, 4);
+	put_le(p + 20, 0x103, 4);
+	put_le(p + 36, 0xffff800012345678ull, 8);
+	p[52] = 1;
+	p[53] = 1;
+	p[59] = 5;
+	p[60] = 18;
+	memcpy(p + 64, name, strlen(name) + 1);
+}
+
+static void thread_dcstart(struct img *m, uint32_t pid, uint32_t tid)
+{
+	uint8_t *p = sys_record(m, 0x0503, 3, T0, 72);
+
+	put_le(p, pid, 4);
+	put_le(p + 4, tid, 4);
+}
+
+static void sample(struct img *m, uint64_t ts, uint64_t ip, uint32_t tid)
+{
+	uint8_t *p = perf_record(m, 0x0f2e, ts, 16);
+
+	put_le(p, ip, 8);
+	put_le(p + 8, tid, 4);
+	put_le(p + 12, 1, 2);
+}
+
+static void stack(struct img *m, uint64_t ts, uint32_t pid, uint32_t tid,
+		  const uint64_t *frames, unsigned int n)
+{
+	uint8_t *p = perf_record(m, 0x1820, ts, 16 + 8 * n);
+
+	put_le(p, ts, 8);
+	put_le(p + 8, pid, 4);
+	put_le(p + 12, tid, 4);
+	for (unsigned int i = 0; i < n; i++)
+		put_le(p + 16 + 8 * i, frames[i], 8);
+}
+
+/*
+ * The trace: prog (pid 1234) with its program at BASE and a library
+ * without a file; on cpu 0 two user samples in hot_function with stacks,
+ * a kernel sample whose stack comes in two parts (kernel, then user), a
+ * sample with no stack and a stack of some other event; on cpu 1 one
+ * more user sample at the same time as one on cpu 0.
+ */
+static int write_trace(const char *path, const char *prog_path,
+		       const struct fixture_paths *f)
+{
+	static struct img m;
+	uint64_t hot = BASE + f->hot + 4, mn = BASE + f->main_fn + 8;
+	uint64_t user[] = { hot, mn, LIBC_BASE + 0x29d90 };
+	uint64_t kern[] = { KBASE + 0x200010, KBASE + 0x100020 };
+	uint64_t ts = T0 + 1000;
+	FILE *out;
+
+	memset(&m, 0, sizeof(m));
+	img_start(&m, &hdr64);
+	img_buffer(&m, 0, 1, 0x20, 0);
+	process_dcstart(&m, 0, "Idle");
+	process_dcstart(&m, PID, "prog");
+	thread_dcstart(&m, PID, TID);
+	image_dcstart(&m, 0, KBASE, 0x2000000, "vmlinux");
+	image_dcstart(&m, PID, BASE, 0x5000, prog_path);
+	image_dcstart(&m, PID, LIBC_BASE, 0x200000, "/nonexistent/libc.so.6");
+	sample(&m, ts, hot, TID);
+	stack(&m, ts, PID, TID, user, 3);
+	sample(&m, ts + 10, hot, TID);
+	stack(&m, ts + 10, PID, TID, user, 3);
+	sample(&m, ts + 20, kern[0], TID);
+	stack(&m, ts + 20, PID, TID, kern, 2);
+	stack(&m, ts + 20, PID, TID, user, 3);
+	sample(&m, ts + 30, hot, TID);
+	stack(&m, ts + 40, PID, TID, user, 2);
+	sample(&m, ts + 50, 0, 0);
+	img_buffer(&m, 1, 2, 0x20, 0);
+	sample(&m, ts + 10, hot, TID + 1);
+	stack(&m, ts + 10, PID, TID + 1, user, 3);
+	img_finish(&m);
+	out = fopen(path, "wb");
+	if (!out)
+		return -errno;
+	if (fwrite(m.p, 1, m.len, out) != m.len) {
+		fclose(out);
+		return -EIO;
+	}
+	return fclose(out) ? -errno : 0;
+}
+
+FIXTURE(stacks) {
+	struct fixture_paths f;
+};
+
+FIXTURE_SETUP(stacks)
+{
+	struct fixture_paths *f = &self->f;
+	char id[256] = "";
+	FILE *p;
+
+	strcpy(f->dir, "/tmp/etw-stacks-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(f->dir));
+	snprintf(f->prog, sizeof(f->prog), "%s/prog", f->dir);
+	snprintf(f->stripped, sizeof(f->stripped), "%s/bin/prog", f->dir);
+	snprintf(f->linked, sizeof(f->linked), "%s/linked/prog", f->dir);
+	snprintf(f->etl, sizeof(f->etl), "%s/t.etl", f->dir);
+	snprintf(f->etl_stripped, sizeof(f->etl_stripped), "%s/s.etl", f->dir);
+	snprintf(f->etl_linked, sizeof(f->etl_linked), "%s/l.etl", f->dir);
+	snprintf(f->kallsyms, sizeof(f->kallsyms), "%s/kallsyms", f->dir);
+	snprintf(f->debug_dir, sizeof(f->debug_dir), "%s/debug", f->dir);
+	p = fopen(f->kallsyms, "w");
+	ASSERT_NE(NULL, p);
+	fputs(kallsyms_text, p);
+	fclose(p);
+	ASSERT_EQ(0, sh("printf '%%s' '%s' > %s/prog.c", prog_src, f->dir));
+	ASSERT_EQ(0, sh("cd %s && cc -O1 -g -fno-omit-frame-pointer -Wl,--build-id "
+			"-o prog prog.c", f->dir));
+	ASSERT_EQ(0, sh("mkdir -p %s/bin %s/linked && strip -o %s %s",
+			f->dir, f->dir, f->stripped, f->prog));
+	/* A debug file under its build-id, and one found by debuglink. */
+	ASSERT_EQ(0, sh("cd %s && objcopy --only-keep-debug prog prog.debug && "
+			"objcopy --add-gnu-debuglink=prog.debug bin/prog linked/prog && "
+			"cp prog.debug linked/", f->dir));
+	snprintf(id, sizeof(id), "readelf -n %s | awk '/Build ID/ { print $3 }'",
+		 f->prog);
+	p = popen(id, "r");
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, fgets(id, sizeof(id), p));
+	pclose(p);
+	id[strcspn(id, "\n")] = '\0';
+	ASSERT_EQ(40, strlen(id));
+	ASSERT_EQ(0, sh("mkdir -p %s/.build-id/%.2s && cp %s/prog.debug %s/.build-id/%.2s/%s.debug",
+			f->debug_dir, id, f->dir, f->debug_dir, id, id + 2));
+	f->hot = nm_symbol(f->prog, "hot_function");
+	f->main_fn = nm_symbol(f->prog, "main");
+	ASSERT_NE(0, f->hot);
+	ASSERT_NE(0, f->main_fn);
+	ASSERT_EQ(0, write_trace(f->etl, f->prog, f));
+	ASSERT_EQ(0, write_trace(f->etl_stripped, f->stripped, f));
+	ASSERT_EQ(0, write_trace(f->etl_linked, f->linked, f));
+}
+
+FIXTURE_TEARDOWN(stacks)
+{
+	sh("rm -rf %s", self->f.dir);
+}
+
+static bool has(const struct run *r, const char *s)
+{
+	return r->out && strstr(r->out, s);
+}
+
+#define EXPECT_OUT(r, s) EXPECT_TRUE(has(&(r), s)) TH_LOG("no '%s' in:\n%s", s, (r).out)
+#define EXPECT_NO_OUT(r, s) EXPECT_FALSE(has(&(r), s)) TH_LOG("'%s' in:\n%s", s, (r).out)
+
+/* Counts: 5 samples, 4 with a stack; 1 stack of no sample. */
+TEST_F(stacks, counts_per_process_and_module)
+{
+	struct run r = run_etw("report --summary %s", self->f.etl);
+
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "CPU samples: 6 (4 with a stack, 2 without); stacks of other events: 1");
+	EXPECT_OUT(r, "         5   83.3%  prog (1234)\n");
+	EXPECT_OUT(r, "         1   16.7%  Idle (0)\n");
+	EXPECT_OUT(r, "         4   66.7%  prog\n");
+	EXPECT_OUT(r, "         1   16.7%  vmlinux\n");
+	EXPECT_OUT(r, "         1   16.7%  [unknown]\n");
+	free(r.out);
+}
+
+TEST_F(stacks, hot_stacks_named_with_symbols)
+{
+	struct run r = run_etw("report --kallsyms %s %s", self->f.kallsyms,
+			       self->f.etl);
+	char want[256];
+
+	EXPECT_EQ(0, r.status);
+	/* Three user samples share the hottest stack. */
+	snprintf(want, sizeof(want),
+		 "#1  3 samples (50.0%%)  prog (1234)\n"
+		 "      hot_function+0x4\n      main+0x8\n      libc.so.6+0x29d90\n");
+	EXPECT_OUT(r, want);
+	/* Kernel part first, then the user part of the same sample. */
+	EXPECT_OUT(r, "      schedule+0x10\n      do_syscall_64+0x20\n"
+		   "      hot_function+0x4\n");
+	free(r.out);
+}
+
+TEST_F(stacks, folded_for_flame_graphs)
+{
+	struct run r = run_etw("report --folded --kallsyms %s %s",
+			       self->f.kallsyms, self->f.etl);
+
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "prog;libc.so.6+0x29d90;main;hot_function 3\n");
+	EXPECT_OUT(r, "prog;libc.so.6+0x29d90;main;hot_function;do_syscall_64;schedule 1\n");
+	EXPECT_OUT(r, "prog;hot_function 1\n");
+	EXPECT_OUT(r, "Idle;0x0 1\n");
+	free(r.out);
+}
+
+TEST_F(stacks, kernel_frames_without_kallsyms_are_module_offsets)
+{
+	struct run r = run_etw("report --no-kallsyms %s", self->f.etl);
+
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "      vmlinux+0x200010\n      vmlinux+0x100020\n");
+	free(r.out);
+}
+
+TEST_F(stacks, stripped_program_gives_module_offsets)
+{
+	struct run r = run_etw("report --no-kallsyms %s", self->f.etl_stripped);
+	char want[128];
+
+	EXPECT_EQ(0, r.status);
+	snprintf(want, sizeof(want), "      prog+0x%llx\n      prog+0x%llx\n",
+		 (unsigned long long)self->f.hot + 4,
+		 (unsigned long long)self->f.main_fn + 8);
+	EXPECT_OUT(r, want);
+	EXPECT_NO_OUT(r, "hot_function");
+	free(r.out);
+}
+
+TEST_F(stacks, debug_file_found_by_build_id)
+{
+	struct run r = run_etw("report --no-kallsyms --debug-dir %s %s",
+			       self->f.debug_dir, self->f.etl_stripped);
+
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "      hot_function+0x4\n      main+0x8\n");
+	free(r.out);
+}
+
+TEST_F(stacks, debug_file_found_by_debuglink)
+{
+	struct run r = run_etw("report --no-kallsyms %s", self->f.etl_linked);
+
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "      hot_function+0x4\n      main+0x8\n");
+	free(r.out);
+}
+
+TEST_F(stacks, dump_names_frames_and_counts_samples)
+{
+	struct run r = run_etw("dump %s", self->f.etl);
+
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "Frames: hot_function+0x4 <- main+0x8 <- libc.so.6+0x29d90\n");
+	free(r.out);
+	r = run_etw("dump --summary %s", self->f.etl);
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "CPU samples per process:");
+	EXPECT_OUT(r, "         5   83.3%  prog (1234)\n");
+	free(r.out);
+}
+
+TEST_F(stacks, bad_arguments)
+{
+	struct run r = run_etw("report --top 0 %s", self->f.etl);
+
+	EXPECT_EQ(2, r.status);
+	EXPECT_OUT(r, "--top needs a number");
+	free(r.out);
+	r = run_etw("report %s/missing.etl", self->f.dir);
+	EXPECT_EQ(1, r.status);
+	EXPECT_OUT(r, "missing.etl");
+	free(r.out);
+	r = run_etw("report --folded --summary %s", self->f.etl);
+	EXPECT_EQ(2, r.status);
+	free(r.out);
+}
+
+TEST_HARNESS_MAIN

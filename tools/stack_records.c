@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The payloads of the kernel records that stacks need, in Windows'
+ * layouts (Documentation/kernel-logger.rst): Image (V2, V3), Process (V3,
+ * V4), Thread, SampledProfile and StackWalk, for 32- and 64-bit writers.
+ * Every read is bounded by the payload's size: the file is untrusted.
+ */
+#include <errno.h>
+#include <iconv.h>
+#include <string.h>
+
+#include "stack.h"
+
+static uint64_t get(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/*
+ * A NUL-terminated UTF-16LE string at @p (at most @n bytes) as UTF-8 in
+ * @out; glibc's iconv does the conversion (unpaired surrogates end it).
+ */
+static void utf16_to_utf8(const uint8_t *p, size_t n, char *out, size_t size)
+{
+	size_t units = 0, in_left, out_left = size - 1;
+	char *in = (char *)p, *o = out;
+	iconv_t cd;
+
+	while (2 * units + 1 < n && (p[2 * units] || p[2 * units + 1]))
+		units++;
+	in_left = 2 * units;
+	out[0] = '\0';
+	cd = iconv_open("UTF-8", "UTF-16LE");
+	if (cd == (iconv_t)-1)
+		return;
+	/* What could not be converted (or did not fit) is left out. */
+	iconv(cd, &in, &in_left, &o, &out_left);
+	*o = '\0';
+	iconv_close(cd);
+}
+
+static unsigned int ptr_size(const struct etw_etl_event *ev)
+{
+	return ev->pointer_size == 4 ? 4 : 8;
+}
+
+bool rec_parse_image(const struct etw_etl_event *ev, struct rec_image *r)
+{
+	const uint8_t *p = ev->data;
+	unsigned int ps = ptr_size(ev);
+	/* ImageBase, ImageSize, ProcessId, CheckSum, TimeDateStamp, ... */
+	size_t name = ps == 8 ? 56 : 44;
+
+	if (ev->version < 2 || ev->data_size < name)
+		return false;
+	r->base = get(p, ps);
+	r->size = get(p + ps, ps);
+	r->pid = (uint32_t)get(p + 2 * ps, 4);
+	utf16_to_utf8(p + name, ev->data_size - name, r->path, sizeof(r->path));
+	return true;
+}
+
+/* The offset after a TOKEN_USER and its SID at @off, or 0 if cut short. */
+static size_t skip_sid(const uint8_t *p, size_t n, size_t off, unsigned int ps)
+{
+	if (off + 4 > n)
+		return 0;
+	/* A null SID is a 4-byte 0, as PerfView reads it. */
+	if (!get(p + off, 4))
+		return off + 4;
+	off += 2 * ps;
+	if (off + 8 > n)
+		return 0;
+	off += 8 + 4 * (size_t)p[off + 1];
+	return off <= n ? off : 0;
+}
+
+bool rec_parse_process(const struct etw_etl_event *ev, struct rec_process *r)
+{
+	const uint8_t *p = ev->data;
+	unsigned int ps = ptr_size(ev);
+	size_t n = ev->data_size, sid, end;
+
+	if (ev->version < 3)
+		return false;
+	/* UniqueProcessKey, ProcessId, ParentId, SessionId, ExitStatus, DTB */
+	sid = 2 * ps + 16;
+	if (ev->version >= 4)
+		sid += 4;		/* Flags */
+	sid = skip_sid(p, n, sid, ps);
+	if (!sid)
+		return false;
+	r->pid = (uint32_t)get(p + ps, 4);
+	r->parent = (uint32_t)get(p + ps + 4, 4);
+	end = sid;
+	while (end < n && p[end])
+		end++;
+	if (end - sid >= sizeof(r->name))
+		end = sid + sizeof(r->name) - 1;
+	memcpy(r->name, p + sid, end - sid);
+	r->name[end - sid] = '\0';
+	return true;
+}
+
+bool rec_parse_thread(const struct etw_etl_event *ev, struct rec_thread *r)
+{
+	if (ev->data_size < 8)
+		return false;
+	r->pid = (uint32_t)get(ev->data, 4);
+	r->tid = (uint32_t)get((const uint8_t *)ev->data + 4, 4);
+	return true;
+}
+
+bool rec_parse_sample(const struct etw_etl_event *ev, struct rec_sample *r)
+{
+	unsigned int ps = ptr_size(ev);
+
+	if (ev->data_size < ps + 4)
+		return false;
+	r->ip = get(ev->data, ps);
+	r->tid = (uint32_t)get((const uint8_t *)ev->data + ps, 4);
+	return true;
+}
+
+bool rec_parse_stack(const struct etw_etl_event *ev, struct rec_stack *r)
+{
+	const uint8_t *p = ev->data;
+
+	if (ev->data_size < 16)
+		return false;
+	r->timestamp = get(p, 8);
+	r->pid = (uint32_t)get(p + 8, 4);
+	r->tid = (uint32_t)get(p + 12, 4);
+	r->pointer_size = (uint8_t)ptr_size(ev);
+	r->nframes = (ev->data_size - 16) / r->pointer_size;
+	r->frames = p + 16;
+	return true;
+}
+
+uint64_t rec_stack_frame(const struct rec_stack *s, uint32_t i)
+{
+	return get(s->frames + (size_t)i * s->pointer_size, s->pointer_size);
+}
