@@ -166,6 +166,14 @@ void klog_stack_capture(struct klog_stack *stack, u64 *frames,
 			struct pt_regs *regs);
 
 /*
+ * Room for KLOG_MAX_FRAMES frames, for klog_stack_capture(): this CPU's
+ * buffer for the current context (task, softirq, hardirq, NMI), valid
+ * until the probe returns.  Call with preemption disabled, as every probe
+ * runs.  (kstack owns klog_stack.c.)
+ */
+u64 *klog_stack_frames(void);
+
+/*
  * struct klog_source - the probes behind some EnableFlags bits
  * @name: for the log
  * @flags: the ETW_KFLAG_* bits it serves
