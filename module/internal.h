@@ -438,6 +438,8 @@ u64 etw_start_key_of(struct task_struct *t);
 
 /* ustack.c */
 unsigned int etw_ustack_walk(u64 *addr, unsigned int max);
+unsigned int etw_ustack_walk_regs(struct pt_regs *regs, u64 *addr,
+				  unsigned int max);
 
 /* traits.c: EventSetInformation */
 int etw_provider_set_info(struct etw_file *ef, struct etw_provider_set_info *arg);

@@ -1,27 +1,95 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The stack a kernel record carries (klog_stack_capture()): kernel frames
- * with stack_trace_save(), then the current thread's user frames with the
- * frame-pointer walk of ustack.c.  A first version; kstack owns it.
+ * The stack a kernel record carries (klog_stack_capture()): the kernel
+ * frames, walked by the kernel's own unwinder (ORC on Debian's kernels)
+ * from the interrupted registers or from the caller, then the current
+ * thread's user frames with the frame-pointer walk of ustack.c, which reads
+ * user memory only through copy_from_user_nofault().  User code built
+ * without frame pointers gives its innermost frame (the interrupted
+ * instruction or the system call's return address) and no callers beyond
+ * the first frame whose caller is not found; DWARF unwinding of a copied
+ * user stack is not done.
  */
+#include <linux/hardirq.h>
+#include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/stacktrace.h>
+#include <asm/unwind.h>
 
 #include "internal.h"
 #include "klog.h"
 
+/*
+ * Frames of the stack being written, per CPU and per context (task,
+ * softirq, hardirq, NMI): a context only ever interrupts a lower one, so
+ * each has its buffer to itself.  1.5 KiB is too much for the stack of a
+ * scheduler tracepoint or an interrupt.
+ */
+#define KLOG_STACK_CONTEXTS	4
+
+struct klog_stack_buffers {
+	u64 frames[KLOG_STACK_CONTEXTS][KLOG_MAX_FRAMES];
+};
+
+static DEFINE_PER_CPU(struct klog_stack_buffers, klog_stack_buffers);
+
+u64 *klog_stack_frames(void)
+{
+	unsigned int ctx = in_nmi() ? 3 : in_hardirq() ? 2 :
+			   in_serving_softirq() ? 1 : 0;
+
+	return this_cpu_ptr(&klog_stack_buffers)->frames[ctx];
+}
+
+/* Kernel frames from @regs (a kernel-mode register set) upwards. */
+static unsigned int klog_kernel_frames(u64 *frames, unsigned int max,
+				       struct pt_regs *regs)
+{
+	struct unwind_state state;
+	unsigned int n = 0;
+	unsigned long addr;
+
+	frames[n++] = instruction_pointer(regs);
+	for (unwind_start(&state, current, regs, NULL);
+	     n < max && !unwind_done(&state); unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		frames[n++] = addr;
+	}
+	return n;
+}
+
 void klog_stack_capture(struct klog_stack *stack, u64 *frames,
 			struct pt_regs *regs)
 {
-	unsigned int n;
+	struct pt_regs *uregs = NULL;
+	unsigned int n = 0;
 
 	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(u64));
-	/* The kernel frames of the caller; @regs is kstack's to honour. */
-	n = stack_trace_save((unsigned long *)frames, KLOG_MAX_FRAMES, 1);
-	if (!in_nmi())
-		n += etw_ustack_walk(frames + n, KLOG_MAX_FRAMES - n);
-	stack->pid = task_tgid_nr(current);
-	stack->tid = task_pid_nr(current);
+	if (regs && user_mode(regs)) {
+		uregs = regs;
+	} else {
+		if (regs)
+			n = klog_kernel_frames(frames, KLOG_MAX_FRAMES, regs);
+		else
+			n = stack_trace_save((unsigned long *)frames,
+					     KLOG_MAX_FRAMES, 1);
+		if (!(current->flags & PF_KTHREAD)) {
+			uregs = task_pt_regs(current);
+			if (!user_mode(uregs))
+				uregs = NULL;
+		}
+	}
+	/*
+	 * In NMI the current mm may be half switched: no user frames there
+	 * (the hrtimer-driven samples never run in NMI).
+	 */
+	if (uregs && !in_nmi() && n < KLOG_MAX_FRAMES)
+		n += etw_ustack_walk_regs(uregs, frames + n, KLOG_MAX_FRAMES - n);
+	stack->pid = klog_pid(current);
+	stack->tid = klog_tid(current);
 	stack->nr = n;
 	stack->frames = frames;
 }

@@ -44,24 +44,23 @@ static bool etw_ustack_frame(unsigned long fp, bool compat,
 }
 
 /**
- * etw_ustack_walk() - the current thread's user stack, innermost first
- * @addr: where the return addresses go
- * @max: room in @addr
+ * etw_ustack_walk_regs() - a user stack from user-mode registers
+ * @regs: the registers of the thread's user mode (the current thread's:
+ *	the walk reads the current mm)
+ * @addr: where the instruction pointer and return addresses go
+ * @max: room in @addr, at least 1
  *
- * Return: the number of addresses stored (0 for a kernel thread).
+ * Any context but NMI (the mm may be half switched there).
+ *
+ * Return: the number of addresses stored.
  */
-unsigned int etw_ustack_walk(u64 *addr, unsigned int max)
+unsigned int etw_ustack_walk_regs(struct pt_regs *regs, u64 *addr,
+				  unsigned int max)
 {
-	struct pt_regs *regs;
 	unsigned long fp, next, ret;
-	bool compat = in_compat_syscall();
+	bool compat = !user_64bit_mode(regs);
 	unsigned int n = 0;
 
-	if ((current->flags & PF_KTHREAD) || !max)
-		return 0;
-	regs = task_pt_regs(current);
-	if (!user_mode(regs))
-		return 0;
 	addr[n++] = instruction_pointer(regs);
 	fp = frame_pointer(regs);
 	/* Each caller's frame is above its callee's: stop on anything else. */
@@ -72,4 +71,23 @@ unsigned int etw_ustack_walk(u64 *addr, unsigned int max)
 		fp = next;
 	}
 	return n;
+}
+
+/**
+ * etw_ustack_walk() - the current thread's user stack, innermost first
+ * @addr: where the return addresses go
+ * @max: room in @addr
+ *
+ * Return: the number of addresses stored (0 for a kernel thread).
+ */
+unsigned int etw_ustack_walk(u64 *addr, unsigned int max)
+{
+	struct pt_regs *regs;
+
+	if ((current->flags & PF_KTHREAD) || !max)
+		return 0;
+	regs = task_pt_regs(current);
+	if (!user_mode(regs))
+		return 0;
+	return etw_ustack_walk_regs(regs, addr, max);
 }
