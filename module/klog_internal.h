@@ -84,6 +84,7 @@ extern const unsigned int klog_nr_sources;
 /* The sources of klog (each in its own file). */
 extern const struct klog_source klog_source_process;
 extern const struct klog_source klog_source_image;
+extern const struct klog_source klog_source_profile;
 
 /* klog_task_stack.c: stacks on klog's own events */
 int klog_task_stacks_init(void);

@@ -8,6 +8,7 @@
 const struct klog_source *const klog_sources[] = {
 	&klog_source_process,
 	&klog_source_image,
+	&klog_source_profile,
 };
 
 const unsigned int klog_nr_sources = ARRAY_SIZE(klog_sources);
