@@ -85,6 +85,8 @@ extern const unsigned int klog_nr_sources;
 extern const struct klog_source klog_source_process;
 extern const struct klog_source klog_source_image;
 extern const struct klog_source klog_source_profile;
+extern const struct klog_source klog_source_cswitch;
+extern const struct klog_source klog_source_dispatcher;
 
 /* klog_task_stack.c: stacks on klog's own events */
 int klog_task_stacks_init(void);

@@ -9,6 +9,8 @@ const struct klog_source *const klog_sources[] = {
 	&klog_source_process,
 	&klog_source_image,
 	&klog_source_profile,
+	&klog_source_cswitch,
+	&klog_source_dispatcher,
 };
 
 const unsigned int klog_nr_sources = ARRAY_SIZE(klog_sources);
