@@ -87,6 +87,7 @@ extern const struct klog_source klog_source_image;
 extern const struct klog_source klog_source_profile;
 extern const struct klog_source klog_source_cswitch;
 extern const struct klog_source klog_source_dispatcher;
+extern const struct klog_source klog_source_disk;
 
 /* klog_task_stack.c: stacks on klog's own events */
 int klog_task_stacks_init(void);
