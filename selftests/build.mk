@@ -42,3 +42,6 @@ stage: lib tools selftests examples scripts/vm/demo.sh
 	@cp scripts/vm/demo.sh $(STAGE)/usr/share/etw/demo.sh
 
 .PHONY: stage
+
+# Stacks through frame pointers, and its functions' sizes by dladdr1().
+$(BUILD)/selftests/kstack_test: private ALL_CFLAGS += -fno-omit-frame-pointer -rdynamic
