@@ -147,6 +147,7 @@ static void klog_probe_rq_issue(void *data, struct request *rq)
 		if (!cmpxchg(&slot->irp, 0, KLOG_DISK_BUSY)) {
 			slot->tid = rec.issuing_thread_id;
 			slot->issued = klog_clock();
+			/* Pairs with the completion's acquire: tid, time first. */
 			smp_store_release(&slot->irp, rec.irp);
 		}
 	}
@@ -166,6 +167,7 @@ static void klog_probe_rq_complete(void *data, struct request *rq,
 		return;
 	irp = klog_disk_irp(rq);
 	slot = &klog_disk_slots[irp % KLOG_DISK_SLOTS];
+	/* Pairs with the issue's release: its tid and time are seen. */
 	if (smp_load_acquire(&slot->irp) == irp) {
 		tid = slot->tid;
 		response = klog_clock() - slot->issued;
