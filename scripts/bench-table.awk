@@ -15,6 +15,22 @@ $1 == "BENCH" { v[run, $2] = $3 }
 function has(r, k) { return ((r, k) in v) }
 function val(r, k) { return v[r, k] + 0 }
 
+# (a - base) / (b - base) of one run: what a adds over what b adds.
+function ratio2(r, a, b, base) {
+	if (!has(r, a) || !has(r, b) || !has(r, base) || val(r, b) == val(r, base))
+		return ""
+	return (val(r, a) - val(r, base)) / (val(r, b) - val(r, base))
+}
+
+# How much slower a case is than the untraced one of its kind, in %.
+function overhead(r, k,    base) {
+	base = k
+	sub(/\.[^.]*$/, ".none", base)
+	if (!has(r, k) || !has(r, base) || val(r, base) == 0)
+		return ""
+	return (val(r, k) / val(r, base) - 1) * 100
+}
+
 # A ratio a/b of one run, or "" if either is missing.
 function ratio(r, a, b) {
 	if (!has(r, a) || !has(r, b) || val(r, b) == 0)
@@ -365,5 +381,32 @@ END {
 		    has("i", "rundown.events_lost") ? val("i", "rundown.events_lost") : "", "", "==", 0, "0")
 	} else {
 		printf "  %-44s %14s\n", "rundown", "n/a (not built yet)"
+	}
+
+	section("11. kernel logger: what CSwitch and PROFILE cost what they observe")
+	if (has("w", "kstack.cswitch.none") || has("i", "kstack.cswitch.none")) {
+		info("context switch (sched_yield turn), no tracing", cost("w", "kstack.cswitch.none"),
+		     cost("i", "kstack.cswitch.none"), "")
+		info("  with CSwitch recorded", cost("w", "kstack.cswitch.etw"),
+		     cost("i", "kstack.cswitch.etw"), "")
+		info("  with CSwitch and its stack", cost("w", "kstack.cswitch.etw_stack"),
+		     cost("i", "kstack.cswitch.etw_stack"), "")
+		info("  under perf record -e sched:sched_switch", cost("w", "kstack.cswitch.perf"),
+		     cost("i", "kstack.cswitch.perf"), "")
+		row("  CSwitch record (ns added) / perf's", ratio2("w", "kstack.cswitch.etw", "kstack.cswitch.perf", "kstack.cswitch.none"),
+		    ratio2("i", "kstack.cswitch.etw", "kstack.cswitch.perf", "kstack.cswitch.none"), "x", "<=", 1, "<= 1x")
+		info("  records lost (CSwitch, with stacks)", val("w", "kstack.cswitch.etw.lost") + val("w", "kstack.cswitch.etw_stack.lost"),
+		     val("i", "kstack.cswitch.etw.lost") + val("i", "kstack.cswitch.etw_stack.lost"), "")
+		info("busy loop block, no tracing", cost("w", "kstack.profile.none"),
+		     cost("i", "kstack.profile.none"), "")
+		row("  1 kHz PROFILE with stacks: overhead", overhead("w", "kstack.profile.etw"),
+		    overhead("i", "kstack.profile.etw"), "%", "", 0, "")
+		row("  perf record -F 1000 -g: overhead", overhead("w", "kstack.profile.perf"),
+		    overhead("i", "kstack.profile.perf"), "%", "", 0, "")
+		row("  PROFILE overhead / perf's", ratio2("w", "kstack.profile.etw", "kstack.profile.perf", "kstack.profile.none"),
+		    ratio2("i", "kstack.profile.etw", "kstack.profile.perf", "kstack.profile.none"), "x", "<=", 1, "<= 1x")
+		info("  samples lost", val("w", "kstack.profile.etw.lost"), val("i", "kstack.profile.etw.lost"), "")
+	} else {
+		printf "  %-44s %14s\n", "CSwitch and PROFILE", "n/a (not built yet)"
 	}
 }

@@ -6,12 +6,12 @@
 # ETW-BENCH-END; scripts/bench.sh on the host makes the table.  The same
 # script runs in both boots (wall clock, two vCPUs; icount, one vCPU).
 # etwbench=a,b on the kernel command line runs only those parts
-# (write tracelogging threads lttng logger dump profile insns wakes;
+# (write tracelogging threads lttng logger dump kstack profile insns wakes;
 # make bench BENCH_ONLY="a b").
 echo "ETW-BENCH-BEGIN"
 say() { echo "# $*"; }
 b() { echo "BENCH $1 $2"; }
-parts="write tracelogging threads lttng logger dump rundown"
+parts="write tracelogging threads lttng logger dump rundown kstack"
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	etwbench=*) parts=$(echo "${arg#etwbench=}" | tr , ' ') ;;
@@ -71,6 +71,20 @@ if want lttng; then
 	etw-bench-lttng
 	{ lttng stop && lttng destroy etwbench; } >/dev/null 2>&1
 	pid=$(pidof lttng-sessiond) && kill $pid
+fi
+
+# 11: the kernel logger's CSwitch and PROFILE against perf's, in one run.
+if want kstack; then
+	say "11: CSwitch and PROFILE cost, and perf's"
+	etw-bench-kstack cswitch
+	etw-bench-kstack profile
+	if command -v perf >/dev/null; then
+		perf record -q -a -e sched:sched_switch -o /tmp/perf-cs.data -- \
+			etw-bench-kstack cswitch perf 2>/dev/null
+		perf record -q -a -F 1000 -g -o /tmp/perf-prof.data -- \
+			etw-bench-kstack profile perf 2>/dev/null
+		rm -f /tmp/perf-cs.data /tmp/perf-prof.data
+	fi
 fi
 
 if want logger; then
