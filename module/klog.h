@@ -160,7 +160,7 @@ u64 klog_clock(void);
  * The stack of the current context, for @stack: kernel frames from @regs
  * (NULL: from the caller), then the user frames of the current thread
  * (frame-pointer walk, nofault reads).  @frames has KLOG_MAX_FRAMES
- * room.  Any context.  (kstack owns klog_stack.c.)
+ * room (NULL: no frames).  Any context.  (kstack owns klog_stack.c.)
  */
 void klog_stack_capture(struct klog_stack *stack, u64 *frames,
 			struct pt_regs *regs);
@@ -168,10 +168,16 @@ void klog_stack_capture(struct klog_stack *stack, u64 *frames,
 /*
  * Room for KLOG_MAX_FRAMES frames, for klog_stack_capture(): this CPU's
  * buffer for the current context (task, softirq, hardirq, NMI), valid
- * until the probe returns.  Call with preemption disabled, as every probe
- * runs.  (kstack owns klog_stack.c.)
+ * until the probe returns; NULL before any klog_stack_init() (the
+ * capture then gives no frames).  Call with preemption disabled, as every
+ * probe runs.  klog_stack_init() allocates the buffers (process context,
+ * before the probes that use them are registered; a source's start),
+ * klog_stack_exit() frees them at module exit.  (kstack owns
+ * klog_stack.c.)
  */
 u64 *klog_stack_frames(void);
+int klog_stack_init(void);
+void klog_stack_exit(void);
 
 /*
  * struct klog_source - the probes behind some EnableFlags bits

@@ -204,6 +204,10 @@ static struct klog_tp klog_disk_tps[] = {
 
 static int klog_disk_start(void)
 {
+	int ret = klog_stack_init();
+
+	if (ret)
+		return ret;
 	get_random_bytes(&klog_disk_key, sizeof(klog_disk_key));
 	memset(klog_disk_slots, 0, sizeof(klog_disk_slots));
 	return klog_tp_register(klog_disk_tps, ARRAY_SIZE(klog_disk_tps));

@@ -100,8 +100,11 @@ static int klog_profile_start(void)
 	};
 	struct perf_event *e;
 	unsigned int cpu;
-	int ret = 0;
+	int ret;
 
+	ret = klog_stack_init();
+	if (ret)
+		return ret;
 	klog_profile_events = kcalloc(nr_cpu_ids, sizeof(*klog_profile_events),
 				      GFP_KERNEL);
 	if (!klog_profile_events)

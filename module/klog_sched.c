@@ -172,7 +172,10 @@ static struct klog_tp klog_dispatcher_tps[] = {
 
 static int klog_cswitch_start(void)
 {
-	return klog_tp_register(klog_cswitch_tps, ARRAY_SIZE(klog_cswitch_tps));
+	int ret = klog_stack_init();
+
+	return ret ? ret : klog_tp_register(klog_cswitch_tps,
+					    ARRAY_SIZE(klog_cswitch_tps));
 }
 
 static void klog_cswitch_stop(void)
@@ -182,8 +185,10 @@ static void klog_cswitch_stop(void)
 
 static int klog_dispatcher_start(void)
 {
-	return klog_tp_register(klog_dispatcher_tps,
-				ARRAY_SIZE(klog_dispatcher_tps));
+	int ret = klog_stack_init();
+
+	return ret ? ret : klog_tp_register(klog_dispatcher_tps,
+					    ARRAY_SIZE(klog_dispatcher_tps));
 }
 
 static void klog_dispatcher_stop(void)

@@ -528,4 +528,5 @@ void klog_exit(void)
 	klog_process_exit();
 	klog_image_exit();
 	klog_task_stacks_exit();
+	klog_stack_exit();
 }

@@ -11,6 +11,7 @@
  * user stack is not done.
  */
 #include <linux/hardirq.h>
+#include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -24,7 +25,9 @@
  * Frames of the stack being written, per CPU and per context (task,
  * softirq, hardirq, NMI): a context only ever interrupts a lower one, so
  * each has its buffer to itself.  1.5 KiB is too much for the stack of a
- * scheduler tracepoint or an interrupt.
+ * scheduler tracepoint or an interrupt, and 6 KiB per CPU too much for a
+ * module's static per-CPU area: allocated at the first start of a source
+ * that takes stacks, kept until the module goes.
  */
 #define KLOG_STACK_CONTEXTS	4
 
@@ -32,14 +35,35 @@ struct klog_stack_buffers {
 	u64 frames[KLOG_STACK_CONTEXTS][KLOG_MAX_FRAMES];
 };
 
-static DEFINE_PER_CPU(struct klog_stack_buffers, klog_stack_buffers);
+static struct klog_stack_buffers __percpu *klog_stack_bufs;
+
+int klog_stack_init(void)
+{
+	struct klog_stack_buffers __percpu *b;
+
+	if (READ_ONCE(klog_stack_bufs))
+		return 0;
+	b = alloc_percpu(struct klog_stack_buffers);
+	if (!b)
+		return -ENOMEM;
+	/* Seen by the probes the caller registers next. */
+	smp_store_release(&klog_stack_bufs, b);
+	return 0;
+}
+
+void klog_stack_exit(void)
+{
+	free_percpu(klog_stack_bufs);
+	klog_stack_bufs = NULL;
+}
 
 u64 *klog_stack_frames(void)
 {
 	unsigned int ctx = in_nmi() ? 3 : in_hardirq() ? 2 :
 			   in_serving_softirq() ? 1 : 0;
+	struct klog_stack_buffers __percpu *b = smp_load_acquire(&klog_stack_bufs);
 
-	return this_cpu_ptr(&klog_stack_buffers)->frames[ctx];
+	return b ? this_cpu_ptr(b)->frames[ctx] : NULL;
 }
 
 /* Kernel frames from @regs (a kernel-mode register set) upwards. */
@@ -68,6 +92,12 @@ void klog_stack_capture(struct klog_stack *stack, u64 *frames,
 	unsigned int n = 0;
 
 	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(u64));
+	stack->pid = klog_pid(current);
+	stack->tid = klog_tid(current);
+	stack->frames = frames;
+	stack->nr = 0;
+	if (!frames)
+		return;
 	if (regs && user_mode(regs)) {
 		uregs = regs;
 	} else {
@@ -88,8 +118,5 @@ void klog_stack_capture(struct klog_stack *stack, u64 *frames,
 	 */
 	if (uregs && !in_nmi() && n < KLOG_MAX_FRAMES)
 		n += etw_ustack_walk_regs(uregs, frames + n, KLOG_MAX_FRAMES - n);
-	stack->pid = klog_pid(current);
-	stack->tid = klog_tid(current);
 	stack->nr = n;
-	stack->frames = frames;
 }
