@@ -43,7 +43,7 @@ static int records(struct dump *d, struct etw_etl *etl, enum etw_etl_order order
 {
 	struct dump_counter *counter = d->summary ? counter_new() : NULL;
 	struct dump_procs *procs = procs_new();
-	struct stack_dump *stacks = stack_dump_new();
+	struct stack_dump *stacks = stack_dump_new(d->summary);
 	struct dump_summary s = { 0 };
 	uint64_t size = etw_etl_get_header(etl)->file_size, done = 0;
 	struct dump_prep pp = { .procs = procs };

@@ -173,7 +173,7 @@ void stack_samples_print_summary(struct stack_samples *s, FILE *out);
  * ends with the CPU samples per process and per module, if there are any.
  */
 struct stack_dump;
-struct stack_dump *stack_dump_new(void);
+struct stack_dump *stack_dump_new(bool summary);
 void stack_dump_free(struct stack_dump *sd);
 void stack_dump_event(struct stack_dump *sd, const struct etw_etl_event *ev);
 void stack_dump_annotate(struct stack_dump *sd, const struct etw_etl_event *ev,

@@ -15,7 +15,7 @@ struct stack_dump {
 	struct sbuf tmp;
 };
 
-struct stack_dump *stack_dump_new(void)
+struct stack_dump *stack_dump_new(bool summary)
 {
 	struct stack_dump *sd = calloc(1, sizeof(*sd));
 
@@ -24,7 +24,9 @@ struct stack_dump *stack_dump_new(void)
 		exit(1);
 	}
 	sd->model = stack_model_new(NULL);
-	sd->samples = stack_samples_new(sd->model);
+	/* Samples are counted (and their frames named) for --summary only. */
+	if (summary)
+		sd->samples = stack_samples_new(sd->model);
 	return sd;
 }
 
@@ -41,7 +43,8 @@ void stack_dump_free(struct stack_dump *sd)
 void stack_dump_event(struct stack_dump *sd, const struct etw_etl_event *ev)
 {
 	stack_model_event(sd->model, ev);
-	stack_samples_event(sd->samples, ev);
+	if (sd->samples)
+		stack_samples_event(sd->samples, ev);
 }
 
 void stack_dump_annotate(struct stack_dump *sd, const struct etw_etl_event *ev,
@@ -66,6 +69,8 @@ void stack_dump_annotate(struct stack_dump *sd, const struct etw_etl_event *ev,
 
 void stack_dump_summary(struct stack_dump *sd, const struct dump *d)
 {
+	if (!sd->samples)
+		return;
 	stack_samples_finish(sd->samples);
 	if (d->fmt != &dump_text || !stack_samples_count(sd->samples))
 		return;
