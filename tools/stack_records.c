@@ -6,7 +6,6 @@
  * Every read is bounded by the payload's size: the file is untrusted.
  */
 #include <errno.h>
-#include <iconv.h>
 #include <string.h>
 
 #include "stack.h"
@@ -22,25 +21,53 @@ static uint64_t get(const uint8_t *p, unsigned int n)
 
 /*
  * A NUL-terminated UTF-16LE string at @p (at most @n bytes) as UTF-8 in
- * @out; glibc's iconv does the conversion (unpaired surrogates end it).
+ * @out, cut to fit, an unpaired surrogate as U+FFFD.  By hand: glibc's
+ * iconv loads its UTF-16 converter from a gconv module, which a minimal
+ * system (the test VM's) does not have.
  */
 static void utf16_to_utf8(const uint8_t *p, size_t n, char *out, size_t size)
 {
-	size_t units = 0, in_left, out_left = size - 1;
-	char *in = (char *)p, *o = out;
-	iconv_t cd;
+	size_t o = 0;
 
-	while (2 * units + 1 < n && (p[2 * units] || p[2 * units + 1]))
-		units++;
-	in_left = 2 * units;
-	out[0] = '\0';
-	cd = iconv_open("UTF-8", "UTF-16LE");
-	if (cd == (iconv_t)-1)
-		return;
-	/* What could not be converted (or did not fit) is left out. */
-	iconv(cd, &in, &in_left, &o, &out_left);
-	*o = '\0';
-	iconv_close(cd);
+	for (size_t i = 0; i + 1 < n; i += 2) {
+		uint32_t c = p[i] | p[i + 1] << 8, lo;
+		char buf[4];
+		size_t len;
+
+		if (!c)
+			break;
+		if (c >= 0xd800 && c < 0xdc00 && i + 3 < n &&
+		    (lo = p[i + 2] | p[i + 3] << 8) >= 0xdc00 && lo < 0xe000) {
+			c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+			i += 2;
+		} else if (c >= 0xd800 && c < 0xe000) {
+			c = 0xfffd;
+		}
+		if (c < 0x80) {
+			buf[0] = (char)c;
+			len = 1;
+		} else if (c < 0x800) {
+			buf[0] = (char)(0xc0 | c >> 6);
+			buf[1] = (char)(0x80 | (c & 0x3f));
+			len = 2;
+		} else if (c < 0x10000) {
+			buf[0] = (char)(0xe0 | c >> 12);
+			buf[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+			buf[2] = (char)(0x80 | (c & 0x3f));
+			len = 3;
+		} else {
+			buf[0] = (char)(0xf0 | c >> 18);
+			buf[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+			buf[2] = (char)(0x80 | ((c >> 6) & 0x3f));
+			buf[3] = (char)(0x80 | (c & 0x3f));
+			len = 4;
+		}
+		if (o + len >= size)
+			break;
+		memcpy(out + o, buf, len);
+		o += len;
+	}
+	out[o] = '\0';
 }
 
 static unsigned int ptr_size(const struct etw_etl_event *ev)
