@@ -59,10 +59,12 @@ void klog_stack_exit(void)
 
 u64 *klog_stack_frames(void)
 {
+	struct klog_stack_buffers __percpu *b;
 	unsigned int ctx = in_nmi() ? 3 : in_hardirq() ? 2 :
 			   in_serving_softirq() ? 1 : 0;
-	struct klog_stack_buffers __percpu *b = smp_load_acquire(&klog_stack_bufs);
 
+	/* Pairs with klog_stack_init()'s release. */
+	b = smp_load_acquire(&klog_stack_bufs);
 	return b ? this_cpu_ptr(b)->frames[ctx] : NULL;
 }
 
