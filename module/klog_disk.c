@@ -9,8 +9,8 @@
  * Other operations (discard, write-zeroes, ...) have no Windows event and
  * give none.
  *
- * Windows' values: DiskNumber is the disk's device number (major << 20 |
- * minor, as new_encode_dev() makes it), Irp a keyed hash of the request
+ * Windows' values: DiskNumber is the disk's device number as stat()
+ * gives it (new_encode_dev()), Irp a keyed hash of the request
  * (the same for its Init and completion events, no kernel address
  * leaked), FileObject and IrpFlags 0.  The issuing thread and time of a
  * request in flight are kept in a table of KLOG_DISK_SLOTS slots by the

@@ -15,14 +15,21 @@
  *   read while it is a zombie, unless the session lost events (then the
  *   records and the losses add up to at least the count); it is readied
  *   at least 100 times.
+ * - DISK_IO and DISK_IO_INIT: 1 MiB written and read back with O_DIRECT
+ *   on the VM's disk gives Write and Read completions of at least that
+ *   many bytes with the disk's device number, some with a response time
+ *   and issuing thread, and each of those has its Init with the same
+ *   Irp and thread.
  * - The kernel log stays clean (the VM's scan checks it).
  */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -38,6 +45,10 @@
 #define HOOK_STACK_WALK		0x1820
 #define HOOK_CSWITCH		0x0524
 #define HOOK_READY_THREAD	0x0532
+#define HOOK_DISK_READ		0x010a
+#define HOOK_DISK_WRITE		0x010b
+#define HOOK_DISK_READ_INIT	0x010c
+#define HOOK_DISK_WRITE_INIT	0x010d
 
 /* PerfInfo's class GUID {ce1dbfb4-137e-4da6-87b0-3f59aa102cbc}. */
 static const __u8 perfinfo_guid[16] = {
@@ -433,6 +444,118 @@ TEST_F(kstack, cswitch_records_pair_with_proc_counts)
 	/* Switched in once more than out at most (its first run). */
 	EXPECT_LE(s.switched_out, s.switched_in + (long)lost);
 	EXPECT_LE(100, s.readied + (long)lost);
+}
+
+/* What the disk test finds: Init events and completions on one disk. */
+#define DISK_MAX	8192
+
+struct disk_seen {
+	__u32 disk;		/* DiskNumber: st_dev of the file system */
+	long inits;
+	__u64 init_irp[DISK_MAX];
+	__u32 init_tid[DISK_MAX];
+	long done;
+	__u64 done_irp[DISK_MAX];
+	__u32 done_tid[DISK_MAX];
+	__u64 read_bytes, write_bytes;
+	long other_disk, bad_size, timed;
+};
+
+static void disk_fn(const struct krec *r, void *ctx)
+{
+	struct disk_seen *s = ctx;
+	__u32 disk, size, tid;
+	__u64 irp, response;
+
+	if (r->hook == HOOK_DISK_READ_INIT || r->hook == HOOK_DISK_WRITE_INIT) {
+		if (r->payload_size != 12) {
+			s->bad_size++;
+			return;
+		}
+		if (s->inits < DISK_MAX) {
+			memcpy(&s->init_irp[s->inits], r->payload, 8);
+			memcpy(&s->init_tid[s->inits], r->payload + 8, 4);
+			s->inits++;
+		}
+	} else if (r->hook == HOOK_DISK_READ || r->hook == HOOK_DISK_WRITE) {
+		if (r->payload_size != 52) {
+			s->bad_size++;
+			return;
+		}
+		memcpy(&disk, r->payload, 4);
+		memcpy(&size, r->payload + 8, 4);
+		memcpy(&irp, r->payload + 32, 8);
+		memcpy(&response, r->payload + 40, 8);
+		memcpy(&tid, r->payload + 48, 4);
+		if (disk != s->disk) {
+			s->other_disk++;
+			return;
+		}
+		if (r->hook == HOOK_DISK_READ)
+			s->read_bytes += size;
+		else
+			s->write_bytes += size;
+		s->timed += response > 0 && tid;
+		if (s->done < DISK_MAX) {
+			s->done_irp[s->done] = irp;
+			s->done_tid[s->done] = tid;
+			s->done++;
+		}
+	}
+}
+
+TEST_F(kstack, disk_requests_issued_and_completed)
+{
+	const char *path = "/mnt/disk/kstack-disk";
+	static struct disk_seen s;
+	const size_t chunk = 256 * 1024;
+	__u32 lost = 0;
+	long unmatched = 0;
+	struct stat st;
+	void *buf;
+	int fd;
+
+	if (access("/mnt/disk/lost+found", F_OK))
+		SKIP(return, "needs the VM's disk on /mnt/disk");
+	memset(&s, 0, sizeof(s));
+	ASSERT_EQ(0, stat("/mnt/disk", &st));
+	s.disk = (__u32)st.st_dev;
+	ASSERT_EQ(0, posix_memalign(&buf, 4096, chunk));
+	memset(buf, 0x5a, chunk);
+	ASSERT_EQ(0, start_system_logger(self->fd, ETW_KFLAG_DISK_IO |
+					 ETW_KFLAG_DISK_IO_INIT, &self->id));
+	self->started = true;
+	/* O_DIRECT: each write and read is block requests, not the cache. */
+	fd = open(path, O_CREAT | O_TRUNC | O_RDWR | O_DIRECT, 0600);
+	ASSERT_LE(0, fd);
+	for (int i = 0; i < 4; i++)
+		ASSERT_EQ((ssize_t)chunk, pwrite(fd, buf, chunk, i * chunk));
+	ASSERT_EQ(0, fsync(fd));
+	for (int i = 0; i < 4; i++)
+		ASSERT_EQ((ssize_t)chunk, pread(fd, buf, chunk, i * chunk));
+	close(fd);
+	unlink(path);
+	free(buf);
+	ASSERT_LE(0, drain_kernel(self->fd, self->id, disk_fn, &s, NULL, &lost));
+	TH_LOG("disk %#x: %ld inits, %ld completions (%llu B read, %llu B written, %ld timed), %ld on other disks, lost %u",
+	       s.disk, s.inits, s.done, (unsigned long long)s.read_bytes,
+	       (unsigned long long)s.write_bytes, s.timed, s.other_disk, lost);
+	EXPECT_EQ(0, s.bad_size);
+	EXPECT_LE(4 * chunk, s.write_bytes + lost * chunk);
+	EXPECT_LE(4 * chunk, s.read_bytes + lost * chunk);
+	EXPECT_LT(0, s.timed);
+	/* A completion that knows its issuing thread had its Init, same Irp. */
+	for (long i = 0; i < s.done; i++) {
+		bool found = false;
+
+		if (!s.done_tid[i])
+			continue;
+		for (long j = 0; j < s.inits && !found; j++)
+			found = s.init_irp[j] == s.done_irp[i] &&
+				s.init_tid[j] == s.done_tid[i];
+		unmatched += !found;
+	}
+	EXPECT_EQ(0, unmatched);
 }
 
 TEST_HARNESS_MAIN
