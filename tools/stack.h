@@ -63,6 +63,13 @@ struct rec_sample {
 	uint32_t tid;
 };
 
+/* KernelTraceControl's DbgID_RSDS: an image's PDB identity, or ELF build-id. */
+struct rec_image_id {
+	uint64_t base;
+	uint32_t pid;
+	uint8_t id[BUILD_ID_MAX];	/* GuidSig then Age: a GNU build-id */
+};
+
 struct rec_stack {
 	uint64_t timestamp;		/* of the event the stack belongs to */
 	uint32_t pid;
@@ -78,6 +85,8 @@ bool rec_parse_process(const struct etw_etl_event *ev, struct rec_process *r);
 bool rec_parse_thread(const struct etw_etl_event *ev, struct rec_thread *r);
 bool rec_parse_sample(const struct etw_etl_event *ev, struct rec_sample *r);
 bool rec_parse_stack(const struct etw_etl_event *ev, struct rec_stack *r);
+/* False also for any other record than ImageID/DbgID_RSDS. */
+bool rec_parse_image_id(const struct etw_etl_event *ev, struct rec_image_id *r);
 uint64_t rec_stack_frame(const struct rec_stack *s, uint32_t i);
 
 /* Where symbols come from. */
@@ -93,6 +102,8 @@ struct stack_image {
 	uint64_t size;
 	char *path;
 	const char *name;		/* the path's last component */
+	bool has_build_id;		/* the trace's DbgID_RSDS gave one */
+	uint8_t build_id[BUILD_ID_MAX];
 };
 
 /* The processes, threads and images of a trace, as far as it has been read. */
@@ -136,6 +147,8 @@ void sym_file_close(struct sym_file *f);
  * mapped) and the offset into it; NULL if the file has no symbol there.
  */
 const char *sym_file_lookup(struct sym_file *f, uint64_t rva, uint64_t *off);
+/* Does the file's build-id (zero-padded to BUILD_ID_MAX) equal @id? */
+bool sym_file_build_id_is(struct sym_file *f, const uint8_t *id);
 
 /* The kernel's symbols, from a kallsyms file. */
 struct sym_kallsyms;

@@ -24,6 +24,7 @@ struct process {
 struct file_entry {
 	char *path;
 	struct sym_file *file;		/* NULL: no symbols */
+	bool warned;			/* its build-id is not the trace's */
 };
 
 /* A map of 32-bit ids, open addressing; value 0 is "absent". */
@@ -46,6 +47,7 @@ struct stack_model {
 	bool kallsyms_tried;
 	bool kallsyms_checked;		/* matched against the trace's kernel */
 	struct rec_image img;		/* scratch, large */
+	struct rec_image_id img_id;
 };
 
 static void *xcalloc(size_t n, size_t size)
@@ -239,6 +241,18 @@ static void add_image(struct stack_model *m, const struct rec_image *r)
 	im->name = basename_of(im->path);
 }
 
+/* The trace's build-id of the image at @base of @pid (DbgID_RSDS). */
+static void set_build_id(struct stack_model *m, const struct rec_image_id *r)
+{
+	struct process *p = find_process(m, r->pid);
+
+	for (size_t i = 0; p && i < p->nimages; i++)
+		if (p->images[i].base == r->base) {
+			memcpy(p->images[i].build_id, r->id, BUILD_ID_MAX);
+			p->images[i].has_build_id = true;
+		}
+}
+
 static void set_name(struct stack_model *m, uint32_t pid, const char *name)
 {
 	struct process *p = get_process(m, pid);
@@ -253,6 +267,10 @@ void stack_model_event(struct stack_model *m, const struct etw_etl_event *ev)
 	struct rec_thread rt;
 	struct process *p;
 
+	if (rec_parse_image_id(ev, &m->img_id)) {
+		set_build_id(m, &m->img_id);
+		return;
+	}
 	if (!(ev->has & ETW_ETL_HAS_HOOK))
 		return;
 	switch (ev->hook_id) {
@@ -345,13 +363,13 @@ const char *stack_model_module(const struct stack_model *m, uint32_t pid,
 	return addr >= KERNEL_ADDRESS_MIN ? "[kernel]" : "[unknown]";
 }
 
-static struct sym_file *file_symbols(struct stack_model *m, const char *path)
+static struct file_entry *file_entry(struct stack_model *m, const char *path)
 {
 	struct file_entry *f;
 
 	for (size_t i = 0; i < m->nfiles; i++)
 		if (!strcmp(m->files[i].path, path))
-			return m->files[i].file;
+			return &m->files[i];
 	m->files = realloc(m->files, (m->nfiles + 1) * sizeof(*m->files));
 	if (!m->files) {
 		etw_error("out of memory");
@@ -360,7 +378,27 @@ static struct sym_file *file_symbols(struct stack_model *m, const char *path)
 	f = &m->files[m->nfiles++];
 	f->path = strdup(path);
 	f->file = path[0] == '/' ? sym_file_open(path, m->opt.debug_dir) : NULL;
-	return f->file;
+	f->warned = false;
+	return f;
+}
+
+/*
+ * The symbols of an image's file, unless the trace says the image had
+ * another build-id than the file has now (rebuilt since): then none.
+ */
+static struct sym_file *image_symbols(struct stack_model *m,
+				      const struct stack_image *im)
+{
+	struct file_entry *f = file_entry(m, im->path);
+
+	if (!f->file || !im->has_build_id || sym_file_build_id_is(f->file, im->build_id))
+		return f->file;
+	if (!f->warned) {
+		f->warned = true;
+		etw_error("%s: not the file the trace saw (another build-id): its frames are offsets",
+			  im->path);
+	}
+	return NULL;
 }
 
 /*
@@ -407,7 +445,7 @@ void stack_model_frame(struct stack_model *m, uint32_t pid, uint64_t addr,
 		if (k && (im || m->opt.kallsyms))
 			fn = sym_kallsyms_lookup(k, addr, &off);
 	} else if (im) {
-		struct sym_file *f = file_symbols(m, im->path);
+		struct sym_file *f = image_symbols(m, im);
 
 		if (f)
 			fn = sym_file_lookup(f, addr - im->base, &off);

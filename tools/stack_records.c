@@ -172,3 +172,27 @@ uint64_t rec_stack_frame(const struct rec_stack *s, uint32_t i)
 {
 	return get(s->frames + (size_t)i * s->pointer_size, s->pointer_size);
 }
+
+/* KernelTraceControl's ImageID class {b3e675d7-2554-4f18-830b-2762732560de}. */
+static const struct etw_etl_guid image_id_guid = {
+	0xb3e675d7, 0x2554, 0x4f18,
+	{ 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde },
+};
+
+#define IMAGE_ID_DBGID_RSDS	0x24
+
+bool rec_parse_image_id(const struct etw_etl_event *ev, struct rec_image_id *r)
+{
+	const uint8_t *p = ev->data;
+	unsigned int ps = ptr_size(ev);
+
+	if (!(ev->has & ETW_ETL_HAS_PROVIDER) || ev->opcode != IMAGE_ID_DBGID_RSDS ||
+	    memcmp(&ev->provider, &image_id_guid, sizeof(image_id_guid)) ||
+	    ev->data_size < ps + 4 + BUILD_ID_MAX)
+		return false;
+	/* ImageBase, ProcessId, GuidSig (16 bytes), Age (4). */
+	r->base = get(p, ps);
+	r->pid = (uint32_t)get(p + ps, 4);
+	memcpy(r->id, p + ps + 4, BUILD_ID_MAX);
+	return true;
+}

@@ -109,6 +109,19 @@ const char *sym_file_lookup(struct sym_file *f, uint64_t rva, uint64_t *off)
 	return name;
 }
 
+bool sym_file_build_id_is(struct sym_file *f, const uint8_t *id)
+{
+	uint8_t padded[BUILD_ID_MAX] = { 0 };
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(f->mod, &bits, &vaddr);
+
+	if (n <= 0 || n > BUILD_ID_MAX)
+		return false;
+	memcpy(padded, bits, n);
+	return !memcmp(padded, id, BUILD_ID_MAX);
+}
+
 struct ksym {
 	uint64_t addr;
 	char *name;

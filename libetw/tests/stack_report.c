@@ -6,7 +6,9 @@
  * Frames are function+offset with the program's symbols, from its debug
  * file found by build-id or by .gnu_debuglink when it is stripped, and
  * module+offset without any; kernel frames come from a kallsyms file.
- * Expected offsets come from nm, never from the tool.  Needs cc, nm,
+ * A build-id in the trace (KernelTraceControl's DbgID_RSDS) that is not
+ * the file's keeps its frames as offsets.  Expected offsets come from
+ * nm, never from the tool.  Needs cc, nm,
  * strip and objcopy, and the etw tool of this build.
  */
 #include <errno.h>
@@ -57,7 +59,10 @@ struct fixture_paths {
 	char etl_linked[128];
 	char kallsyms[128];
 	char debug_dir[128];	/* holds .build-id/xx/rest.debug */
+	char etl_id_ok[128];	/* with prog's build-id in a DbgID_RSDS */
+	char etl_id_bad[128];	/* with another build-id */
 	uint64_t hot, main_fn;	/* vaddrs, from nm */
+	uint8_t build_id[20];
 };
 
 static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -180,6 +185,32 @@ static void image_dcstart(struct img *m, uint32_t pid, uint64_t base,
 	put_utf16(p + 56, path);
 }
 
+/* KernelTraceControl's DbgID_RSDS (classic, FULL_HEADER64) of an image. */
+static void image_dbgid(struct img *m, uint32_t pid, uint64_t base,
+			const uint8_t id[20], const char *path)
+{
+	static const uint8_t guid[16] = {
+		0xd7, 0x75, 0xe6, 0xb3, 0x54, 0x25, 0x18, 0x4f,
+		0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde,
+	};
+	uint32_t size = 0x30 + 32 + strlen(path) + 1;
+	uint8_t *r = img_record(m, size);
+
+	put_le(r, size, 2);
+	r[2] = 0x14;
+	r[3] = 0xc0;
+	r[4] = 0x24;
+	put_le(r + 6, 2, 2);
+	put_le(r + 8, TID, 4);
+	put_le(r + 12, PID, 4);
+	put_le(r + 0x10, T0, 8);
+	memcpy(r + 0x18, guid, 16);
+	put_le(r + 0x30, base, 8);
+	put_le(r + 0x38, pid, 4);
+	memcpy(r + 0x3c, id, 20);
+	memcpy(r + 0x50, path, strlen(path) + 1);
+}
+
 static void process_dcstart(struct img *m, uint32_t pid, const char *name)
 {
 	/* TOKEN_USER (16) + S-1-5-18 (12), name, 3 UTF-16 strings. */
@@ -234,7 +265,7 @@ static void stack(struct img *m, uint64_t ts, uint32_t pid, uint32_t tid,
  * more user sample at the same time as one on cpu 0.
  */
 static int write_trace(const char *path, const char *prog_path,
-		       const struct fixture_paths *f)
+		       const struct fixture_paths *f, const uint8_t *build_id)
 {
 	static struct img m;
 	uint64_t hot = BASE + f->hot + 4, mn = BASE + f->main_fn + 8;
@@ -251,6 +282,8 @@ static int write_trace(const char *path, const char *prog_path,
 	thread_dcstart(&m, PID, TID);
 	image_dcstart(&m, 0, KBASE, 0x2000000, "vmlinux");
 	image_dcstart(&m, PID, BASE, 0x5000, prog_path);
+	if (build_id)
+		image_dbgid(&m, PID, BASE, build_id, prog_path);
 	image_dcstart(&m, PID, LIBC_BASE, 0x200000, "/nonexistent/libc.so.6");
 	sample(&m, ts, hot, TID);
 	stack(&m, ts, PID, TID, user, 3);
@@ -296,6 +329,8 @@ FIXTURE_SETUP(stacks)
 	snprintf(f->etl_linked, sizeof(f->etl_linked), "%s/l.etl", f->dir);
 	snprintf(f->kallsyms, sizeof(f->kallsyms), "%s/kallsyms", f->dir);
 	snprintf(f->debug_dir, sizeof(f->debug_dir), "%s/debug", f->dir);
+	snprintf(f->etl_id_ok, sizeof(f->etl_id_ok), "%s/id-ok.etl", f->dir);
+	snprintf(f->etl_id_bad, sizeof(f->etl_id_bad), "%s/id-bad.etl", f->dir);
 	p = fopen(f->kallsyms, "w");
 	ASSERT_NE(NULL, p);
 	fputs(kallsyms_text, p);
@@ -323,9 +358,19 @@ FIXTURE_SETUP(stacks)
 	f->main_fn = nm_symbol(f->prog, "main");
 	ASSERT_NE(0, f->hot);
 	ASSERT_NE(0, f->main_fn);
-	ASSERT_EQ(0, write_trace(f->etl, f->prog, f));
-	ASSERT_EQ(0, write_trace(f->etl_stripped, f->stripped, f));
-	ASSERT_EQ(0, write_trace(f->etl_linked, f->linked, f));
+	for (int i = 0; i < 20; i++) {
+		unsigned int b;
+
+		ASSERT_EQ(1, sscanf(id + 2 * i, "%2x", &b));
+		f->build_id[i] = (uint8_t)b;
+	}
+	ASSERT_EQ(0, write_trace(f->etl, f->prog, f, NULL));
+	ASSERT_EQ(0, write_trace(f->etl_stripped, f->stripped, f, NULL));
+	ASSERT_EQ(0, write_trace(f->etl_linked, f->linked, f, NULL));
+	ASSERT_EQ(0, write_trace(f->etl_id_ok, f->prog, f, f->build_id));
+	f->build_id[0] ^= 0xff;
+	ASSERT_EQ(0, write_trace(f->etl_id_bad, f->prog, f, f->build_id));
+	f->build_id[0] ^= 0xff;
 }
 
 FIXTURE_TEARDOWN(stacks)
@@ -426,6 +471,26 @@ TEST_F(stacks, debug_file_found_by_debuglink)
 
 	EXPECT_EQ(0, r.status);
 	EXPECT_OUT(r, "      hot_function+0x4\n      main+0x8\n");
+	free(r.out);
+}
+
+/* The trace's DbgID_RSDS build-id: the same file is named, another not. */
+TEST_F(stacks, build_id_of_the_trace_checked)
+{
+	struct run r = run_etw("report --no-kallsyms %s", self->f.etl_id_ok);
+	char want[128];
+
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "      hot_function+0x4\n      main+0x8\n");
+	EXPECT_NO_OUT(r, "another build-id");
+	free(r.out);
+	r = run_etw("report --no-kallsyms %s", self->f.etl_id_bad);
+	EXPECT_EQ(0, r.status);
+	snprintf(want, sizeof(want), "      prog+0x%llx\n",
+		 (unsigned long long)self->f.hot + 4);
+	EXPECT_OUT(r, want);
+	EXPECT_OUT(r, "not the file the trace saw (another build-id)");
+	EXPECT_NO_OUT(r, "hot_function");
 	free(r.out);
 }
 
