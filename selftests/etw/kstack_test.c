@@ -181,11 +181,16 @@ static long drain_kernel(int fd, __u32 id, krec_fn fn, void *ctx,
 			__u32 hsize;
 
 			r.header_type = buf[off + 2];
-			memcpy(&r.size, buf + off + 4, 2);
-			memcpy(&r.hook, buf + off + 6, 2);
 			hsize = r.header_type == 0x11 ? 0x10 :
 				r.header_type == 0x02 ? 0x20 :
 				r.header_type == 0x04 ? 0x18 : 0;
+			/*
+			 * Kernel headers have the size at 4 and the hook at 6;
+			 * the others (a classic FULL_HEADER's ImageID, an
+			 * EVENT_HEADER) their size first.
+			 */
+			memcpy(&r.size, buf + off + (hsize ? 4 : 0), 2);
+			memcpy(&r.hook, buf + off + 6, 2);
 			if (r.size < 8 || off + r.size > saved) {
 				ret = -EPROTO;
 				goto out;
