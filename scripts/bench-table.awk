@@ -383,7 +383,7 @@ END {
 		printf "  %-44s %14s\n", "rundown", "n/a (not built yet)"
 	}
 
-	section("11. kernel logger: what CSwitch and PROFILE cost what they observe")
+	section("12. kernel logger: what CSwitch and PROFILE cost what they observe")
 	if (has("w", "kstack.cswitch.none") || has("i", "kstack.cswitch.none")) {
 		info("context switch (sched_yield turn), no tracing", cost("w", "kstack.cswitch.none"),
 		     cost("i", "kstack.cswitch.none"), "")
