@@ -12,8 +12,12 @@ LIB_PC		:= $(BUILD)/lib/libetw.pc
 # Manifests are read with expat (libexpat1-dev), the ones programs carry
 # with libelf (libelf-dev).
 LIB_LIBS	:= -lexpat -lelf
+# Windows-source mode (Documentation/porting.rst): its .pc file and the
+# main() that calls a program's wmain, a static library of its own.
+LIB_WIN_PC	:= $(BUILD)/lib/libetw-windows.pc
+LIB_WMAIN	:= $(BUILD)/lib/libetw_wmain.a
 
-lib: $(LIB_SO) $(LIB_A) $(LIB_PC)
+lib: $(LIB_SO) $(LIB_A) $(LIB_PC) $(LIB_WIN_PC) $(LIB_WMAIN)
 
 # The library calls its own EventWrite & co directly: the inline enable
 # test of <evntprov.h> is for its users (and would make tld.o need
@@ -39,11 +43,24 @@ $(LIB_A): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 # The .pc file is made again at install time, with that run's PREFIX.
-make_pc = sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' libetw/libetw.pc.in > $(1)
+make_pc = sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' libetw/$(or $(2),libetw).pc.in > $(1)
 
 $(LIB_PC): libetw/libetw.pc.in Makefile
 	@mkdir -p $(@D)
 	$(call make_pc,$@)
+
+$(LIB_WIN_PC): libetw/libetw-windows.pc.in Makefile
+	@mkdir -p $(@D)
+	$(call make_pc,$@,libetw-windows)
+
+$(BUILD)/libetw/wmain/wmain.o: libetw/wmain/wmain.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
+
+$(LIB_WMAIN): $(BUILD)/libetw/wmain/wmain.o
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
 
 # Host unit tests: need no kernel.  Each prints KTAP; scripts/ktap-count.sh
 # adds them up.  uapi_layout is built -m64 and -m32: the uapi structs must
@@ -191,6 +208,8 @@ install: lib tools
 	install -m 0644 $(LIB_HDRS) $(DESTDIR)$(INCLUDEDIR)/etw/
 	install -m 0644 uapi/linux/etw.h $(DESTDIR)$(INCLUDEDIR)/etw/linux/
 	$(call make_pc,$(DESTDIR)$(PKGCONFIGDIR)/libetw.pc)
+	$(call make_pc,$(DESTDIR)$(PKGCONFIGDIR)/libetw-windows.pc,libetw-windows)
+	install -m 0644 $(LIB_WMAIN) $(DESTDIR)$(LIBDIR)/
 	install -m 0755 $(ETW_TOOL) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 udev/60-etw.rules $(DESTDIR)$(UDEVDIR)/
@@ -198,6 +217,7 @@ install: lib tools
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libetw.so* $(DESTDIR)$(LIBDIR)/libetw.a \
 		$(DESTDIR)$(PKGCONFIGDIR)/libetw.pc $(DESTDIR)$(BINDIR)/etw \
+		$(DESTDIR)$(PKGCONFIGDIR)/libetw-windows.pc $(DESTDIR)$(LIBDIR)/libetw_wmain.a \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES))) \
 		$(DESTDIR)$(UDEVDIR)/60-etw.rules
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/etw

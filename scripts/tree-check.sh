@@ -22,6 +22,7 @@ fi
 allowed() {
 	case $1 in
 	common)		echo "" ;;
+	win32)		echo "common" ;;
 	etl)		echo "common" ;;
 	decode)		echo "etl common" ;;
 	private_logger)	echo "etl common" ;;

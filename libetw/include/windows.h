@@ -20,9 +20,23 @@
  *
  * With NONAMELESSUNION defined, the anonymous unions and structs of the
  * ETW structures are named u, u2, ... and s, s2, ... as on Windows.
+ *
+ * Windows-source mode (LIBETW_WINDOWS_SOURCE, which `pkg-config
+ * libetw-windows` defines together with -fshort-wchar): WCHAR is wchar_t,
+ * 16-bit, so L"..." is UTF-16 and TEXT("x") is L"x", and this header also
+ * supplies the Win32 and MSVC C runtime subset of etw_win32.h and
+ * etw_crt.h (Documentation/porting.rst).
  */
 #ifndef LIBETW_WINDOWS_H
 #define LIBETW_WINDOWS_H
+
+#ifdef LIBETW_WINDOWS_SOURCE
+#if !defined(__SIZEOF_WCHAR_T__) || __SIZEOF_WCHAR_T__ != 2
+#error "LIBETW_WINDOWS_SOURCE needs -fshort-wchar: build with pkg-config libetw-windows"
+#endif
+/* First, so that etw_crt.h's names are not undone by a later include. */
+#include "etw_crt_prelude.h"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>
@@ -120,7 +134,11 @@ typedef uint64_t UINT64;
 typedef intptr_t INT_PTR, LONG_PTR;
 typedef uintptr_t UINT_PTR, ULONG_PTR, DWORD_PTR, SIZE_T;
 
+#ifdef LIBETW_WINDOWS_SOURCE
+typedef wchar_t WCHAR;
+#else
 typedef char16_t WCHAR;
+#endif
 
 typedef void *PVOID, *LPVOID, *HANDLE;
 typedef const void *LPCVOID;
@@ -160,10 +178,17 @@ typedef ULONG64 *PULONG64;
 
 #define INVALID_HANDLE_VALUE	((HANDLE)(LONG_PTR)-1)
 
-/* TEXT("x") is u"x" when UNICODE is defined, "x" otherwise. */
+/*
+ * TEXT("x") is u"x" (L"x" in Windows-source mode) when UNICODE is defined,
+ * "x" otherwise.
+ */
 #ifdef UNICODE
 typedef WCHAR TCHAR;
+#ifdef LIBETW_WINDOWS_SOURCE
+#define LIBETW_TEXT(quote)	L##quote
+#else
 #define LIBETW_TEXT(quote)	u##quote
+#endif
 #else
 typedef CHAR TCHAR;
 #define LIBETW_TEXT(quote)	quote
@@ -248,5 +273,10 @@ LIBETW_STATIC_ASSERT(LIBETW_ALIGNOF(LARGE_INTEGER) == 8, "LARGE_INTEGER alignmen
 LIBETW_STATIC_ASSERT(sizeof(FILETIME) == 8, "FILETIME");
 LIBETW_STATIC_ASSERT(sizeof(SYSTEMTIME) == 16, "SYSTEMTIME");
 LIBETW_STATIC_ASSERT(sizeof(TIME_ZONE_INFORMATION) == 172, "TIME_ZONE_INFORMATION");
+
+#ifdef LIBETW_WINDOWS_SOURCE
+#include "etw_win32.h"
+#include "etw_crt.h"
+#endif
 
 #endif /* LIBETW_WINDOWS_H */

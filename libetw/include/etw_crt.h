@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Windows-source mode only: the wide-character part of MSVC's C runtime,
+ * for 16-bit wchar_t (-fshort-wchar), which glibc's wide functions do not
+ * read (theirs is 32-bit).  Each name is a macro for libetw's own
+ * function (wprintf -> etw_wprintf), so glibc's symbols are never
+ * replaced and code outside this translation unit is not affected.
+ *
+ * The printf family follows MSVC's format rules, narrow ones included:
+ * in a wide format %s and %c are wide and %S and %C narrow, in a narrow
+ * format the other way round; %ls, %ws, %lc and %wc are always wide and
+ * %hs and %hc always narrow; l is 32-bit (LONG), I64 and ll 64-bit, I32
+ * 32-bit, I, z and t pointer-sized; %p prints the pointer's hex digits,
+ * zero-padded; %n is refused.  Text goes out as UTF-8.
+ *
+ * glibc's wide functions that are not renamed here (wcscoll, swscanf,
+ * wcsftime, ...) must not be called in this mode (Documentation/porting.rst).
+ */
+#ifndef LIBETW_ETW_CRT_H
+#define LIBETW_ETW_CRT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifndef LIBETW_WINDOWS_SOURCE
+#error "etw_crt.h is for Windows-source mode (pkg-config libetw-windows)"
+#endif
+
+#include "sal.h"
+
+#ifndef _ERRNO_T_DEFINED
+#define _ERRNO_T_DEFINED
+typedef int errno_t;
+#endif
+#define _TRUNCATE	((size_t)-1)
+#define STRUNCATE	80
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* stdio: wide */
+int etw_wprintf(const wchar_t *format, ...);
+int etw_fwprintf(FILE *stream, const wchar_t *format, ...);
+int etw_vwprintf(const wchar_t *format, va_list ap);
+int etw_vfwprintf(FILE *stream, const wchar_t *format, va_list ap);
+int etw_swprintf(wchar_t *buffer, size_t count, const wchar_t *format, ...);
+int etw_vswprintf(wchar_t *buffer, size_t count, const wchar_t *format, va_list ap);
+int etw_snwprintf(wchar_t *buffer, size_t count, const wchar_t *format, ...);
+int etw_vsnwprintf(wchar_t *buffer, size_t count, const wchar_t *format, va_list ap);
+int etw_swprintf_s(wchar_t *buffer, size_t count, const wchar_t *format, ...);
+int etw_vswprintf_s(wchar_t *buffer, size_t count, const wchar_t *format, va_list ap);
+int etw_snwprintf_s(wchar_t *buffer, size_t size, size_t count, const wchar_t *format, ...);
+int etw_scwprintf(const wchar_t *format, ...);
+int etw_swprintf_legacy(wchar_t *buffer, const wchar_t *format, ...);
+int etw_fputws(const wchar_t *str, FILE *stream);
+int etw_putws(const wchar_t *str);
+unsigned int etw_putwchar(unsigned int c);
+unsigned int etw_fputwc(unsigned int c, FILE *stream);
+FILE *etw_wfopen(const wchar_t *filename, const wchar_t *mode);
+errno_t etw_wfopen_s(FILE **file, const wchar_t *filename, const wchar_t *mode);
+errno_t etw_fopen_s(FILE **file, const char *filename, const char *mode);
+
+/* stdio: narrow, with the same rules (%S is a wide string) */
+int etw_printf(const char *format, ...);
+int etw_fprintf(FILE *stream, const char *format, ...);
+int etw_vprintf(const char *format, va_list ap);
+int etw_vfprintf(FILE *stream, const char *format, va_list ap);
+int etw_sprintf(char *buffer, const char *format, ...);
+int etw_vsprintf(char *buffer, const char *format, va_list ap);
+int etw_snprintf(char *buffer, size_t count, const char *format, ...);
+int etw_vsnprintf(char *buffer, size_t count, const char *format, va_list ap);
+int etw_snprintf_ms(char *buffer, size_t count, const char *format, ...);
+int etw_vsnprintf_ms(char *buffer, size_t count, const char *format, va_list ap);
+int etw_sprintf_s(char *buffer, size_t count, const char *format, ...);
+int etw_vsprintf_s(char *buffer, size_t count, const char *format, va_list ap);
+
+/* string.h / wchar.h */
+size_t etw_wcslen(const wchar_t *s);
+size_t etw_wcsnlen(const wchar_t *s, size_t max);
+wchar_t *etw_wcscpy(wchar_t *dst, const wchar_t *src);
+wchar_t *etw_wcsncpy(wchar_t *dst, const wchar_t *src, size_t n);
+wchar_t *etw_wcscat(wchar_t *dst, const wchar_t *src);
+wchar_t *etw_wcsncat(wchar_t *dst, const wchar_t *src, size_t n);
+int etw_wcscmp(const wchar_t *a, const wchar_t *b);
+int etw_wcsncmp(const wchar_t *a, const wchar_t *b, size_t n);
+int etw_wcsicmp(const wchar_t *a, const wchar_t *b);
+int etw_wcsnicmp(const wchar_t *a, const wchar_t *b, size_t n);
+wchar_t *etw_wcschr(const wchar_t *s, wchar_t c);
+wchar_t *etw_wcsrchr(const wchar_t *s, wchar_t c);
+wchar_t *etw_wcsstr(const wchar_t *hay, const wchar_t *needle);
+size_t etw_wcsspn(const wchar_t *s, const wchar_t *accept);
+size_t etw_wcscspn(const wchar_t *s, const wchar_t *reject);
+wchar_t *etw_wcspbrk(const wchar_t *s, const wchar_t *accept);
+wchar_t *etw_wcstok_s(wchar_t *s, const wchar_t *delim, wchar_t **context);
+wchar_t *etw_wcsdup(const wchar_t *s);
+wchar_t *etw_wcslwr(wchar_t *s);
+wchar_t *etw_wcsupr(wchar_t *s);
+errno_t etw_wcscpy_s(wchar_t *dst, size_t size, const wchar_t *src);
+errno_t etw_wcsncpy_s(wchar_t *dst, size_t size, const wchar_t *src, size_t count);
+errno_t etw_wcscat_s(wchar_t *dst, size_t size, const wchar_t *src);
+wchar_t *etw_wmemcpy(wchar_t *dst, const wchar_t *src, size_t n);
+wchar_t *etw_wmemmove(wchar_t *dst, const wchar_t *src, size_t n);
+wchar_t *etw_wmemset(wchar_t *dst, wchar_t c, size_t n);
+int etw_wmemcmp(const wchar_t *a, const wchar_t *b, size_t n);
+wchar_t *etw_wmemchr(const wchar_t *s, wchar_t c, size_t n);
+int etw_stricmp(const char *a, const char *b);
+int etw_strnicmp(const char *a, const char *b, size_t n);
+errno_t etw_strcpy_s(char *dst, size_t size, const char *src);
+errno_t etw_strncpy_s(char *dst, size_t size, const char *src, size_t count);
+errno_t etw_strcat_s(char *dst, size_t size, const char *src);
+char *etw_strdup(const char *s);
+
+/* stdlib.h */
+int etw_wtoi(const wchar_t *s);
+long etw_wtol(const wchar_t *s);
+long long etw_wtoi64(const wchar_t *s);
+long etw_wcstol(const wchar_t *s, wchar_t **end, int base);
+unsigned long etw_wcstoul(const wchar_t *s, wchar_t **end, int base);
+long long etw_wcstoll(const wchar_t *s, wchar_t **end, int base);
+unsigned long long etw_wcstoull(const wchar_t *s, wchar_t **end, int base);
+double etw_wtof(const wchar_t *s);
+double etw_wcstod(const wchar_t *s, wchar_t **end);
+size_t etw_mbstowcs(wchar_t *dst, const char *src, size_t n);
+size_t etw_wcstombs(char *dst, const wchar_t *src, size_t n);
+wchar_t *etw_wfullpath(wchar_t *abs, const wchar_t *rel, size_t max);
+char *etw_fullpath(char *abs, const char *rel, size_t max);
+wchar_t *etw_wgetenv(const wchar_t *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#define wprintf		etw_wprintf
+#define fwprintf	etw_fwprintf
+#define vwprintf	etw_vwprintf
+#define vfwprintf	etw_vfwprintf
+#define swprintf	etw_swprintf
+#define vswprintf	etw_vswprintf
+#define _snwprintf	etw_snwprintf
+#define _vsnwprintf	etw_vsnwprintf
+#define swprintf_s	etw_swprintf_s
+#define vswprintf_s	etw_vswprintf_s
+#define _snwprintf_s	etw_snwprintf_s
+#define _scwprintf	etw_scwprintf
+#define _swprintf	etw_swprintf_legacy
+#define fputws		etw_fputws
+#define _putws		etw_putws
+#define putwchar	etw_putwchar
+#define fputwc		etw_fputwc
+#define putwc		etw_fputwc
+#define _wfopen		etw_wfopen
+#define _wfopen_s	etw_wfopen_s
+#define fopen_s		etw_fopen_s
+
+#define printf		etw_printf
+#define fprintf		etw_fprintf
+#define vprintf		etw_vprintf
+#define vfprintf	etw_vfprintf
+#define sprintf		etw_sprintf
+#define vsprintf	etw_vsprintf
+#define snprintf	etw_snprintf
+#define vsnprintf	etw_vsnprintf
+#define _snprintf	etw_snprintf_ms
+#define _vsnprintf	etw_vsnprintf_ms
+#define sprintf_s	etw_sprintf_s
+#define vsprintf_s	etw_vsprintf_s
+
+#define wcslen		etw_wcslen
+#define wcsnlen		etw_wcsnlen
+#define wcscpy		etw_wcscpy
+#define wcsncpy		etw_wcsncpy
+#define wcscat		etw_wcscat
+#define wcsncat		etw_wcsncat
+#define wcscmp		etw_wcscmp
+#define wcsncmp		etw_wcsncmp
+#define _wcsicmp	etw_wcsicmp
+#define _wcsnicmp	etw_wcsnicmp
+#define wcsicmp		etw_wcsicmp
+#define wcschr		etw_wcschr
+#define wcsrchr		etw_wcsrchr
+#define wcsstr		etw_wcsstr
+#define wcsspn		etw_wcsspn
+#define wcscspn		etw_wcscspn
+#define wcspbrk		etw_wcspbrk
+#define wcstok_s	etw_wcstok_s
+#define _wcsdup		etw_wcsdup
+#define wcsdup		etw_wcsdup
+#define _wcslwr		etw_wcslwr
+#define _wcsupr		etw_wcsupr
+#define wcscpy_s	etw_wcscpy_s
+#define wcsncpy_s	etw_wcsncpy_s
+#define wcscat_s	etw_wcscat_s
+#define wmemcpy		etw_wmemcpy
+#define wmemmove	etw_wmemmove
+#define wmemset		etw_wmemset
+#define wmemcmp		etw_wmemcmp
+#define wmemchr		etw_wmemchr
+#define _stricmp	etw_stricmp
+#define _strnicmp	etw_strnicmp
+#define stricmp		etw_stricmp
+#define strcpy_s	etw_strcpy_s
+#define strncpy_s	etw_strncpy_s
+#define strcat_s	etw_strcat_s
+#define _strdup		etw_strdup
+
+#define _wtoi		etw_wtoi
+#define _wtol		etw_wtol
+#define _wtoi64		etw_wtoi64
+#define wcstol		etw_wcstol
+#define wcstoul		etw_wcstoul
+#define wcstoll		etw_wcstoll
+#define wcstoull	etw_wcstoull
+#define _wcstoi64	etw_wcstoll
+#define _wcstoui64	etw_wcstoull
+#define _wtof		etw_wtof
+#define wcstod		etw_wcstod
+#define mbstowcs	etw_mbstowcs
+#define wcstombs	etw_wcstombs
+#define _wfullpath	etw_wfullpath
+#define _fullpath	etw_fullpath
+#define _wgetenv	etw_wgetenv
+#define _atoi64		atoll
+#define _strtoi64	strtoll
+#define _strtoui64	strtoull
+
+/*
+ * wmain(): libetw_wmain.a (in pkg-config libetw-windows's libraries)
+ * supplies a main() that converts the arguments to UTF-16 and calls it.
+ * Declared extern "C" first in C++, so that the program's definition gets
+ * C linkage (C has no need, and wmain may take an envp there).
+ */
+#ifdef __cplusplus
+extern "C" int wmain(int argc, wchar_t **argv);
+#endif
+
+#endif /* LIBETW_ETW_CRT_H */
