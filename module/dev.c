@@ -71,6 +71,21 @@ static int etw_ioctl_version(struct etw_file *ef, void *arg)
 	return 0;
 }
 
+/* As on Windows, only those who may control sessions enumerate providers. */
+static int etw_ioctl_provider_list(struct etw_file *ef, void *arg)
+{
+	if (!etw_capable())
+		return -EACCES;
+	return etw_registry_list(arg);
+}
+
+static int etw_ioctl_provider_info(struct etw_file *ef, void *arg)
+{
+	if (!etw_capable())
+		return -EACCES;
+	return etw_registry_info(arg);
+}
+
 static int etw_ioctl_register(struct etw_file *ef, void *arg)
 {
 	return etw_registry_register(ef, arg);
@@ -254,6 +269,8 @@ union etw_ioctl_buffer {
 	struct etw_consumer_attach cattach;
 	struct etw_writer_open wopen;
 	struct etw_trace_info trace_info;
+	struct etw_provider_list plist;
+	struct etw_provider_info pinfo;
 };
 
 /**
@@ -315,6 +332,8 @@ static_assert(sizeof(struct etw_notify_ack) >= ETW_NOTIFY_ACK_SIZE_VER0);
 static_assert(sizeof(struct etw_consumer_attach) >= ETW_CONSUMER_ATTACH_SIZE_VER0);
 static_assert(sizeof(struct etw_writer_open) >= ETW_WRITER_OPEN_SIZE_VER0);
 static_assert(sizeof(struct etw_trace_info) == ETW_TRACE_INFO_SIZE_VER0);
+static_assert(sizeof(struct etw_provider_list) >= ETW_PROVIDER_LIST_SIZE_VER0);
+static_assert(sizeof(struct etw_provider_info) >= ETW_PROVIDER_INFO_SIZE_VER0);
 
 static const struct etw_ioctl_op etw_ioctl_ops[] = {
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_VERSION), struct etw_version,
@@ -350,6 +369,10 @@ static const struct etw_ioctl_op etw_ioctl_ops[] = {
 		     ETW_TRACE_INFO_SIZE_VER0, etw_ioctl_trace_set_info),
 	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_TRACE_QUERY_INFO), struct etw_trace_info,
 		     ETW_TRACE_INFO_SIZE_VER0, etw_ioctl_trace_query_info),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_PROVIDER_LIST), struct etw_provider_list,
+		     ETW_PROVIDER_LIST_SIZE_VER0, etw_ioctl_provider_list),
+	ETW_IOCTL_OP(_IOC_NR(ETW_IOC_PROVIDER_INFO), struct etw_provider_info,
+		     ETW_PROVIDER_INFO_SIZE_VER0, etw_ioctl_provider_info),
 };
 
 /*

@@ -146,6 +146,7 @@ struct etw_reg {
 	bool classic;			/* RegisterTraceGuids: one session */
 	struct etw_traits __rcu *traits;	/* written once, etw_lock */
 	bool use_desc_type;		/* honour etw_data_desc.type */
+	struct pid *pid;		/* the registering process */
 	struct rcu_head rcu;
 };
 
@@ -303,6 +304,8 @@ static inline struct etw_reg *etw_reg_lookup_rcu(struct etw_file *ef,
 }
 
 int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg);
+int etw_registry_list(struct etw_provider_list *arg);
+int etw_registry_info(struct etw_provider_info *arg);
 int etw_registry_unregister(struct etw_file *ef, u32 reg_id);
 void etw_registry_release_file(struct etw_file *ef);
 int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids,

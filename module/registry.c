@@ -14,6 +14,10 @@
 #include <linux/err.h>
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
+#include <linux/mm.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
 #include <linux/slab.h>
 
 #include "internal.h"
@@ -283,6 +287,7 @@ int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg
 	if (!r)
 		return -ENOMEM;
 	r->file = ef;
+	r->pid = get_task_pid(current, PIDTYPE_TGID);
 
 	mutex_lock(&etw_lock);
 	r->prov = etw_provider_get(&g);
@@ -337,6 +342,7 @@ out_registered:
 
 out_unlock:
 	mutex_unlock(&etw_lock);
+	put_pid(r->pid);
 	kfree(r);
 	return ret;
 }
@@ -355,6 +361,7 @@ static void etw_reg_remove(struct etw_reg *r)
 	etw_notify_forget(ef, r->id);
 	etw_provider_put(r->prov);
 	etw_traits_release(r);
+	put_pid(r->pid);
 	kfree_rcu(r, rcu);
 }
 
@@ -538,6 +545,111 @@ void etw_registry_session_stopped(struct etw_session *s)
 				     s->info.logger_id, NULL, NULL);
 		etw_provider_put(p);
 	}
+}
+
+/*
+ * ETW_IOC_PROVIDER_LIST (EnumerateTraceGuids(Ex)): a snapshot of every
+ * provider, taken under etw_lock into a kernel array and copied out after
+ * the lock is dropped (a fault on the user's array may sleep).
+ */
+int etw_registry_list(struct etw_provider_list *arg)
+{
+	struct etw_provider_entry *out = NULL;
+	struct etw_provider *p;
+	u32 max = min_t(u32, arg->max, ETW_PROVIDER_LIST_MAX);
+	u32 total = 0, filled = 0;
+	unsigned int bkt;
+	int ret = 0;
+
+	if (arg->flags || arg->reserved)
+		return -EINVAL;
+	if (max && !arg->entries)
+		return -EFAULT;
+	if (max) {
+		out = kvcalloc(max, sizeof(*out), GFP_KERNEL);
+		if (!out)
+			return -ENOMEM;
+	}
+	mutex_lock(&etw_lock);
+	hash_for_each(etw_providers, bkt, p, hnode) {
+		if (filled < max) {
+			struct etw_provider_entry *e = &out[filled++];
+
+			memcpy(e->guid, &p->guid, sizeof(e->guid));
+			e->nr_regs = list_count_nodes(&p->regs);
+			e->nr_enables = p->nr_enables;
+			e->flags = p->nr_classic ? ETW_PROVIDER_ENTRY_F_CLASSIC : 0;
+		}
+		total++;
+	}
+	mutex_unlock(&etw_lock);
+	if (filled && copy_to_user(u64_to_user_ptr(arg->entries), out,
+				   filled * sizeof(*out)))
+		ret = -EFAULT;
+	kvfree(out);
+	arg->filled = filled;
+	arg->total = total;
+	return ret;
+}
+
+/* ETW_IOC_PROVIDER_INFO (EnumerateTraceGuidsEx's TraceGuidQueryInfo). */
+int etw_registry_info(struct etw_provider_info *arg)
+{
+	struct etw_provider_enable en[ETW_MAX_SESSIONS_PER_PROVIDER] = {};
+	u32 max_regs = min_t(u32, arg->max_regs, ETW_PROVIDER_LIST_MAX);
+	struct etw_provider_reg *regs = NULL;
+	u32 nr_regs = 0, nr_en = 0, i;
+	struct etw_provider *p;
+	struct etw_reg *r;
+	guid_t g;
+	int ret = 0;
+
+	if (arg->flags)
+		return -EINVAL;
+	if ((max_regs && !arg->regs) || (arg->max_enables && !arg->enables))
+		return -EFAULT;
+	if (max_regs) {
+		regs = kvcalloc(max_regs, sizeof(*regs), GFP_KERNEL);
+		if (!regs)
+			return -ENOMEM;
+	}
+	memcpy(&g, arg->guid, sizeof(g));
+	mutex_lock(&etw_lock);
+	p = etw_provider_find(&g);
+	if (!p) {
+		mutex_unlock(&etw_lock);
+		kvfree(regs);
+		return -ENOENT;
+	}
+	list_for_each_entry(r, &p->regs, prov_node) {
+		if (nr_regs < max_regs) {
+			regs[nr_regs].pid = pid_vnr(r->pid);
+			regs[nr_regs].flags = r->classic ? ETW_PROVIDER_ENTRY_F_CLASSIC : 0;
+		}
+		nr_regs++;
+	}
+	for (i = 0; i < p->nr_enables; i++) {
+		const struct etw_route_entry *e = &p->enables[i];
+
+		en[nr_en].logger_id = e->session->info.logger_id;
+		en[nr_en].level = e->raw_level;
+		en[nr_en].enable_property = e->enable_property;
+		en[nr_en].match_any = e->raw_any;
+		en[nr_en].match_all = e->match_all;
+		nr_en++;
+	}
+	mutex_unlock(&etw_lock);
+	if (regs && copy_to_user(u64_to_user_ptr(arg->regs), regs,
+				 min(nr_regs, max_regs) * sizeof(*regs)))
+		ret = -EFAULT;
+	if (!ret && arg->max_enables &&
+	    copy_to_user(u64_to_user_ptr(arg->enables), en,
+			 min(nr_en, arg->max_enables) * sizeof(en[0])))
+		ret = -EFAULT;
+	kvfree(regs);
+	arg->nr_regs = nr_regs;
+	arg->nr_enables = nr_en;
+	return ret;
 }
 
 /* Module exit: no file is open and no session runs, so nothing is left. */

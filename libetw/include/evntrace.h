@@ -1090,11 +1090,75 @@ ULONG WMIAPI TraceQueryInformation(CONTROLTRACE_ID SessionHandle,
 #define OpenTrace		OpenTraceA
 #endif
 
+/*
+ * Provider enumeration.  EnumerateTraceGuids: one provider in 36 bytes
+ * (etw-api.md 2.2).
+ */
+typedef struct _TRACE_GUID_PROPERTIES {
+	GUID Guid;
+	ULONG GuidType;		/* WMI_GUIDTYPE_TRACECONTROL */
+	ULONG LoggerId;
+	ULONG EnableLevel;
+	ULONG EnableFlags;
+	BOOLEAN IsEnable;
+} TRACE_GUID_PROPERTIES, *PTRACE_GUID_PROPERTIES;
+
+/* EnumerateTraceGuidsEx(TraceGuidQueryInfo): the header of the answer. */
+typedef struct _TRACE_GUID_INFO {
+	ULONG InstanceCount;
+	ULONG Reserved;
+} TRACE_GUID_INFO, *PTRACE_GUID_INFO;
+
+/* One registration; EnableCount TRACE_ENABLE_INFO follow it. */
+typedef struct _TRACE_PROVIDER_INSTANCE_INFO {
+	ULONG NextOffset;	/* to the next instance, 0 for the last */
+	ULONG EnableCount;
+	ULONG Pid;
+	ULONG Flags;
+} TRACE_PROVIDER_INSTANCE_INFO, *PTRACE_PROVIDER_INSTANCE_INFO;
+
+#define TRACE_PROVIDER_FLAG_LEGACY	0x00000001	/* RegisterTraceGuids */
+#define TRACE_PROVIDER_FLAG_PRE_ENABLE	0x00000002	/* enabled, not registered */
+
+/* One session's enable of the provider. */
+typedef struct _TRACE_ENABLE_INFO {
+	ULONG IsEnabled;
+	UCHAR Level;
+	UCHAR Reserved1;
+	USHORT LoggerId;
+	ULONG EnableProperty;
+	ULONG Reserved2;
+	ULONGLONG MatchAnyKeyword LIBETW_ALIGN8;
+	ULONGLONG MatchAllKeyword LIBETW_ALIGN8;
+} TRACE_ENABLE_INFO, *PTRACE_ENABLE_INFO;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ULONG WMIAPI EnumerateTraceGuids(PTRACE_GUID_PROPERTIES *GuidPropertiesArray,
+				 ULONG PropertyArrayCount, PULONG GuidCount);
+ULONG WMIAPI EnumerateTraceGuidsEx(TRACE_QUERY_INFO_CLASS TraceQueryInfoClass,
+				   PVOID InBuffer, ULONG InBufferSize,
+				   PVOID OutBuffer, ULONG OutBufferSize,
+				   PULONG ReturnLength);
+
+#ifdef __cplusplus
+}
+#endif
+
 /* Layouts from etw-api.md 2.2, 3.2, 3.5, 4.2, 4.3, 4.4. */
 LIBETW_STATIC_ASSERT(sizeof(EVENT_TRACE_HEADER) == 48, "EVENT_TRACE_HEADER size");
 LIBETW_STATIC_ASSERT(sizeof(EVENT_INSTANCE_HEADER) == 56,
 		     "EVENT_INSTANCE_HEADER size");
 LIBETW_STATIC_ASSERT(sizeof(MOF_FIELD) == 16, "MOF_FIELD size");
+LIBETW_STATIC_ASSERT(sizeof(TRACE_GUID_PROPERTIES) == 36, "TRACE_GUID_PROPERTIES size");
+LIBETW_STATIC_ASSERT(sizeof(TRACE_GUID_INFO) == 8, "TRACE_GUID_INFO size");
+LIBETW_STATIC_ASSERT(sizeof(TRACE_PROVIDER_INSTANCE_INFO) == 16,
+		     "TRACE_PROVIDER_INSTANCE_INFO size");
+LIBETW_STATIC_ASSERT(sizeof(TRACE_ENABLE_INFO) == 32, "TRACE_ENABLE_INFO size");
+LIBETW_STATIC_ASSERT(offsetof(TRACE_ENABLE_INFO, MatchAnyKeyword) == 16,
+		     "TRACE_ENABLE_INFO.MatchAnyKeyword");
 LIBETW_STATIC_ASSERT(sizeof(CLASSIC_EVENT_ID) == 24, "CLASSIC_EVENT_ID size");
 LIBETW_STATIC_ASSERT(sizeof(TRACE_PROFILE_INTERVAL) == 8,
 		     "TRACE_PROFILE_INTERVAL size");

@@ -119,6 +119,23 @@ CHECK_OFF(struct etw_event_write_short, data, 40);
 CHECK_OFF(struct etw_event_write_short, count, 48);
 CHECK_OFF(struct etw_event_write_short, flags, 52);
 
+/* The provider list (EnumerateTraceGuids(Ex)). */
+_Static_assert(sizeof(struct etw_provider_list) == ETW_PROVIDER_LIST_SIZE_VER0,
+	       "etw_provider_list VER0");
+CHECK_OFF(struct etw_provider_list, entries, 8);
+CHECK_OFF(struct etw_provider_list, total, 24);
+_Static_assert(sizeof(struct etw_provider_entry) == 32, "etw_provider_entry size");
+CHECK_OFF(struct etw_provider_entry, nr_regs, 16);
+_Static_assert(sizeof(struct etw_provider_info) == ETW_PROVIDER_INFO_SIZE_VER0,
+	       "etw_provider_info VER0");
+CHECK_OFF(struct etw_provider_info, regs, 24);
+CHECK_OFF(struct etw_provider_info, enables, 32);
+CHECK_OFF(struct etw_provider_info, nr_enables, 52);
+_Static_assert(sizeof(struct etw_provider_reg) == 8, "etw_provider_reg size");
+_Static_assert(sizeof(struct etw_provider_enable) == 32, "etw_provider_enable size");
+CHECK_OFF(struct etw_provider_enable, enable_property, 8);
+CHECK_OFF(struct etw_provider_enable, match_any, 16);
+
 TEST(etw_event_write_short_layout)
 {
 	EXPECT_EQ(56, sizeof(struct etw_event_write_short));

@@ -40,6 +40,8 @@
  * ETW_IOC_TRACE_SET_INFO / ETW_IOC_TRACE_QUERY_INFO (TraceSetInformation).
  * ETW_CONTROL_DISCARD gives up a kept session by hand (a 1.2 module
  * refuses the code with ``EINVAL``).
+ * ETW_IOC_PROVIDER_LIST and ETW_IOC_PROVIDER_INFO, the provider list of
+ * EnumerateTraceGuids(Ex) (a 1.2 module answers -ENOTTY).
  */
 #define ETW_ABI_MAJOR	1
 #define ETW_ABI_MINOR	3
@@ -1237,6 +1239,117 @@ struct etw_trace_info {
 };
 
 #define ETW_TRACE_INFO_SIZE_VER0	48
+/**
+ * DOC: The provider list (EnumerateTraceGuids, EnumerateTraceGuidsEx)
+ *
+ * ETW_IOC_PROVIDER_LIST lists every provider GUID the module knows (one
+ * that a process registered or a session enabled, or both) and
+ * ETW_IOC_PROVIDER_INFO one provider's registrations and enables.  Both
+ * fill a caller's array of at most @max entries and say how many there
+ * are in all (@total), so a caller whose array was too small can ask again
+ * with a larger one; a snapshot, taken under the registry's lock.
+ * ETW_PROVIDER_LIST_MAX entries at most are filled by one call.
+ */
+#define ETW_PROVIDER_LIST_MAX		65536
+
+/**
+ * struct etw_provider_entry - one provider in ETW_IOC_PROVIDER_LIST
+ * @guid: the provider GUID, in Windows' byte order
+ * @nr_regs: its registrations, all processes together
+ * @nr_enables: the sessions that enable it
+ * @flags: ETW_PROVIDER_ENTRY_F_*
+ * @reserved: 0
+ */
+struct etw_provider_entry {
+	__u8 guid[16];
+	__u32 nr_regs;
+	__u32 nr_enables;
+	__u32 flags;
+	__u32 reserved;
+};
+
+/* At least one registration is classic (RegisterTraceGuids). */
+#define ETW_PROVIDER_ENTRY_F_CLASSIC	0x1
+
+/**
+ * struct etw_provider_list - ETW_IOC_PROVIDER_LIST
+ * @size: sizeof(struct etw_provider_list)
+ * @flags: must be 0
+ * @entries: user pointer to @max struct etw_provider_entry
+ * @max: in: room at @entries
+ * @filled: out: entries written, at most @max and ETW_PROVIDER_LIST_MAX
+ * @total: out: providers known
+ * @reserved: must be 0
+ */
+struct etw_provider_list {
+	__u32 size;
+	__u32 flags;
+	__u64 entries;
+	__u32 max;
+	__u32 filled;
+	__u32 total;
+	__u32 reserved;
+};
+
+#define ETW_PROVIDER_LIST_SIZE_VER0	32
+
+/**
+ * struct etw_provider_reg - one registration in ETW_IOC_PROVIDER_INFO
+ * @pid: the registering process, in the caller's pid namespace (0 when
+ *	not visible there)
+ * @flags: ETW_PROVIDER_ENTRY_F_CLASSIC for a RegisterTraceGuids
+ */
+struct etw_provider_reg {
+	__u32 pid;
+	__u32 flags;
+};
+
+/**
+ * struct etw_provider_enable - one session's enable in ETW_IOC_PROVIDER_INFO
+ * @logger_id: the session
+ * @level: the level as the controller gave it
+ * @reserved0: 0
+ * @enable_property: EVENT_ENABLE_PROPERTY_* of the enable
+ * @match_any: MatchAnyKeyword as the controller gave it
+ * @match_all: MatchAllKeyword
+ */
+struct etw_provider_enable {
+	__u32 logger_id;
+	__u8 level;
+	__u8 reserved0[3];
+	__u32 enable_property;
+	__u32 reserved1;
+	__u64 match_any;
+	__u64 match_all;
+};
+
+/**
+ * struct etw_provider_info - ETW_IOC_PROVIDER_INFO
+ * @size: sizeof(struct etw_provider_info)
+ * @flags: must be 0
+ * @guid: in: the provider
+ * @regs: user pointer to @max_regs struct etw_provider_reg
+ * @enables: user pointer to @max_enables struct etw_provider_enable
+ * @max_regs: in: room at @regs
+ * @nr_regs: out: registrations (those beyond @max_regs not written)
+ * @max_enables: in: room at @enables
+ * @nr_enables: out: enables (at most ETW_MAX_SESSIONS_PER_PROVIDER)
+ *
+ * -ENOENT when the module knows no provider @guid.
+ */
+struct etw_provider_info {
+	__u32 size;
+	__u32 flags;
+	__u8 guid[16];
+	__u64 regs;
+	__u64 enables;
+	__u32 max_regs;
+	__u32 nr_regs;
+	__u32 max_enables;
+	__u32 nr_enables;
+};
+
+#define ETW_PROVIDER_INFO_SIZE_VER0	56
 
 #define ETW_IOC_PROVIDER_REGISTER	_IO(ETW_IOC_MAGIC, 0x01)
 #define ETW_IOC_PROVIDER_UNREGISTER	_IO(ETW_IOC_MAGIC, 0x02)
@@ -1253,5 +1366,7 @@ struct etw_trace_info {
 #define ETW_IOC_WRITE_SHORT		_IO(ETW_IOC_MAGIC, 0x15)
 #define ETW_IOC_TRACE_SET_INFO		_IO(ETW_IOC_MAGIC, 0x16)
 #define ETW_IOC_TRACE_QUERY_INFO	_IO(ETW_IOC_MAGIC, 0x17)
+#define ETW_IOC_PROVIDER_LIST		_IO(ETW_IOC_MAGIC, 0x22)
+#define ETW_IOC_PROVIDER_INFO		_IO(ETW_IOC_MAGIC, 0x23)
 
 #endif /* _UAPI_LINUX_ETW_H */
