@@ -99,6 +99,29 @@ $(BUILD)/tests/win_headers_cxx.ok: libetw/tests/win_headers_cxx.cc $(LIB_HDRS)
 
 unit: $(BUILD)/tests/win_headers_cxx.ok
 
+# Windows-source mode (libetw-windows.pc's flags): the C runtime's test
+# only there, the Win32 functions' test in both modes, the headers as C++.
+WIN_SOURCE_FLAGS := -fshort-wchar -DLIBETW_WINDOWS_SOURCE
+UNIT_BINS	+= $(BUILD)/tests/win32_api_windows
+$(BUILD)/tests/win32_crt: libetw/tests/win32_crt.c $(LIB_A) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) $(WIN_SOURCE_FLAGS) -o $@ $< $(LIB_A)
+
+$(BUILD)/tests/win32_api_windows: libetw/tests/win32_api.c $(LIB_A) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) $(WIN_SOURCE_FLAGS) -o $@ $< $(LIB_A)
+
+$(BUILD)/tests/win_source_cxx.ok: libetw/tests/win_source_cxx.cc $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include $(WIN_SOURCE_FLAGS) \
+		-fsyntax-only $<
+	@! $(CXX) -std=c++17 -Ilibetw/include $(WIN_SOURCE_FLAGS) -DWIDE_STD \
+		-fsyntax-only $< 2>/dev/null || \
+		{ echo "std::wstring compiled under -fshort-wchar"; exit 1; }
+	@touch $@
+
+unit: $(BUILD)/tests/win_source_cxx.ok
+
 # TraceLoggingProvider.h as C++, run (it prints KTAP); etw dump of
 # Windows' TraceLogging samples needs this build's etw.
 UNIT_BINS	+= $(BUILD)/tests/tracelogging_cxx

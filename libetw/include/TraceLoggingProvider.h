@@ -537,7 +537,7 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define TraceLoggingChar(value, ...) \
 	_tlgFIELD(VAL, IO, TlgInUINT8, TlgOutSTRING, char, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingChar16(value, ...) \
-	_tlgFIELD(VAL, IO, TlgInUINT16, TlgOutSTRING, char16_t, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
+	_tlgFIELD(VAL, IO, TlgInUINT16, TlgOutSTRING, WCHAR, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingWChar(value, ...) \
 	_tlgFIELD(VAL, IO, TlgInUINT16, TlgOutSTRING, WCHAR, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingPointer(value, ...) \
@@ -688,9 +688,9 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define TraceLoggingCharFixedArray(pValues, cValues, ...) \
 	_tlgFIELD_FIXED(FARR, IO, TlgInUINT8, TlgOutSTRING, char, pValues, cValues, #pValues __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingChar16Array(pValues, cValues, ...) \
-	_tlgFIELD(VARR, IO, TlgInUINT16, TlgOutSTRING, char16_t, pValues, cValues, #pValues __VA_OPT__(,) __VA_ARGS__)
+	_tlgFIELD(VARR, IO, TlgInUINT16, TlgOutSTRING, WCHAR, pValues, cValues, #pValues __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingChar16FixedArray(pValues, cValues, ...) \
-	_tlgFIELD_FIXED(FARR, IO, TlgInUINT16, TlgOutSTRING, char16_t, pValues, cValues, #pValues __VA_OPT__(,) __VA_ARGS__)
+	_tlgFIELD_FIXED(FARR, IO, TlgInUINT16, TlgOutSTRING, WCHAR, pValues, cValues, #pValues __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingWCharArray(pValues, cValues, ...) \
 	_tlgFIELD(VARR, IO, TlgInUINT16, TlgOutSTRING, WCHAR, pValues, cValues, #pValues __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingWCharFixedArray(pValues, cValues, ...) \
@@ -760,7 +760,7 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 #define TraceLoggingWideString(value, ...) \
 	_tlgFIELD(WSTR, I, TlgInUNICODESTRING, TlgOutNULL, WCHAR, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingString16(value, ...) \
-	_tlgFIELD(WSTR, I, TlgInUNICODESTRING, TlgOutNULL, char16_t, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
+	_tlgFIELD(WSTR, I, TlgInUNICODESTRING, TlgOutNULL, WCHAR, value, 0, #value __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingCountedString(pValue, cchValue, ...) \
 	_tlgFIELD(CSTR, I, TlgInCOUNTEDANSISTRING, TlgOutNULL, char, pValue, cchValue, \
 		  #pValue __VA_OPT__(,) __VA_ARGS__)
@@ -768,7 +768,7 @@ typedef const _tlgProvider_t *TraceLoggingHProvider;
 	_tlgFIELD(CSTR, IO, TlgInCOUNTEDANSISTRING, TlgOutUTF8, char, pValue, cbValue, \
 		  #pValue __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingCountedString16(pValue, cchValue, ...) \
-	_tlgFIELD(CWSTR, I, TlgInCOUNTEDSTRING, TlgOutNULL, char16_t, pValue, cchValue, \
+	_tlgFIELD(CWSTR, I, TlgInCOUNTEDSTRING, TlgOutNULL, WCHAR, pValue, cchValue, \
 		  #pValue __VA_OPT__(,) __VA_ARGS__)
 #define TraceLoggingCountedWideString(pValue, cchValue, ...) \
 	_tlgFIELD(CWSTR, I, TlgInCOUNTEDSTRING, TlgOutNULL, WCHAR, pValue, cchValue, \
@@ -906,6 +906,12 @@ _tlgAUTOTYPE(char16_t *, TlgInUNICODESTRING, TlgOutNULL)
 _tlgAUTOTYPE(const char16_t *, TlgInUNICODESTRING, TlgOutNULL)
 _tlgAUTOTYPE(void *, TlgInPOINTER, TlgOutNULL)
 _tlgAUTOTYPE(const void *, TlgInPOINTER, TlgOutNULL)
+#ifdef LIBETW_WINDOWS_SOURCE
+/* Windows-source mode: wchar_t is 16-bit UTF-16, WCHAR itself. */
+_tlgAUTOTYPE(wchar_t, TlgInUINT16, TlgOutSTRING)
+_tlgAUTOTYPE(wchar_t *, TlgInUNICODESTRING, TlgOutNULL)
+_tlgAUTOTYPE(const wchar_t *, TlgInUNICODESTRING, TlgOutNULL)
+#endif
 #undef _tlgAUTOTYPE
 #define _tlgAutoIn(value)	_tlgAutoType<_tlgTYPEOF(value)>::In
 #define _tlgAutoOut(value)	_tlgAutoType<_tlgTYPEOF(value)>::Out
@@ -1000,6 +1006,12 @@ static inline void _tlgAutoDesc(EVENT_DATA_DESCRIPTOR *d, const char16_t *s)
 {
 	_tlgWStrDesc(d, (const WCHAR *)s);
 }
+#ifdef LIBETW_WINDOWS_SOURCE
+static inline void _tlgAutoDesc(EVENT_DATA_DESCRIPTOR *d, const wchar_t *s)
+{
+	_tlgWStrDesc(d, s);
+}
+#endif
 #else
 static inline void _tlgAutoStr(EVENT_DATA_DESCRIPTOR *d, const void *p, size_t n)
 {

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Windows-source mode's headers as C++ (-fsyntax-only, -Wall -Wextra
+ * -Werror): every header together, the old SAL names after the standard
+ * headers, wmain given C linkage, the C runtime's names reaching libetw's
+ * functions.  Built again with WIDE_STD, where it must fail: std::wstring
+ * and std::wcout cannot work with a 16-bit wchar_t.
+ */
+#define UNICODE
+#define _UNICODE
+
+#include <windows.h>
+#include <tchar.h>
+#include <strsafe.h>
+#include <shellapi.h>
+#include <sddl.h>
+#include <conio.h>
+#include <intsafe.h>
+#include <in6addr.h>
+#include <initguid.h>
+#include <wmistr.h>
+#include <evntprov.h>
+#include <evntrace.h>
+#include <evntcons.h>
+#include <TraceLoggingProvider.h>
+
+/* Standard headers after <windows.h> still compile. */
+#include <string>
+#include <vector>
+#include <map>
+#include <iostream>
+
+static_assert(sizeof(wchar_t) == 2, "-fshort-wchar");
+static_assert(sizeof(WCHAR) == 2 && sizeof(L"ab") == 6, "UTF-16 literals");
+
+TRACELOGGING_DEFINE_PROVIDER(g_provider, "Winsrc.Cxx",
+	(0x1a2b3c4d, 0x1111, 0x2222, 0x33, 0x33, 0x44, 0x44, 0x55, 0x55, 0x66, 0x66));
+
+static ULONG __cdecl sal1(__in PCWSTR name, __out_ecount(n) PWSTR out, __in ULONG n)
+{
+	return SUCCEEDED(StringCchCopyW(out, n, name)) ? (ULONG)wcslen(out) : 0;
+}
+
+static FORCEINLINE HRESULT sal2(_In_ PCWSTR s, _Out_ size_t *len)
+{
+	return StringCchLengthW(s, STRSAFE_MAX_CCH, len);
+}
+
+int __cdecl wmain(int argc, wchar_t **argv)
+{
+	WCHAR buf[64];
+	size_t len;
+	std::string s = "narrow strings work";
+	std::vector<int> v = { 1, 2 };
+
+	UNREFERENCED_PARAMETER(argc);
+	wprintf(L"%s %S %d\n", argv[0], s.c_str(), std::min(v[0], v[1]));
+	_tprintf(_T("%s\n"), _T("tchar"));
+	sal1(L"x", buf, ARRAYSIZE(buf));
+	TraceLoggingWrite(g_provider, "Event", TraceLoggingWideString(L"wide", "W"),
+			  TraceLoggingValue(buf, "B"));
+	std::cout << s << std::endl;
+	return FAILED(sal2(buf, &len));
+}
+
+#ifdef WIDE_STD
+std::wstring broken = L"x";
+void wout(void);
+void wout(void)
+{
+	std::wcout << L"x";
+}
+#endif
