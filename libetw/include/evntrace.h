@@ -97,10 +97,10 @@ DEFINE_GUID(SystemTimerProviderGuid, 0x4f061568, 0xe215, 0x499f,
 DEFINE_GUID(LastBranchRecordProviderGuid, 0x99134383, 0x5248, 0x43fc,
 	    0x83, 0x4b, 0x52, 0x94, 0x54, 0xe7, 0x5d, 0xf3);
 
-#define KERNEL_LOGGER_NAMEW	u"NT Kernel Logger"
-#define GLOBAL_LOGGER_NAMEW	u"GlobalLogger"
-#define EVENT_LOGGER_NAMEW	u"EventLog"
-#define DIAG_LOGGER_NAMEW	u"DiagLog"
+#define KERNEL_LOGGER_NAMEW	LIBETW_WIDE("NT Kernel Logger")
+#define GLOBAL_LOGGER_NAMEW	LIBETW_WIDE("GlobalLogger")
+#define EVENT_LOGGER_NAMEW	LIBETW_WIDE("EventLog")
+#define DIAG_LOGGER_NAMEW	LIBETW_WIDE("DiagLog")
 
 #define KERNEL_LOGGER_NAMEA	"NT Kernel Logger"
 #define GLOBAL_LOGGER_NAMEA	"GlobalLogger"

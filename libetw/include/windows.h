@@ -182,6 +182,13 @@ typedef ULONG64 *PULONG64;
  * TEXT("x") is u"x" (L"x" in Windows-source mode) when UNICODE is defined,
  * "x" otherwise.
  */
+/* A WCHAR string literal in either mode, for the headers' W names. */
+#ifdef LIBETW_WINDOWS_SOURCE
+#define LIBETW_WIDE(quote)	L##quote
+#else
+#define LIBETW_WIDE(quote)	u##quote
+#endif
+
 #ifdef UNICODE
 typedef WCHAR TCHAR;
 #ifdef LIBETW_WINDOWS_SOURCE

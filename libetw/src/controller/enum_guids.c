@@ -111,7 +111,12 @@ static ULONG enumerate(PTRACE_GUID_PROPERTIES *array, ULONG count, PULONG guid_c
 	__u32 n, i;
 	int fd, ret;
 
-	if (!array || !count || !guid_count)
+	/*
+	 * The function's page calls a zero count invalid, but its own example
+	 * passes 0 (with a valid array) to learn the count from
+	 * ERROR_MORE_DATA; the example is what programs do, so 0 is allowed.
+	 */
+	if (!array || !guid_count)
 		return ERROR_INVALID_PARAMETER;
 	for (i = 0; i < count; i++)
 		if (!array[i])
