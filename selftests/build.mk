@@ -15,12 +15,24 @@ SELFTESTS_32	+= $(BUILD)/selftests/trace_write_test_32
 # The fuzzer (compat ioctls).
 SELFTESTS_32	+= $(BUILD)/selftests/fuzz_test_32
 SELFTEST_HDRS	:= $(wildcard selftests/etw/*.h) uapi/linux/etw.h
+# Windows-style programs: built in Windows-source mode, and again in the
+# default mode (_default).
+SELFTESTS	+= $(BUILD)/selftests/winsrc_test_default
 
 selftests: $(SELFTESTS) $(SELFTESTS_32)
 
 $(BUILD)/selftests/%: selftests/etw/%.c $(SELFTEST_HDRS) $(LIB_A) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -pthread -o $@ $< $(LIB_A) $(LIB_LIBS)
+
+$(BUILD)/selftests/winsrc_test: selftests/etw/winsrc_test.c $(SELFTEST_HDRS) $(LIB_A) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -fshort-wchar -DLIBETW_WINDOWS_SOURCE -pthread \
+		-o $@ $< $(LIB_A)
+
+$(BUILD)/selftests/winsrc_test_default: selftests/etw/winsrc_test.c $(SELFTEST_HDRS) $(LIB_A) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -pthread -o $@ $< $(LIB_A)
 
 $(BUILD)/selftests/%_32: selftests/etw/%.c $(SELFTEST_HDRS) $(KSRC)/.stamp
 	@mkdir -p $(@D)

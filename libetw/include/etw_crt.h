@@ -222,6 +222,9 @@ wchar_t *etw_wgetenv(const wchar_t *name);
 #define _wfullpath	etw_wfullpath
 #define _fullpath	etw_fullpath
 #define _wgetenv	etw_wgetenv
+#define _byteswap_ushort(x)	__builtin_bswap16(x)
+#define _byteswap_ulong(x)	__builtin_bswap32(x)
+#define _byteswap_uint64(x)	__builtin_bswap64(x)
 #define _atoi64		atoll
 #define _strtoi64	strtoll
 #define _strtoui64	strtoull

@@ -101,6 +101,33 @@
 #define _Readable_elements_(n)
 #define __analysis_assume(expr)
 
+/* The SAL 1.5 forms that came between the two (count, cap, bytecount). */
+#define _In_count_(n)
+#define _In_opt_count_(n)
+#define _In_bytecount_(n)
+#define _In_opt_bytecount_(n)
+#define _In_z_count_(n)
+#define _Out_cap_(n)
+#define _Out_opt_cap_(n)
+#define _Out_bytecap_(n)
+#define _Out_opt_bytecap_(n)
+#define _Out_z_cap_(n)
+#define _Out_cap_post_count_(n, c)
+#define _Out_bytecap_post_bytecount_(n, c)
+#define _Out_z_cap_post_count_(n, c)
+#define _Inout_cap_(n)
+#define _Inout_bytecap_(n)
+#define _Inout_count_(n)
+#define _Inout_bytecount_(n)
+#define _Inout_z_cap_(n)
+#define _Deref_out_z_
+#define _Deref_out_opt_z_
+#define _Deref_out_range_(lo, hi)
+#define _Ret_opt_
+#define _Ret_cap_(n)
+#define _Ret_bytecap_(n)
+#define _Printf_format_string_params_(n)
+
 #if !defined(LIBETW_NO_SAL1) && (!defined(__cplusplus) || defined(LIBETW_ETW_CRT_PRELUDE_H))
 #define __in
 #define __in_opt
