@@ -6,7 +6,8 @@
 # examples/provider.c, examples/tracelogging.c and examples/controller.c
 # (the last two also as C++) build with
 # `pkg-config --cflags --libs libetw`
-# against the staged tree alone.
+# against the staged tree alone, and a Windows-source program with
+# `pkg-config --cflags --libs libetw-windows`.
 #   install-test.sh BUILD_DIR
 set -eu
 build=$1
@@ -30,6 +31,10 @@ need /usr/lib/libetw.so.0
 need /usr/lib/libetw.so
 need /usr/lib/libetw.a
 need /usr/lib/pkgconfig/libetw.pc
+need /usr/lib/pkgconfig/libetw-windows.pc
+need /usr/lib/libetw_wmain.a
+need /usr/include/etw/strsafe.h
+need /usr/include/etw/etw_crt.h
 need /usr/include/etw/libetw.h
 need /usr/include/etw/evntprov.h
 need /usr/include/etw/evntrace.h
@@ -73,5 +78,33 @@ cc -std=c11 -Wall -Wextra -Werror examples/controller.c $flags -o "$build/contro
 # shellcheck disable=SC2086
 c++ -std=c++17 -Wall -Wextra -Werror -x c++ examples/controller.c $flags \
 	-o "$build/controller-installed-cxx" || fail=1
+# Windows-source mode: a _tmain program with L"" text, wprintf, strsafe
+# and the tchar routines, as C and as C++, against the staged tree alone.
+wflags=$(pkg-config --cflags --libs libetw-windows)
+cat > "$build/winsrc-installed.c" <<'EOF'
+#include <stdio.h>
+#include <windows.h>
+#include <tchar.h>
+#include <strsafe.h>
+#include <evntrace.h>
+
+int __cdecl _tmain(int argc, _TCHAR **argv)
+{
+	WCHAR buf[64];
+
+	UNREFERENCED_PARAMETER(argc);
+	if (FAILED(StringCchPrintf(buf, ARRAYSIZE(buf), _T("%s %d"), _T("x"), 1)))
+		return 1;
+	return _tcsicmp(buf, _T("X 1")) != 0 || wprintf(L"%s %S\n", argv[0], "ok") < 0;
+}
+EOF
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Wextra -Werror -DUNICODE -D_UNICODE "$build/winsrc-installed.c" $wflags \
+	-o "$build/winsrc-installed" || fail=1
+LD_LIBRARY_PATH="$dest/usr/lib" "$build/winsrc-installed" > /dev/null || fail=1
+# shellcheck disable=SC2086
+c++ -std=c++17 -Wall -Wextra -Werror -DUNICODE -D_UNICODE -x c++ "$build/winsrc-installed.c" \
+	$wflags -o "$build/winsrc-installed-cxx" || fail=1
+LD_LIBRARY_PATH="$dest/usr/lib" "$build/winsrc-installed-cxx" > /dev/null || fail=1
 [ "$fail" -eq 0 ] && echo "install-test: ok ($dest)"
 exit "$fail"

@@ -45,6 +45,16 @@ static int add_sal1(__in int a, __in_ecount(n) const int *v, __in ULONG n,
 	return *out;
 }
 
+/* The SAL 1.5 forms, as the Learn TDH examples write them. */
+static ULONG add_sal15(_In_count_(n) const ULONG *v, _In_ ULONG n,
+		       _Out_bytecap_(sizeof(ULONG)) ULONG *out)
+{
+	*out = 0;
+	for (ULONG i = 0; i < n; i++)
+		*out += v[i];
+	return *out;
+}
+
 _Static_assert(sizeof(__int64) == 8 && sizeof(__int32) == 4 && sizeof(__int16) == 2,
 	       "__intN");
 _Static_assert(sizeof(IN6_ADDR) == 16, "IN6_ADDR");
@@ -73,6 +83,11 @@ TEST(keywords_macros_hresult)
 	EXPECT_EQ(7, selectany_value);
 	EXPECT_EQ(8, add_sal2(3, &b, &out));
 	EXPECT_EQ(16, add_sal1(10, v, ARRAYSIZE(v), &out, NULL));
+	{
+		ULONG u[2] = { 4, 5 }, sum;
+
+		EXPECT_EQ(9, add_sal15(u, 2, &sum));
+	}
 	EXPECT_EQ(3, _countof(v));
 	ZeroMemory(buf, 3);
 	EXPECT_EQ(0, buf[2]);

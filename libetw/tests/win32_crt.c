@@ -323,6 +323,14 @@ TEST(full_paths)
 	free(alloc);
 }
 
+/* MSVC's byte-swap intrinsics (the Learn TDH example's IPv4 ports). */
+TEST(byteswap)
+{
+	EXPECT_EQ(0x3412, _byteswap_ushort(0x1234));
+	EXPECT_EQ(0x78563412U, _byteswap_ulong(0x12345678U));
+	EXPECT_EQ(0x0807060504030201ULL, _byteswap_uint64(0x0102030405060708ULL));
+}
+
 TEST(tchar_routines)
 {
 	TCHAR b[32];
