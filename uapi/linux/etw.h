@@ -1310,6 +1310,7 @@ struct etw_provider_reg {
  * @level: the level as the controller gave it
  * @reserved0: 0
  * @enable_property: EVENT_ENABLE_PROPERTY_* of the enable
+ * @reserved1: 0
  * @match_any: MatchAnyKeyword as the controller gave it
  * @match_all: MatchAllKeyword
  */
