@@ -205,6 +205,11 @@ typedef PVOID PSID;
 #define SID_MAX_SUB_AUTHORITIES	15
 
 typedef HANDLE HLOCAL, HGLOBAL;
+#define HEAP_ZERO_MEMORY	0x00000008
+typedef enum _HEAP_INFORMATION_CLASS {
+	HeapCompatibilityInformation = 0,
+	HeapEnableTerminationOnCorruption = 1,
+} HEAP_INFORMATION_CLASS;
 #define LMEM_FIXED	0x0000
 #define LMEM_ZEROINIT	0x0040
 #define LPTR		(LMEM_FIXED | LMEM_ZEROINIT)
@@ -240,6 +245,12 @@ DWORD WINAPI GetTimeZoneInformation(LPTIME_ZONE_INFORMATION lpTimeZoneInformatio
 #define TIME_ZONE_ID_INVALID	((DWORD)0xFFFFFFFF)
 LPWSTR WINAPI GetCommandLineW(void);
 LPSTR WINAPI GetCommandLineA(void);
+HANDLE WINAPI GetProcessHeap(void);
+LPVOID WINAPI HeapAlloc(HANDLE hHeap, DWORD dwFlags, SIZE_T dwBytes);
+LPVOID WINAPI HeapReAlloc(HANDLE hHeap, DWORD dwFlags, LPVOID lpMem, SIZE_T dwBytes);
+BOOL WINAPI HeapFree(HANDLE hHeap, DWORD dwFlags, LPVOID lpMem);
+BOOL WINAPI HeapSetInformation(HANDLE HeapHandle, HEAP_INFORMATION_CLASS HeapInformationClass,
+			       PVOID HeapInformation, SIZE_T HeapInformationLength);
 HLOCAL WINAPI LocalAlloc(UINT uFlags, SIZE_T uBytes);
 HLOCAL WINAPI LocalFree(HLOCAL hMem);
 HGLOBAL WINAPI GlobalAlloc(UINT uFlags, SIZE_T dwBytes);

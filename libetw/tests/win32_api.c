@@ -437,6 +437,16 @@ TEST(local_alloc)
 		EXPECT_EQ(0, p[i]);
 	EXPECT_EQ(NULL, LocalFree(p));
 	EXPECT_EQ(NULL, LocalFree(NULL));
+	p = HeapAlloc(GetProcessHeap(), HEAP_ZERO_MEMORY, 32);
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(0, p[31]);
+	p = HeapReAlloc(GetProcessHeap(), 0, p, 64);
+	ASSERT_NE(NULL, p);
+	EXPECT_TRUE(HeapFree(GetProcessHeap(), 0, p));
+	EXPECT_FALSE(HeapFree((HANDLE)p, 0, NULL));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, GetLastError());
+	EXPECT_TRUE(HeapSetInformation(NULL, HeapEnableTerminationOnCorruption, NULL, 0));
+	EXPECT_FALSE(HeapSetInformation(NULL, (HEAP_INFORMATION_CLASS)7, NULL, 0));
 }
 
 /* _kbhit and _getch on standard input that is a pipe. */

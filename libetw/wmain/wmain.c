@@ -8,16 +8,18 @@
  *
  * The entry point is found by its link names, each a weak reference:
  * "wmain" (C, or C++ through etw_crt.h's extern "C" declaration of
- * int wmain(int, wchar_t **)), and C++'s "void wmain()", which MSVC also
- * accepts (its return type is not in the name: it is taken as void, and
- * the exit status is 0, as MSVC gives for a void entry point).
+ * int wmain(int, wchar_t **)), and C++'s wmain() without parameters
+ * ("int __cdecl wmain()" in the driver samples, "void wmain(void)" in the
+ * Learn examples).  Its return type is not in its name: it is called as
+ * int, so an int wmain() keeps its exit status and a void one leaves it
+ * undefined, as gcc does for a C void main.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <uchar.h>
 
 extern int wmain(int argc, char16_t **argv) __attribute__((weak));
-extern void wmain_cxx_void(void) __asm__("_Z5wmainv") __attribute__((weak));
+extern int wmain_cxx(void) __asm__("_Z5wmainv") __attribute__((weak));
 size_t etw_mbstowcs(char16_t *dst, const char *src, size_t n);
 
 int main(int argc, char **argv)
@@ -39,10 +41,8 @@ int main(int argc, char **argv)
 	}
 	if (wmain)
 		return wmain(argc, wargv);
-	if (wmain_cxx_void) {
-		wmain_cxx_void();
-		return 0;
-	}
+	if (wmain_cxx)
+		return wmain_cxx();
 	fputs("libetw_wmain: the program has neither main nor wmain\n", stderr);
 	return 127;
 oom:

@@ -82,6 +82,70 @@ ETW_EXPORT BOOL WINAPI GetVersionExA(LPOSVERSIONINFOA v)
 	return TRUE;
 }
 
+/*
+ * The process heap is the C library's: one handle, HeapAlloc and
+ * HeapFree are malloc and free.  Heap options (HeapSetInformation) have
+ * nothing to set: glibc's allocator already aborts on the corruption it
+ * detects, which is what HeapEnableTerminationOnCorruption asks for.
+ */
+static char process_heap;
+
+ETW_EXPORT HANDLE WINAPI GetProcessHeap(void)
+{
+	return &process_heap;
+}
+
+ETW_EXPORT LPVOID WINAPI HeapAlloc(HANDLE heap, DWORD flags, SIZE_T bytes)
+{
+	void *p;
+
+	if (heap != &process_heap) {
+		SetLastError(ERROR_INVALID_HANDLE);
+		return NULL;
+	}
+	p = flags & HEAP_ZERO_MEMORY ? calloc(1, bytes ? bytes : 1) : malloc(bytes ? bytes : 1);
+	if (!p)
+		SetLastError(ERROR_NOT_ENOUGH_MEMORY);
+	return p;
+}
+
+ETW_EXPORT LPVOID WINAPI HeapReAlloc(HANDLE heap, DWORD flags, LPVOID mem, SIZE_T bytes)
+{
+	void *p;
+
+	if (heap != &process_heap || !mem || (flags & HEAP_ZERO_MEMORY)) {
+		/* Zeroing the grown part would need the old size: not kept. */
+		SetLastError(heap != &process_heap ? ERROR_INVALID_HANDLE :
+						     ERROR_INVALID_PARAMETER);
+		return NULL;
+	}
+	p = realloc(mem, bytes ? bytes : 1);
+	if (!p)
+		SetLastError(ERROR_NOT_ENOUGH_MEMORY);
+	return p;
+}
+
+ETW_EXPORT BOOL WINAPI HeapFree(HANDLE heap, DWORD flags, LPVOID mem)
+{
+	if (heap != &process_heap) {
+		SetLastError(ERROR_INVALID_HANDLE);
+		return FALSE;
+	}
+	free(mem);
+	return TRUE;
+}
+
+ETW_EXPORT BOOL WINAPI HeapSetInformation(HANDLE heap, HEAP_INFORMATION_CLASS cls,
+					  PVOID info, SIZE_T len)
+{
+	if ((heap && heap != &process_heap) ||
+	    (cls != HeapEnableTerminationOnCorruption && cls != HeapCompatibilityInformation)) {
+		SetLastError(ERROR_INVALID_PARAMETER);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 ETW_EXPORT HLOCAL WINAPI LocalAlloc(UINT flags, SIZE_T bytes)
 {
 	void *p = flags & LMEM_ZEROINIT ? calloc(1, bytes ? bytes : 1) : malloc(bytes ? bytes : 1);
