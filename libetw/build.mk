@@ -122,6 +122,18 @@ $(BUILD)/tests/win_source_cxx.ok: libetw/tests/win_source_cxx.cc $(LIB_HDRS)
 
 unit: $(BUILD)/tests/win_source_cxx.ok
 
+# Every header as C11, default and Windows-source mode, -m64 and -m32.
+$(BUILD)/tests/win_source_c.ok: libetw/tests/headers/win_source_all.c $(LIB_HDRS)
+	@mkdir -p $(@D)
+	for abi in -m64 -m32; do \
+		$(CC) $$abi -std=c11 -Wall -Wextra -Werror -Ilibetw/include -fsyntax-only $< && \
+		$(CC) $$abi -std=c11 -Wall -Wextra -Werror -Ilibetw/include $(WIN_SOURCE_FLAGS) \
+			-fsyntax-only $< || exit 1; \
+	done
+	@touch $@
+
+unit: $(BUILD)/tests/win_source_c.ok
+
 # TraceLoggingProvider.h as C++, run (it prints KTAP); etw dump of
 # Windows' TraceLogging samples needs this build's etw.
 UNIT_BINS	+= $(BUILD)/tests/tracelogging_cxx
