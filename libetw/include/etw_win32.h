@@ -67,6 +67,9 @@
 #define LIBETW_DECLSPEC_deprecated	__attribute__((__deprecated__))
 #define LIBETW_DECLSPEC_restrict
 #define LIBETW_DECLSPEC_noalias
+#define LIBETW_DECLSPEC_uuid(x)
+#define LIBETW_DECLSPEC_allocator
+#define LIBETW_DECLSPEC_safebuffers
 
 #define UNREFERENCED_PARAMETER(p)	((void)(p))
 #define DBG_UNREFERENCED_PARAMETER(p)	((void)(p))

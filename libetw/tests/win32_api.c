@@ -28,6 +28,11 @@
 
 /* MSVC's keywords and both SAL styles, as Windows sources write them. */
 __declspec(selectany) const ULONG selectany_value = 7;
+static __declspec(align(16)) __declspec(thread) int declspec_aligned;
+static __declspec(noinline) int declspec_noinline(void)
+{
+	return (int)(((ULONG_PTR)&declspec_aligned) % 16);
+}
 static FORCEINLINE int __cdecl add_sal2(_In_ int a, _In_opt_ const int *b,
 					_Out_writes_(1) int *out)
 {
@@ -81,6 +86,7 @@ TEST(keywords_macros_hresult)
 	char buf[8] = "abcdefg";
 
 	EXPECT_EQ(7, selectany_value);
+	EXPECT_EQ(0, declspec_noinline());
 	EXPECT_EQ(8, add_sal2(3, &b, &out));
 	EXPECT_EQ(16, add_sal1(10, v, ARRAYSIZE(v), &out, NULL));
 	{
