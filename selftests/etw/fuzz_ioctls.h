@@ -43,6 +43,8 @@ static const struct fuzz_ioctl fuzz_ioctls[] = {
 	FUZZ_IOCTL(ETW_IOC_WRITER_OPEN, struct etw_writer_open, ETW_WRITER_OPEN_SIZE_VER0, FUZZ_ANYONE, NULL),
 	FUZZ_IOCTL(ETW_IOC_TRACE_SET_INFO, struct etw_trace_info, ETW_TRACE_INFO_SIZE_VER0, FUZZ_CONTROL, seed_trace_info),
 	FUZZ_IOCTL(ETW_IOC_TRACE_QUERY_INFO, struct etw_trace_info, ETW_TRACE_INFO_SIZE_VER0, FUZZ_CONTROL, seed_trace_info),
+	FUZZ_IOCTL(ETW_IOC_PROVIDER_LIST, struct etw_provider_list, ETW_PROVIDER_LIST_SIZE_VER0, FUZZ_CONTROL, seed_provider_list),
+	FUZZ_IOCTL(ETW_IOC_PROVIDER_INFO, struct etw_provider_info, ETW_PROVIDER_INFO_SIZE_VER0, FUZZ_CONTROL, seed_provider_info),
 	FUZZ_CONSUMER_IOCTL(ETW_IOC_CONSUMER_QUERY, struct etw_consumer_query, ETW_CONSUMER_QUERY_SIZE_VER0, FUZZ_CONTROL, NULL),
 };
 
@@ -56,6 +58,9 @@ static const struct fuzz_mmap fuzz_mmaps[] = {
 static const struct fuzz_out_ptr fuzz_out_ptrs[] = {
 	{ ETW_IOC_BUFFER_READ, offsetof(struct etw_buffer_read, buf) },
 	{ ETW_IOC_TRACE_QUERY_INFO, offsetof(struct etw_trace_info, data) },
+	{ ETW_IOC_PROVIDER_LIST, offsetof(struct etw_provider_list, entries) },
+	{ ETW_IOC_PROVIDER_INFO, offsetof(struct etw_provider_info, regs) },
+	{ ETW_IOC_PROVIDER_INFO, offsetof(struct etw_provider_info, enables) },
 };
 
 #endif /* ETW_FUZZ_IOCTLS_H */

@@ -353,6 +353,31 @@ static inline void seed_buffer_read(struct fuzz_thread *t, void *arg)
 	r->buf = fuzz_chance(t, 85) ? (uintptr_t)t->big : fuzz_ptr(t, r->length);
 }
 
+/* The provider list (EnumerateTraceGuids): written into the big buffer. */
+static inline void seed_provider_list(struct fuzz_thread *t, void *arg)
+{
+	struct etw_provider_list *l = arg;
+
+	l->max = fuzz_chance(t, 85) ? (FUZZ_BIG - 4096) / sizeof(struct etw_provider_entry) :
+				      fuzz_u32(t);
+	l->entries = fuzz_chance(t, 85) ? (uintptr_t)t->big :
+					 fuzz_ptr(t, (size_t)l->max * sizeof(struct etw_provider_entry));
+}
+
+static inline void seed_provider_info(struct fuzz_thread *t, void *arg)
+{
+	struct etw_provider_info *i = arg;
+	size_t half = (FUZZ_BIG - 4096) / 2;
+
+	memcpy(i->guid, fuzz_guid(t), 16);
+	i->max_regs = fuzz_chance(t, 85) ? half / sizeof(struct etw_provider_reg) : fuzz_u32(t);
+	i->regs = fuzz_chance(t, 85) ? (uintptr_t)t->big :
+				       fuzz_ptr(t, (size_t)i->max_regs * sizeof(struct etw_provider_reg));
+	i->max_enables = fuzz_chance(t, 85) ? ETW_MAX_SESSIONS_PER_PROVIDER : fuzz_u32(t);
+	i->enables = fuzz_chance(t, 85) ? (uintptr_t)t->big + half :
+		     fuzz_ptr(t, (size_t)i->max_enables * sizeof(struct etw_provider_enable));
+}
+
 /*
  * After mutation: a wait for callbacks that no fuzzer acknowledges lasts
  * until the registrations go, so a mutated timeout (up to 49 days, or
