@@ -424,7 +424,11 @@ static void fuzz_one_ioctl(struct fuzz_thread *t)
 		zoo = t->argmem + FUZZ_ARGMEM - arg;
 	else if (arg >= t->area && arg < t->area + FUZZ_AREA)
 		zoo = t->area + FUZZ_AREA - arg;
-	fuzz_aim_outputs(t, op->cmd, arg, zoo);
+	/*
+	 * Only the pointers inside the @mem bytes given: the kernel reads no
+	 * further, and beyond them lies the canary.
+	 */
+	fuzz_aim_outputs(t, op->cmd, arg, zoo < mem ? zoo : mem);
 	/* ETW_IOC_BUFFER_READ's output ends where its length says. */
 	if (op->cmd == ETW_IOC_BUFFER_READ && usize >= ETW_BUFFER_READ_SIZE_VER0 &&
 	    zoo >= ETW_BUFFER_READ_SIZE_VER0) {
