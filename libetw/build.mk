@@ -123,13 +123,17 @@ $(BUILD)/tests/win_source_cxx.ok: libetw/tests/win_source_cxx.cc $(LIB_HDRS)
 unit: $(BUILD)/tests/win_source_cxx.ok
 
 # Every header as C11, default and Windows-source mode, -m64 and -m32.
-$(BUILD)/tests/win_source_c.ok: libetw/tests/headers/win_source_all.c $(LIB_HDRS)
+# And <evntrace.h> with <tdh.h> alone must give EVENT_RECORD, as on Windows.
+WIN_HDR_TESTS	:= libetw/tests/headers/win_source_all.c libetw/tests/headers/evntrace_tdh.c
+$(BUILD)/tests/win_source_c.ok: $(WIN_HDR_TESTS) $(LIB_HDRS)
 	@mkdir -p $(@D)
-	for abi in -m64 -m32; do \
-		$(CC) $$abi -std=c11 -Wall -Wextra -Werror -Ilibetw/include -fsyntax-only $< && \
+	for f in $(WIN_HDR_TESTS); do for abi in -m64 -m32; do \
+		$(CC) $$abi -std=c11 -Wall -Wextra -Werror -Ilibetw/include -fsyntax-only $$f && \
 		$(CC) $$abi -std=c11 -Wall -Wextra -Werror -Ilibetw/include $(WIN_SOURCE_FLAGS) \
-			-fsyntax-only $< || exit 1; \
-	done
+			-fsyntax-only $$f || exit 1; \
+	done; done
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include $(WIN_SOURCE_FLAGS) \
+		-fsyntax-only -x c++ libetw/tests/headers/evntrace_tdh.c
 	@touch $@
 
 unit: $(BUILD)/tests/win_source_c.ok

@@ -23,6 +23,7 @@
 #include <evntrace.h>
 #include <evntcons.h>
 #include <TraceLoggingProvider.h>
+#include <tdh.h>
 
 /* Standard headers after <windows.h> still compile. */
 #include <string>

@@ -19,6 +19,7 @@
 #include <evntrace.h>
 #include <evntcons.h>
 #include <TraceLoggingProvider.h>
+#include <tdh.h>
 
 int main(void)
 {
