@@ -105,11 +105,11 @@ WIN_SOURCE_FLAGS := -fshort-wchar -DLIBETW_WINDOWS_SOURCE
 UNIT_BINS	+= $(BUILD)/tests/win32_api_windows
 $(BUILD)/tests/win32_crt: libetw/tests/win32_crt.c $(LIB_A) $(KSRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) $(WIN_SOURCE_FLAGS) -o $@ $< $(LIB_A)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) $(WIN_SOURCE_FLAGS) -o $@ $< $(LIB_A) $(LIB_LIBS)
 
 $(BUILD)/tests/win32_api_windows: libetw/tests/win32_api.c $(LIB_A) $(KSRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) $(WIN_SOURCE_FLAGS) -o $@ $< $(LIB_A)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) $(WIN_SOURCE_FLAGS) -o $@ $< $(LIB_A) $(LIB_LIBS)
 
 $(BUILD)/tests/win_source_cxx.ok: libetw/tests/win_source_cxx.cc $(LIB_HDRS)
 	@mkdir -p $(@D)

@@ -58,7 +58,10 @@ if ! readelf --dyn-syms -W "$dest/usr/lib/libetw.so.0" | grep -q 'EventWrite@@LI
 fi
 
 # Build the example against the staged tree only.
-export PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_LIBDIR="$dest/usr/lib/pkgconfig"
+# The staged .pc files first, the system's after them for the packages
+# they require (expat, libelf).
+syspc=$(pkg-config --variable pc_path pkg-config)
+export PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_LIBDIR="$dest/usr/lib/pkgconfig:$syspc"
 flags=$(pkg-config --cflags --libs libetw)
 # shellcheck disable=SC2086
 cc -std=c11 -Wall -Wextra -Werror examples/provider.c $flags -o "$build/provider-installed" ||

@@ -28,11 +28,11 @@ $(BUILD)/selftests/%: selftests/etw/%.c $(SELFTEST_HDRS) $(LIB_A) $(KSRC)/.stamp
 $(BUILD)/selftests/winsrc_test: selftests/etw/winsrc_test.c $(SELFTEST_HDRS) $(LIB_A) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -fshort-wchar -DLIBETW_WINDOWS_SOURCE -pthread \
-		-o $@ $< $(LIB_A)
+		-o $@ $< $(LIB_A) $(LIB_LIBS)
 
 $(BUILD)/selftests/winsrc_test_default: selftests/etw/winsrc_test.c $(SELFTEST_HDRS) $(LIB_A) $(KSRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -pthread -o $@ $< $(LIB_A)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -pthread -o $@ $< $(LIB_A) $(LIB_LIBS)
 
 $(BUILD)/selftests/%_32: selftests/etw/%.c $(SELFTEST_HDRS) $(KSRC)/.stamp
 	@mkdir -p $(@D)
