@@ -33,7 +33,8 @@ installed() {
 need=
 for pkg in make gcc g++ gcc-multilib g++-multilib libc6-dev pkg-config perl python3 python3-docutils \
 	   sparse cpio gzip xz-utils kmod busybox-static qemu-system-x86 \
-	   linux-source-6.12 liblttng-ust-dev libexpat1-dev libdw-dev libelf-dev; do
+	   linux-source-6.12 liblttng-ust-dev libexpat1-dev libdw-dev libelf-dev \
+	   flex bison bc libssl-dev; do
 	installed "$pkg" || need="$need $pkg"
 done
 for rel in $kernels; do
