@@ -59,6 +59,22 @@ if [ "$(cat $slab/sanity_checks $slab/red_zone $slab/poison $slab/store_user 2>/
 	echo "ETW-VM: slub_debug on"
 fi
 dmesg | grep -q 'CONFIG_PAGE_POISONING is on' && echo "ETW-VM: page_poison on"
+# The debug kernel's checkers (make check-debug, scan.sh): the tests read
+# ETW_DEBUG_KERNEL for bounds that KASAN's quarantine changes.
+kmemleak=/sys/kernel/debug/kmemleak
+if dmesg | grep -q 'KernelAddressSanitizer initialized'; then
+	echo "ETW-VM: kasan on"
+	export ETW_DEBUG_KERNEL=1
+fi
+[ -e /proc/lockdep ] && echo "ETW-VM: lockdep on"
+[ -d /sys/kernel/debug/failslab ] && [ -d /sys/kernel/debug/fail_page_alloc ] &&
+	echo "ETW-VM: fault-injection on"
+if [ -e $kmemleak ]; then
+	echo "ETW-VM: kmemleak on"
+	# What the kernel leaked before etw.ko came is not reported after it.
+	echo scan > $kmemleak
+	echo clear > $kmemleak
+fi
 
 # shellcheck disable=SC2086 # one word per parameter
 if insmod /lib/modules/etw.ko ${koargs:-}; then
@@ -96,6 +112,16 @@ if grep -q '^etw ' /proc/modules; then
 	else
 		echo "ETW-VM: module unload failed"
 	fi
+fi
+if [ -e $kmemleak ] && [ "$mode" = test ]; then
+	# Two scans: kmemleak skips objects younger than 5 s, so the second,
+	# 6 s later, also judges what the last test allocated.
+	echo scan > $kmemleak
+	sleep 6
+	echo scan > $kmemleak
+	echo "ETW-KMEMLEAK-BEGIN"
+	cat $kmemleak
+	echo "ETW-KMEMLEAK-END"
 fi
 echo "ETW-DMESG-BEGIN"
 dmesg

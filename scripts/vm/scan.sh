@@ -35,7 +35,10 @@ rel=$(sed -n 's/.*ETW-VM: kernel \([^ ]*\) .*/\1/p' "$clean" | head -n 1)
 [ -n "$rel" ] || problem "the VM did not say which kernel it runs"
 grep -q '^ETW-VM: slub_debug on' "$clean" || problem "slub_debug is not on in $rel"
 grep -q '^ETW-VM: page_poison on' "$clean" || problem "page_poison is not on in $rel"
-if grep -q '^CONFIG_KFENCE=y' "/usr/src/linux-headers-$rel/.config" 2>/dev/null; then
+# ETW_KCONFIG: the .config of a kernel that is not Debian's (make
+# check-debug's debug kernel).
+kconfig=${ETW_KCONFIG:-/usr/src/linux-headers-$rel/.config}
+if grep -q '^CONFIG_KFENCE=y' "$kconfig" 2>/dev/null; then
 	grep -q '^ETW-VM: kfence on' "$clean" || problem "KFENCE is not on in $rel"
 fi
 
@@ -62,8 +65,33 @@ for t in $(sed -n 's/^ETW-TEST-BEGIN //p' "$clean"); do
 done
 rm -f "$clean.tests"
 
+# The debug kernel's checkers (make check-debug): each must be on, and
+# kmemleak's scan after the unload must have run and found nothing.
+if grep -q '^CONFIG_KASAN=y' "$kconfig" 2>/dev/null; then
+	for c in kasan lockdep kmemleak fault-injection; do
+		grep -q "^ETW-VM: $c on" "$clean" || problem "$c is not on in $rel"
+	done
+	if grep -q '^ETW-TEST-BEGIN' "$clean"; then
+		grep -q '^ETW-KMEMLEAK-END' "$clean" || problem "kmemleak's scan after the unload did not run"
+	fi
+fi
+leaks=$(sed -n '/^ETW-KMEMLEAK-BEGIN/,/^ETW-KMEMLEAK-END/p' "$clean" | grep -c '^unreferenced object')
+if [ "$leaks" -gt 0 ]; then
+	sed -n '/^ETW-KMEMLEAK-BEGIN/,/^ETW-KMEMLEAK-END/p' "$clean" | sed '/^ETW-KMEMLEAK/d; s/^/# kmemleak: /' | head -n 60
+	problem "kmemleak: $leaks unreferenced objects after etw.ko was unloaded (above)"
+fi
+
 # Kernel reports.  The whole console counts (a panic never reaches the dump).
-reports=$(grep -nE 'pagealloc: |BUG:|BUG [^ ]+ \(|kernel BUG|WARNING:|Oops|general protection fault|KFENCE:|Slab corruption|Redzone|Poison overwritten|Object padding|Objects remaining|soft lockup|hard LOCKUP|blocked for more than|rcu_.*stall|UBSAN:|list_(add|del) corruption|Kernel panic|Call Trace:' "$clean" | head -n 40)
+# Between the fault-injection markers (selftests/etw/fault_inject_test.c)
+# an allocation that fails may print its warning with a stack
+# ("vmalloc error: ...", "page allocation failure"): there only the stack
+# is expected, every other report still counts.
+export ETW_REPORTS='pagealloc: |BUG:|BUG [^ ]+ \(|kernel BUG|WARNING:|Oops|general protection fault|KFENCE:|Slab corruption|Redzone|Poison overwritten|Object padding|Objects remaining|soft lockup|hard LOCKUP|blocked for more than|rcu_.*stall|UBSAN:|list_(add|del) corruption|possible circular locking|inconsistent lock state|suspicious RCU usage|sleeping function called|scheduling while atomic|workqueue lockup|Kernel panic'
+reports=$(awk '
+/etw-faults: begin/	{ faults = 1 }
+/etw-faults: end/	{ faults = 0 }
+$0 ~ ENVIRON["ETW_REPORTS"] || (!faults && /Call Trace:/) { print NR ":" $0 }
+' "$clean" | head -n 40)
 if [ -n "$reports" ]; then
 	printf '%s\n' "$reports" | sed 's/^/# kernel: /'
 	problem "kernel reports in the log (above); see $log"
