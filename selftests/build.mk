@@ -18,12 +18,14 @@ SELFTEST_HDRS	:= $(wildcard selftests/etw/*.h) uapi/linux/etw.h
 # Windows-style programs: built in Windows-source mode, and again in the
 # default mode (_default).
 SELFTESTS	+= $(BUILD)/selftests/winsrc_test_default
+# The harness's timeouts scale on a slower kernel (make check-debug).
+SELFTEST_CFLAGS	:= -include selftests/etw/timeout_scale.h
 
 selftests: $(SELFTESTS) $(SELFTESTS_32)
 
 $(BUILD)/selftests/%: selftests/etw/%.c $(SELFTEST_HDRS) $(LIB_A) $(KSRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -pthread -o $@ $< $(LIB_A) $(LIB_LIBS)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) $(SELFTEST_CFLAGS) -pthread -o $@ $< $(LIB_A) $(LIB_LIBS)
 
 $(BUILD)/selftests/winsrc_test: selftests/etw/winsrc_test.c $(SELFTEST_HDRS) $(LIB_A) $(KSRC)/.stamp
 	@mkdir -p $(@D)
@@ -36,7 +38,7 @@ $(BUILD)/selftests/winsrc_test_default: selftests/etw/winsrc_test.c $(SELFTEST_H
 
 $(BUILD)/selftests/%_32: selftests/etw/%.c $(SELFTEST_HDRS) $(KSRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) -m32 -static $(ALL_CFLAGS) $(KSFT_CFLAGS) -o $@ $<
+	$(CC) -m32 -static $(ALL_CFLAGS) $(KSFT_CFLAGS) $(SELFTEST_CFLAGS) -o $@ $<
 
 # What goes into the VM besides the kernel module.
 STAGE := $(BUILD)/stage
