@@ -1,0 +1,701 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Allocations inside etw.ko that fail, on make check-debug's kernel, which
+ * has failslab and fail_page_alloc (the kernel's
+ * Documentation/fault-injection/fault-injection.rst).  Their stack filter
+ * (require-start, require-end) limits them to allocations with etw.ko's
+ * code on the stack, whichever task makes them (a work item growing a
+ * pool too); this process locks its memory, so no page fault of its own
+ * is among them.  Every path that allocates runs many times with a share
+ * of its allocations failing: opening the device, registration and
+ * traits, StartTrace (ioctl and Win32), enabling and the notification
+ * queues, writes with payloads too large for the stack, pool growth,
+ * consumer attach (logger and copy consumer), a kept session's next
+ * logger, writer fds.  Each failure must be ENOMEM (through the Win32
+ * API, ERROR_NOT_ENOUGH_MEMORY) and change nothing; each success must
+ * work; the books stay exact (accepted = delivered + EventsLost); and the
+ * module unloads at the end.  What leaked, kmemleak finds after the run
+ * (scripts/vm/init.sh).  Skips on a kernel without fault injection.
+ */
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include <windows.h>
+#include <evntrace.h>
+
+#include "kselftest_harness.h"
+#include "etw_selftests.h"
+#include "etw_kmod.h"
+
+#define FAILSLAB	"/sys/kernel/debug/failslab/"
+#define FAILPAGE	"/sys/kernel/debug/fail_page_alloc/"
+#define ITERATIONS	100
+/* Each path must have failed at least this often, and worked too. */
+#define MIN_FAILS	10
+
+/* Write @value to the attribute @attr of both fault types: 0 or -errno. */
+static int fault_set(const char *attr, const char *value)
+{
+	char path[128];
+	int ret;
+
+	snprintf(path, sizeof(path), FAILSLAB "%s", attr);
+	ret = etw_write_file(path, value);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), FAILPAGE "%s", attr);
+	return etw_write_file(path, value);
+}
+
+/* Fail @percent of etw.ko's allocations from now on (0: none). */
+static int fault_arm(int percent)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%d", percent);
+	return fault_set("probability", v);
+}
+
+/* A line in the kernel log: scan.sh expects allocation warnings between. */
+static void kmsg(const char *line)
+{
+	etw_write_file("/dev/kmsg", line);
+}
+
+/*
+ * etw.ko's code: from the base of its text (/proc/modules) over the size
+ * of all its memory, which holds the text; no other module is loaded in
+ * the VM, so nothing else's code lies there.
+ */
+static int module_text(unsigned long *start, unsigned long *end)
+{
+	FILE *f = fopen("/proc/modules", "r");
+	char line[256], sect[64];
+	unsigned long size, base, text;
+	int found = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "etw %lu %*d %*s %*s %lx", &size, &base) == 2)
+			found = 1;
+	fclose(f);
+	if (!found || !base)
+		return -ENOENT;
+	if (etw_read_file("/sys/module/etw/sections/.text", sect, sizeof(sect)))
+		return -ENOENT;
+	text = strtoul(sect, NULL, 16);
+	if (text < base || text >= base + size)
+		return -ERANGE;
+	*start = base;
+	*end = base + size;
+	return 0;
+}
+
+static int fault_setup(void)
+{
+	static const char *const attrs[][2] = {
+		{ "probability", "0" }, { "interval", "1" }, { "times", "-1" },
+		{ "space", "0" }, { "verbose", "0" }, { "task-filter", "N" },
+		{ "ignore-gfp-wait", "N" }, { "stacktrace-depth", "32" },
+		{ "reject-start", "0" }, { "reject-end", "0" },
+	};
+	unsigned long start = 0, end = 0;
+	char v[32];
+	unsigned int i;
+	int ret;
+
+	ret = module_text(&start, &end);
+	if (ret)
+		return ret;
+	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		ret = fault_set(attrs[i][0], attrs[i][1]);
+		if (ret)
+			return ret;
+	}
+	snprintf(v, sizeof(v), "%lu", start);
+	ret = fault_set("require-start", v);
+	snprintf(v, sizeof(v), "%lu", end);
+	ret = ret ?: fault_set("require-end", v);
+	ret = ret ?: etw_write_file(FAILPAGE "min-order", "0");
+	ret = ret ?: etw_write_file(FAILPAGE "ignore-gfp-highmem", "N");
+	return ret ?: etw_write_file(FAILSLAB "cache-filter", "N");
+}
+
+FIXTURE(fi)
+{
+	int fd;
+	__u8 guid[16];
+	__u32 reg;
+	__u32 id;
+};
+
+FIXTURE_SETUP(fi)
+{
+	struct stat st;
+
+	self->fd = -1;
+	etw_require_root(_metadata);
+	if (stat(FAILSLAB, &st) || stat(FAILPAGE, &st))
+		SKIP(return, "no failslab and fail_page_alloc (make check-debug's kernel has them)");
+	/* No page fault of ours may be failed for etw.ko's sake. */
+	ASSERT_EQ(0, mlockall(MCL_CURRENT | MCL_FUTURE));
+	self->fd = etw_open_or_skip(_metadata);
+	etw_stop_test_sessions(self->fd);
+	etw_test_guid(self->guid, 0xf1);
+	ASSERT_EQ(0, etw_register_simple(self->fd, self->guid, &self->reg));
+	ASSERT_EQ(0, fault_setup());
+	kmsg("etw-faults: begin");
+}
+
+FIXTURE_TEARDOWN(fi)
+{
+	if (self->fd < 0)
+		return;
+	fault_arm(0);
+	kmsg("etw-faults: end");
+	etw_stop_test_sessions(self->fd);
+	close(self->fd);
+}
+
+/* A Win32 result as the errno TALLY() expects. */
+static int win32_errno(ULONG err)
+{
+	if (err == ERROR_SUCCESS)
+		return 0;
+	return err == ERROR_NOT_ENOUGH_MEMORY ? -ENOMEM : -EPROTO;
+}
+
+/* Tally of one path: outcomes other than 0 and ENOMEM fail the test. */
+struct tally {
+	int ok;
+	int nomem;
+};
+
+#define TALLY(t, ret)							\
+	do {								\
+		if (!(ret))						\
+			(t)->ok++;					\
+		else if ((ret) == -ENOMEM)				\
+			(t)->nomem++;					\
+		else							\
+			EXPECT_EQ(-ENOMEM, (ret));			\
+	} while (0)
+
+#define EXPECT_BOTH(t, what)						\
+	do {								\
+		TH_LOG("%s: %d worked, %d ENOMEM", what, (t)->ok, (t)->nomem); \
+		EXPECT_LE(MIN_FAILS, (t)->nomem);			\
+		EXPECT_LT(0, (t)->ok);					\
+	} while (0)
+
+/* QUERY of the session named @name: 0 or -errno. */
+static int query_by_name(int fd, const char *name)
+{
+	struct etw_session_control c = { .size = sizeof(c), .code = ETW_CONTROL_QUERY };
+
+	snprintf(c.info.name, sizeof(c.info.name), "%s", name);
+	return etw_ioctl_err(fd, ETW_IOC_SESSION_CONTROL, &c);
+}
+
+static int start_session(int fd, const char *name, __u32 kb, __u32 min, __u32 max,
+			 __u32 *id)
+{
+	struct etw_session_start st = { .size = sizeof(st) };
+	int ret;
+
+	snprintf(st.info.name, sizeof(st.info.name), "%s", name);
+	st.info.buffer_size_kb = kb;
+	st.info.min_buffers = min;
+	st.info.max_buffers = max;
+	ret = etw_ioctl_err(fd, ETW_IOC_SESSION_START, &st);
+	if (!ret)
+		*id = st.info.logger_id;
+	return ret;
+}
+
+/* Opening the device, registering, and EventSetInformation's traits. */
+TEST_F(fi, open_register_traits)
+{
+	static const char traits[] = "\x08\x00" "etwfi";
+	struct tally open_t = { 0 }, reg_t = { 0 }, traits_t = { 0 };
+	__u32 reg = 0;
+	int i, fd, ret;
+
+	for (i = 0; i < ITERATIONS; i++) {
+		ASSERT_EQ(0, fault_arm(25));
+		fd = open(ETW_DEV, O_RDWR | O_CLOEXEC);
+		ret = fd < 0 ? -errno : 0;
+		ASSERT_EQ(0, fault_arm(0));
+		TALLY(&open_t, ret);
+		if (fd < 0)
+			continue;
+		ASSERT_EQ(0, fault_arm(10));
+		ret = etw_register_simple(fd, self->guid, &reg);
+		ASSERT_EQ(0, fault_arm(0));
+		TALLY(&reg_t, ret);
+		/* A failed registration took nothing: the file still registers. */
+		if (ret)
+			ASSERT_EQ(0, etw_register_simple(fd, self->guid, &reg));
+		ASSERT_EQ(0, fault_arm(30));
+		ret = etw_set_info(fd, reg, ETW_INFO_SET_TRAITS, traits, 8);
+		ASSERT_EQ(0, fault_arm(0));
+		TALLY(&traits_t, ret);
+		EXPECT_EQ(0, etw_write_simple(fd, reg, 1, 4, 0, "x", 1));
+		close(fd);
+	}
+	EXPECT_BOTH(&open_t, "open");
+	EXPECT_BOTH(&reg_t, "register");
+	EXPECT_BOTH(&traits_t, "traits");
+}
+
+/* StartTrace through the ioctl: ENOMEM leaves no session behind. */
+TEST_F(fi, start_session)
+{
+	struct tally t = { 0 };
+	char name[32];
+	__u32 id;
+	int i, ret;
+
+	for (i = 0; i < ITERATIONS; i++) {
+		snprintf(name, sizeof(name), "etwtest-fi-start-%d", i);
+		ASSERT_EQ(0, fault_arm(10));
+		ret = start_session(self->fd, name, 16, 0, 16, &id);
+		ASSERT_EQ(0, fault_arm(0));
+		TALLY(&t, ret);
+		if (ret) {
+			EXPECT_EQ(-ENOENT, query_by_name(self->fd, name));
+			continue;
+		}
+		EXPECT_EQ(0, etw_session_ctl(self->fd, id, ETW_CONTROL_STOP, NULL));
+	}
+	EXPECT_BOTH(&t, "start");
+}
+
+/* StartTraceA, then EnableTraceEx2 and ControlTraceA's stop. */
+static ULONG start_trace(const char *name, CONTROLTRACE_ID *h)
+{
+	struct {
+		EVENT_TRACE_PROPERTIES p;
+		char name[64];
+	} b;
+
+	memset(&b, 0, sizeof(b));
+	b.p.Wnode.BufferSize = sizeof(b);
+	b.p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	b.p.Wnode.ClientContext = 1;
+	b.p.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+	b.p.LoggerNameOffset = sizeof(b.p);
+	b.p.BufferSize = 16;
+	return StartTraceA(h, name, &b.p);
+}
+
+static ULONG stop_trace(CONTROLTRACE_ID h)
+{
+	struct {
+		EVENT_TRACE_PROPERTIES p;
+		char name[64];
+	} b;
+
+	memset(&b, 0, sizeof(b));
+	b.p.Wnode.BufferSize = sizeof(b);
+	b.p.LoggerNameOffset = sizeof(b.p);
+	return ControlTraceA(h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
+}
+
+/* The Win32 API: each failure is ERROR_NOT_ENOUGH_MEMORY, nothing else. */
+TEST_F(fi, win32_start_and_enable)
+{
+	struct tally start_t = { 0 }, enable_t = { 0 };
+	CONTROLTRACE_ID h;
+	char name[32];
+	GUID guid;
+	ULONG err;
+	int i;
+
+	memcpy(&guid, self->guid, sizeof(guid));
+	for (i = 0; i < ITERATIONS; i++) {
+		snprintf(name, sizeof(name), "etwtest-fi-w32-%d", i);
+		ASSERT_EQ(0, fault_arm(10));
+		err = start_trace(name, &h);
+		ASSERT_EQ(0, fault_arm(0));
+		TALLY(&start_t, win32_errno(err));
+		if (err) {
+			EXPECT_EQ(ERROR_NOT_ENOUGH_MEMORY, err);
+			EXPECT_EQ(-ENOENT, query_by_name(self->fd, name));
+			continue;
+		}
+		ASSERT_EQ(0, fault_arm(40));
+		err = EnableTraceEx2(h, &guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0,
+				     NULL);
+		ASSERT_EQ(0, fault_arm(0));
+		TALLY(&enable_t, win32_errno(err));
+		EXPECT_EQ(ERROR_SUCCESS, stop_trace(h));
+	}
+	EXPECT_BOTH(&start_t, "StartTrace");
+	EXPECT_BOTH(&enable_t, "EnableTraceEx2");
+}
+
+/*
+ * Did the session @id store an event written through @wfd for @reg?  1, 0,
+ * or -errno; @fd drains it.
+ */
+static int stores_via(int wfd, int fd, __u32 reg, __u32 id)
+{
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+	long n;
+
+	w.reg_id = reg;
+	w.desc.level = 4;
+	if (ioctl(wfd, ETW_IOC_WRITE, &w))
+		return -errno;
+	n = etw_drain(fd, id, NULL, NULL);
+	if (n < 0)
+		return n;
+	return w.written && n == 1;
+}
+
+static int stores(int fd, __u32 reg, __u32 id)
+{
+	return stores_via(fd, fd, reg, id);
+}
+
+/*
+ * Enabling with FilterData, which the provider's file gets in a
+ * notification: an enable that fails changes nothing (the provider stays
+ * disabled), one that works routes events; a notification whose
+ * allocation failed is dropped whole, so every one read is well formed
+ * and there are no more than the enables and disables.
+ */
+TEST_F(fi, enable_and_notifications)
+{
+	static const char args[] = "Key\0Value";
+	static __u8 buf[ETW_NOTIFICATION_MAX_SIZE * 2];
+	struct pollfd pfd = { .events = POLLIN };
+	struct tally en_t = { 0 }, dis_t = { 0 };
+	int pf, i, ret, changes = 0, notes = 0;
+	__u32 preg;
+
+	ASSERT_EQ(0, start_session(self->fd, "etwtest-fi-enable", 4, 0, 8, &self->id));
+	pf = open(ETW_DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, pf);
+	ASSERT_EQ(0, etw_register_simple(pf, self->guid, &preg));
+	pfd.fd = pf;
+	for (i = 0; i < ITERATIONS; i++) {
+		struct etw_enable e = { .size = sizeof(e) };
+
+		e.logger_id = self->id;
+		e.control_code = ETW_CONTROL_CODE_ENABLE;
+		memcpy(e.guid, self->guid, 16);
+		e.level = 5;
+		e.flags = ETW_ENABLE_F_FILTER;
+		e.filter_type = 0x5;
+		e.filter_size = sizeof(args);
+		e.filter_data = (uintptr_t)args;
+		ASSERT_EQ(0, fault_arm(30));
+		ret = etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e);
+		ASSERT_EQ(0, fault_arm(0));
+		TALLY(&en_t, ret);
+		EXPECT_EQ(ret ? 0 : 1, stores(pf, preg, self->id)) TH_LOG("enable %d", ret);
+		changes += !ret;
+		if (ret)
+			continue;
+		ASSERT_EQ(0, fault_arm(30));
+		ret = etw_enable_simple(self->fd, self->id, self->guid,
+					ETW_CONTROL_CODE_DISABLE, 0, 0, 0, 0);
+		ASSERT_EQ(0, fault_arm(0));
+		TALLY(&dis_t, ret);
+		EXPECT_EQ(ret ? 1 : 0, stores(pf, preg, self->id)) TH_LOG("disable %d", ret);
+		if (ret)
+			ASSERT_EQ(0, etw_enable_simple(self->fd, self->id, self->guid,
+						       ETW_CONTROL_CODE_DISABLE, 0, 0, 0, 0));
+		changes += 1;
+		/* Read what was queued: whole notifications only. */
+		while (poll(&pfd, 1, 0) == 1) {
+			ssize_t got = read(pf, buf, sizeof(buf)), off;
+			struct etw_notification n;
+
+			ASSERT_LT(0, got);
+			for (off = 0; off < got; off += n.size) {
+				ASSERT_LE((ssize_t)sizeof(n), got - off);
+				memcpy(&n, buf + off, sizeof(n));
+				ASSERT_EQ(sizeof(n) + ((n.filter_size + 7) & ~7u), n.size);
+				ASSERT_GE(got - off, (ssize_t)n.size);
+				notes++;
+			}
+		}
+	}
+	TH_LOG("%d notifications for %d changes", notes, changes);
+	EXPECT_GE(changes, notes);
+	EXPECT_LT(0, notes);
+	EXPECT_BOTH(&en_t, "enable");
+	/* A disable mostly frees; it may still fail whole, never half. */
+	EXPECT_LT(0, dis_t.ok);
+	close(pf);
+}
+
+/*
+ * Writes while the pool grows in a work item and large payloads are
+ * copied to the heap, both failing at times: every write the session
+ * accepted (stored, or ENOSPC: counted lost) is delivered or counted in
+ * EventsLost, and a write that found no memory for its payload is ENOMEM.
+ */
+TEST_F(fi, writes_and_pool_growth)
+{
+	static char payload[2048];
+	struct etw_session_info info;
+	long accepted = 0, delivered, nomem = 0, lost_seen = 0;
+	int i, ret, round;
+
+	ASSERT_EQ(0, start_session(self->fd, "etwtest-fi-grow", 16, 0, 64, &self->id));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->id, self->guid, 1, 0, 0, 0, 0));
+	for (round = 0; round < 4; round++) {
+		ASSERT_EQ(0, fault_arm(40));
+		for (i = 0; i < 1000; i++) {
+			ret = etw_write_simple(self->fd, self->reg, 2, 4, 0, payload,
+					       i % 2 ? 64 : sizeof(payload));
+			if (!ret || ret == -ENOSPC)
+				accepted++;
+			else if (ret == -ENOMEM)
+				nomem++;
+			else
+				EXPECT_EQ(0, ret);
+			lost_seen += ret == -ENOSPC;
+		}
+		usleep(100000);	/* the grow work has run, and failed at times */
+		ASSERT_EQ(0, fault_arm(0));
+		delivered = etw_drain(self->fd, self->id, NULL, NULL);
+		ASSERT_LE(0, delivered);
+		ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
+		accepted -= delivered;
+		TH_LOG("round %d: %ld delivered, %u lost in all, %u buffers, %ld ENOMEM",
+		       round, delivered, info.events_lost, info.number_of_buffers, nomem);
+	}
+	EXPECT_EQ(accepted, (long)info.events_lost);
+	EXPECT_LE(MIN_FAILS, nomem);
+	EXPECT_GE(64, info.number_of_buffers);
+	EXPECT_LE(lost_seen, (long)info.events_lost);
+}
+
+/* ETW_IOC_CONSUMER_ATTACH: the consumer fd, or -errno. */
+static int attach(int fd, __u32 id, __u32 flags, const __u8 *guid,
+		  struct etw_consumer_attach *a)
+{
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->flags = flags | ETW_CONSUMER_F_CLOEXEC;
+	a->logger_id = id;
+	if (guid)
+		memcpy(a->guid, guid, sizeof(a->guid));
+	ret = etw_ioctl_err(fd, ETW_IOC_CONSUMER_ATTACH, a);
+	return ret ? ret : a->fd;
+}
+
+/*
+ * A logger's attach (its ring and control page) and a copy consumer's
+ * beside it (its own copy slots): a failed attach leaves no consumer
+ * behind, so the next one attaches.
+ */
+TEST_F(fi, consumer_attach)
+{
+	struct tally log_t = { 0 }, copy_t = { 0 };
+	struct etw_consumer_attach a;
+	int i, c, logger;
+
+	ASSERT_EQ(0, start_session(self->fd, "etwtest-fi-attach", 4, 4, 8, &self->id));
+	for (i = 0; i < ITERATIONS; i++) {
+		ASSERT_EQ(0, fault_arm(5));
+		c = attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, NULL, &a);
+		ASSERT_EQ(0, fault_arm(0));
+		TALLY(&log_t, c < 0 ? c : 0);
+		logger = c >= 0 ? c : attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, NULL, &a);
+		ASSERT_LE(0, logger);
+
+		ASSERT_EQ(0, fault_arm(5));
+		c = attach(self->fd, self->id, 0, NULL, &a);
+		ASSERT_EQ(0, fault_arm(0));
+		TALLY(&copy_t, c < 0 ? c : 0);
+		if (c >= 0)
+			close(c);
+		close(logger);
+	}
+	EXPECT_BOTH(&log_t, "logger attach");
+	EXPECT_BOTH(&copy_t, "copy consumer attach");
+}
+
+struct stopper {
+	int fd;
+	__u32 id;
+	struct etw_session_info info;
+	int ret;
+};
+
+static void *stopper_fn(void *arg)
+{
+	struct stopper *st = arg;
+
+	st->ret = etw_session_ctl(st->fd, st->id, ETW_CONTROL_STOP, &st->info);
+	return NULL;
+}
+
+/* Records of @guid in one ETL buffer of the ring. */
+static long records_of(const __u8 *buf, const __u8 guid[16])
+{
+	struct etw_test_event_header h;
+	__u32 saved, off;
+	long n = 0;
+
+	memcpy(&saved, buf + 4, 4);
+	for (off = ETW_BUFFER_HEADER_SIZE; off + sizeof(h) <= saved;) {
+		memcpy(&h, buf + off, sizeof(h));
+		if (h.size < 8)
+			break;
+		n += !memcmp(h.provider_id, guid, 16);
+		off += (h.size + 7) & ~7u;
+	}
+	return n;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A kept session (its logger died with ETW_CTRL_KEEP, then STOP): the next
+ * logger's attach fails again and again, the session stays kept, and
+ * the logger that gets in drains every event; STOP returns the books.
+ * The attempts stop after 3 seconds, well inside the 10 a kept session
+ * waits for a consumer.
+ */
+TEST_F(fi, kept_session_next_logger)
+{
+	struct tally t = { 0 };
+	int scenario;
+
+	for (scenario = 0; scenario < 8; scenario++) {
+		struct etw_session_start ss = { .size = sizeof(ss) };
+		struct etw_consumer_ctrl *ctrl;
+		const struct etw_consumer_ring *ring;
+		const __u8 *bufs;
+		struct etw_consumer_attach a;
+		struct stopper st = { 0 };
+		long written = 0, lost = 0, seen = 0;
+		pthread_t th;
+		double t0;
+		__u64 i, head;
+		int c, ret, j;
+
+		snprintf(ss.info.name, sizeof(ss.info.name), "etwtest-fi-keep");
+		ss.info.buffer_size_kb = 4;
+		ss.info.min_buffers = 32;
+		ss.info.max_buffers = 32;
+		ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_START, &ss));
+		self->id = ss.info.logger_id;
+		ASSERT_EQ(0, etw_enable_simple(self->fd, self->id, self->guid, 1, 0, 0, 0, 0));
+		c = attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, NULL, &a);
+		ASSERT_LE(0, c);
+		ctrl = mmap(NULL, a.ctrl_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, c,
+			    a.ctrl_offset);
+		ASSERT_NE(MAP_FAILED, ctrl);
+		ctrl->flags = ETW_CTRL_KEEP;
+		for (j = 0; j < 200; j++)
+			written += etw_write_counted(self->fd, self->reg, j, &lost);
+		munmap(ctrl, a.ctrl_bytes);
+		close(c);
+
+		st.fd = self->fd;
+		st.id = self->id;
+		ASSERT_EQ(0, pthread_create(&th, NULL, stopper_fn, &st));
+		for (j = 0; j < 2000 && !etw_session_ctl(self->fd, self->id,
+							  ETW_CONTROL_QUERY, NULL); j++)
+			usleep(10000);
+
+		t0 = now_s();
+		do {
+			ASSERT_EQ(0, fault_arm(20));
+			c = attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, ss.info.guid, &a);
+			ASSERT_EQ(0, fault_arm(0));
+			TALLY(&t, c < 0 ? c : 0);
+		} while (c == -ENOMEM && now_s() - t0 < 3);
+		if (c < 0)
+			c = attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, ss.info.guid, &a);
+		ASSERT_LE(0, c) TH_LOG("the kept session is gone");
+
+		ctrl = mmap(NULL, a.ctrl_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, c,
+			    a.ctrl_offset);
+		ring = mmap(NULL, a.ring_bytes, PROT_READ, MAP_SHARED, c, a.ring_offset);
+		bufs = mmap(NULL, a.buffers_bytes, PROT_READ, MAP_SHARED, c, a.buffers_offset);
+		ASSERT_NE(MAP_FAILED, ctrl);
+		ASSERT_NE(MAP_FAILED, ring);
+		ASSERT_NE(MAP_FAILED, bufs);
+		EXPECT_EQ(ETW_RING_STOPPED, ring->flags);
+		head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
+		for (i = ctrl->tail; i < head; i++)
+			seen += records_of(bufs + (size_t)ring->slot[i & (ring->ring_size - 1)] *
+					   a.buffer_stride, self->guid);
+		__atomic_store_n(&ctrl->tail, head, __ATOMIC_RELEASE);
+		munmap(ctrl, a.ctrl_bytes);
+		munmap((void *)ring, a.ring_bytes);
+		munmap((void *)bufs, a.buffers_bytes);
+		close(c);
+		ret = pthread_join(th, NULL);
+		ASSERT_EQ(0, ret);
+		EXPECT_EQ(0, st.ret);
+		EXPECT_EQ(written, seen);
+		EXPECT_EQ(lost, st.info.events_lost);
+	}
+	EXPECT_BOTH(&t, "kept session's logger attach");
+}
+
+/* ETW_IOC_WRITER_OPEN: a writer fd, or ENOMEM and no fd. */
+TEST_F(fi, writer_fds)
+{
+	struct tally t = { 0 };
+	int i, w;
+
+	ASSERT_EQ(0, start_session(self->fd, "etwtest-fi-writer", 4, 0, 8, &self->id));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->id, self->guid, 1, 0, 0, 0, 0));
+	for (i = 0; i < ITERATIONS; i++) {
+		struct etw_writer_open o = { .size = sizeof(o) };
+		int ret;
+
+		ASSERT_EQ(0, fault_arm(30));
+		ret = etw_ioctl_err(self->fd, ETW_IOC_WRITER_OPEN, &o);
+		ASSERT_EQ(0, fault_arm(0));
+		TALLY(&t, ret);
+		if (ret)
+			continue;
+		w = o.fd;
+		EXPECT_EQ(1, stores_via(w, self->fd, self->reg, self->id));
+		close(w);
+	}
+	EXPECT_BOTH(&t, "writer fd");
+}
+
+/* After all of it: idle, the module unloads, and loads again. */
+TEST_F(fi, module_unloads)
+{
+	const char *path = getenv("ETW_MODULE");
+
+	if (!path)
+		SKIP(return, "needs ETW_MODULE=<path of etw.ko>");
+	ASSERT_EQ(0, fault_arm(0));
+	etw_stop_test_sessions(self->fd);
+	close(self->fd);
+	self->fd = -1;
+	kmsg("etw-faults: end");
+	EXPECT_EQ(0, etw_module_unload());
+	EXPECT_FALSE(etw_module_loaded());
+	ASSERT_EQ(0, etw_module_load(path));
+}
+
+TEST_HARNESS_MAIN
