@@ -5,6 +5,10 @@
 #   make                  module (for KDIR), libetw, the etw tool
 #   make check            the test command: setup, build, lint, host tests,
 #                         selftests in QEMU on Debian's 6.1 and 6.12 kernels
+#   make check-debug      the selftests, fuzzer, stress, fault injection and
+#                         kmemleak on a KASAN/lockdep/UBSAN kernel built from
+#                         linux-source-6.12 (REBUILD=1: build it again;
+#                         T="a b": only these selftests)
 #   make demo             the end-to-end demo in the VM
 #   make vm-shell         an interactive shell in the VM, etw.ko loaded
 #   make vm-test T="a b"  only the named selftests, one kernel (ETW_KERNEL);
@@ -55,7 +59,7 @@ KSRC		:= $(BUILD)/ksrc
 KSFT_CFLAGS	:= -I$(KSRC)/tools/testing/selftests -Wno-sign-compare \
 		   -Wno-missing-prototypes -Wno-clobbered -Wno-misleading-indentation
 
-.PHONY: all module lib tools selftests unit lint check demo vm-shell vm-test bench bench-host bench-manifest bench-profile fuzz stress \
+.PHONY: all module lib tools selftests unit lint check check-debug demo vm-shell vm-test bench bench-host bench-manifest bench-profile fuzz stress \
 	install modules_install uninstall clean help
 .DEFAULT_GOAL := all
 
@@ -74,6 +78,9 @@ include scripts/lint.mk
 
 check:
 	@scripts/check.sh
+
+check-debug:
+	@REBUILD="$(REBUILD)" T="$(T)" scripts/check-debug.sh
 
 demo:
 	@scripts/vm-job.sh demo

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check-debug: etw.ko under the kernel's own checkers, ending with one
+# line "N passed, N failed" as make check does.
+#
+#   1. setup (scripts/setup.sh) and the debug kernel: Debian's
+#      linux-source-6.12 with scripts/debug-kernel/debug.config (KASAN,
+#      lockdep, UBSAN, kmemleak, KFENCE, DEBUG_LIST, DEBUG_ATOMIC_SLEEP,
+#      lockup detectors, fault injection), built once per machine and kept
+#      in /var/cache/etw/debug-kernel/ (scripts/debug-kernel/build.sh;
+#      REBUILD=1 builds it again)
+#   2. etw.ko against it with W=1 and warnings as errors
+#   3. one boot in the VM lane (scripts/vm/, the same disk): every selftest,
+#      among them the fuzzer (ETW_FUZZ_CALLS, default 200,000, and the
+#      32-bit run), a short stress and fault_inject_test (failslab and
+#      fail_page_alloc inside etw.ko); then etw.ko is unloaded and
+#      kmemleak scans twice
+#   4. scripts/vm/scan.sh: any KASAN, lockdep, UBSAN, atomic-sleep, list,
+#      lockup, RCU, KFENCE or kmemleak report fails the run
+#
+# T="a b" runs only the named selftests (as make vm-test does).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+BUILD=${BUILD:-build}
+export BUILD
+MAKE="make -s --no-print-directory BUILD=$BUILD"
+log=$BUILD/check
+start=$(date +%s)
+
+passed=0 failed=0 skipped=0
+tally() { # tally P F S
+	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
+}
+finish() {
+	now=$(date +%s); dt=$((now - start))
+	echo "check-debug: $skipped skipped, $dt s"
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+	exit $?
+}
+step() { printf '== %s\n' "$*"; }
+gate() { # gate NAME CMD...: one pass or one fail; stop at a failure
+	name=$1
+	shift
+	if "$@"; then
+		echo "ok - $name"
+		tally 1 0 0
+	else
+		echo "not ok - $name"
+		tally 0 1 0
+		finish
+	fi
+}
+
+step "setup"
+mkdir -p "$log"
+gate setup scripts/setup.sh "$BUILD"
+
+step "debug kernel"
+kdir=$(scripts/debug-kernel/build.sh --dir)
+echo "   $kdir (REBUILD=1, or deleting it, builds it again)"
+gate "debug kernel: linux-source-6.12 + scripts/debug-kernel/debug.config" \
+	sh -c "scripts/debug-kernel/build.sh > /dev/null"
+rel=$(cat "$kdir/release")
+
+step "build"
+gate "build: libetw, etw, selftests" $MAKE lib tools selftests stage
+gate "build: etw.ko for $rel, W=1" sh -c "$MAKE module KDIR=$kdir/linux > $log/build-$rel.log 2>&1 || { cat $log/build-$rel.log; exit 1; }"
+# module/build.mk names the build after KDIR's last component.
+ko=$BUILD/kmod/linux/etw.ko
+
+step "VM: $rel"
+vm=$BUILD/vm/$rel
+mkdir -p "$vm"
+cp "$kdir/linux/arch/x86/boot/bzImage" "$vm/vmlinuz"
+initrd=$vm/initramfs-test.cpio.gz
+if ! ETW_DISKMODS=none scripts/vm/mkinitramfs.sh "$initrd" "$ko" "$BUILD/stage"; then
+	tally 0 1 0
+	finish
+fi
+# The debug kernel runs the tests several times slower: the harness's
+# timeouts scale (selftests/etw/timeout_scale.h), each program may take
+# 30 minutes, the whole boot 3 hours.  A 16 MiB log buffer keeps every
+# report of a long run for the dump at the end.
+env="ETW_TIMEOUT_SCALE=6 ETW_TEST_TIMEOUT=1800"
+env="$env ETW_FUZZ_CALLS=${ETW_FUZZ_CALLS:-200000} ETW_FUZZ_CALLS_32=${ETW_FUZZ_CALLS_32:-20000} ETW_FUZZ_SECONDS=3000"
+env="$env ETW_STRESS_SECONDS=20"
+append="log_buf_len=16M etwenv=$(echo $env | tr ' ' ,)"
+[ -n "${T:-}" ] && append="$append etwtests=$(echo $T | tr ' ' ,)"
+t0=$(date +%s)
+ETW_VM_TIMEOUT=${ETW_VM_TIMEOUT:-10800} ETW_VM_APPEND="$append" \
+	scripts/vm/run.sh "$vm/vmlinuz" "$initrd" test "$log/vm-debug.log"
+ETW_KCONFIG=$kdir/linux/.config scripts/vm/scan.sh "$log/vm-debug.log" "vm $rel" > "$log/scan-debug.log"
+grep -E '^(not ok|# kernel:|# kmemleak:)' "$log/scan-debug.log" || true
+tail -n 1 "$log/scan-debug.log"
+echo "   $(( $(date +%s) - t0 )) s, console log in $log/vm-debug.log"
+set -- $(tail -n 1 "$log/scan-debug.log" | sed 's/.*: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/')
+tally "$@"
+
+finish
