@@ -8,8 +8,9 @@
  * - rmmod while the module is busy (a file open, a session running, a
  *   mapping left after close, writers running) is refused, and everything
  *   still works; once idle it unloads;
- * - the cap on buffer memory (Debian's kernels have no fault injection, so
- *   the cap stands in for failing allocations): a start beyond it is
+ * - the cap on buffer memory (what fails on Debian's kernels, which have no
+ *   fault injection; fault_inject_test.c fails etw.ko's allocations
+ *   themselves on make check-debug's kernel): a start beyond it is
  *   ENOMEM and changes nothing, sessions running keep their buffers, and a
  *   stop gives the memory back; a pool that cannot grow loses events, each
  *   counted, and grows again once there is memory;
