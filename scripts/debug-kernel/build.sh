@@ -15,7 +15,8 @@
 #   release           the kernel release (uname -r in the VM)
 #   build.log         the build's output
 # REBUILD=1 (make check-debug REBUILD=1), or deleting the directory,
-# builds it again.  The build runs under nice -n 19 on every core.
+# builds it again.  The build runs under nice -n 19 (ETW_DEBUG_KERNEL_NICE)
+# on every core; an interrupted build goes on where it stopped.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 frag=$here/debug.config
@@ -47,19 +48,23 @@ if [ -s "$dir/release" ] && [ -s "$dir/linux/arch/x86/boot/bzImage" ]; then
 	exit 0
 fi
 
-say "building the debug kernel in $dir (about 25 minutes on 2 cores; log in $dir/build.log)"
-# Built where it stays (a kernel tree does not move); "release" is
-# written last, so a tree without it is an unfinished build.
-rm -rf "$dir"
+say "building the debug kernel in $dir (about 25 minutes on 2 idle cores; log in $dir/build.log)"
+# Built where it stays; "release" is written last, so a tree without it
+# is an unfinished build, which goes on where it stopped (Kbuild rebuilds
+# only what is not up to date).
+[ -e "$dir/.extracted" ] || rm -rf "$dir"
 mkdir -p "$dir/linux"
 log=$dir/build.log
-tar -xJf "$tarball" -C "$dir/linux" --strip-components=1
+if [ ! -e "$dir/.extracted" ]; then
+	tar -xJf "$tarball" -C "$dir/linux" --strip-components=1
+	touch "$dir/.extracted"
+fi
 cd "$dir/linux"
 {
 	make x86_64_defconfig
 	scripts/kconfig/merge_config.sh -m .config kernel/configs/kvm_guest.config "$frag"
 	make olddefconfig
-} > "$log" 2>&1 || { tail -n 30 "$log" >&2; exit 1; }
+} >> "$log" 2>&1 || { tail -n 30 "$log" >&2; exit 1; }
 
 # Every option the fragment sets must be what .config has.
 bad=$(sed -n 's/^\(CONFIG_[A-Z0-9_]*=.*\)$/\1/p' "$frag" | while read -r want; do
@@ -71,7 +76,7 @@ if [ -n "$bad" ]; then
 	exit 1
 fi
 
-if ! nice -n 19 make -j"$(nproc)" all >> "$log" 2>&1; then
+if ! nice -n "${ETW_DEBUG_KERNEL_NICE:-19}" make -j"$(nproc)" all >> "$log" 2>&1; then
 	tail -n 40 "$log" >&2
 	say "the build failed; see $log"
 	exit 1

@@ -583,6 +583,7 @@ TEST_F(fi, kept_session_next_logger)
 
 	for (scenario = 0; scenario < 8; scenario++) {
 		struct etw_session_start ss = { .size = sizeof(ss) };
+		struct etw_session_info info;
 		struct etw_consumer_ctrl *ctrl;
 		const struct etw_consumer_ring *ring;
 		const __u8 *bufs;
@@ -600,6 +601,8 @@ TEST_F(fi, kept_session_next_logger)
 		ss.info.max_buffers = 32;
 		ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_START, &ss));
 		self->id = ss.info.logger_id;
+		/* The session's GUID, which finds it once it is kept. */
+		ASSERT_EQ(0, etw_session_ctl(self->fd, self->id, ETW_CONTROL_QUERY, &info));
 		ASSERT_EQ(0, etw_enable_simple(self->fd, self->id, self->guid, 1, 0, 0, 0, 0));
 		c = attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, NULL, &a);
 		ASSERT_LE(0, c);
@@ -622,12 +625,12 @@ TEST_F(fi, kept_session_next_logger)
 		t0 = now_s();
 		do {
 			ASSERT_EQ(0, fault_arm(20));
-			c = attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, ss.info.guid, &a);
+			c = attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, info.guid, &a);
 			ASSERT_EQ(0, fault_arm(0));
 			TALLY(&t, c < 0 ? c : 0);
 		} while (c == -ENOMEM && now_s() - t0 < 3);
 		if (c < 0)
-			c = attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, ss.info.guid, &a);
+			c = attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, info.guid, &a);
 		ASSERT_LE(0, c) TH_LOG("the kept session is gone");
 
 		ctrl = mmap(NULL, a.ctrl_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, c,
