@@ -14,7 +14,8 @@
  * logger, writer fds.  Each failure must be ENOMEM (through the Win32
  * API, ERROR_NOT_ENOUGH_MEMORY) and change nothing; each success must
  * work; the books stay exact (accepted = delivered + EventsLost); and the
- * module unloads at the end.  What leaked, kmemleak finds after the run
+ * module unloads at the end.  Then each ioctl path once more with every
+ * one of its allocations failed in turn (/proc/thread-self/fail-nth).  What leaked, kmemleak finds after the run
  * (scripts/vm/init.sh).  Skips on a kernel without fault injection.
  */
 #include <poll.h>
@@ -682,6 +683,157 @@ TEST_F(fi, writer_fds)
 		close(w);
 	}
 	EXPECT_BOTH(&t, "writer fd");
+}
+
+/*
+ * This thread's fail-nth (/proc/thread-self/fail-nth, kept open: opening
+ * it allocates): its @n-th allocation from now on fails.
+ */
+static int nth_fd = -1;
+
+static int fail_nth(int n)
+{
+	char v[16];
+	int len = snprintf(v, sizeof(v), "%d", n);
+
+	return pwrite(nth_fd, v, len, 0) == len ? 0 : -errno;
+}
+
+/* Allocations still to come before the failure: 0 once it happened. */
+static int fail_nth_left(void)
+{
+	char v[16];
+	ssize_t got = pread(nth_fd, v, sizeof(v) - 1, 0);
+
+	if (got <= 0)
+		return -1;
+	v[got] = 0;
+	return atoi(v);
+}
+
+enum { OP_OPEN, OP_REGISTER, OP_TRAITS, OP_START, OP_ENABLE, OP_ATTACH, OP_WRITER, OP_COUNT };
+static const char *const op_names[OP_COUNT] = {
+	"open", "register", "traits", "start", "enable", "logger attach", "writer fd",
+};
+
+/*
+ * One operation with the fail-nth set: its result, 0 or -errno, and in
+ * @made the fd or session it made (-1: none), which the caller undoes.
+ * OP_REGISTER registers on the fresh file the caller opened, in @made.
+ */
+static int run_op(int op, int fd, const __u8 guid[16], __u32 reg, __u32 id,
+		  int *made)
+{
+	static const char args[] = "Key\0Value";
+	struct etw_writer_open o = { .size = sizeof(o) };
+	struct etw_enable e = { .size = sizeof(e) };
+	struct etw_consumer_attach a;
+	__u32 r, sid;
+	int ret;
+
+	if (op != OP_REGISTER)
+		*made = -1;
+	switch (op) {
+	case OP_OPEN:
+		ret = open(ETW_DEV, O_RDWR | O_CLOEXEC);
+		*made = ret;
+		return ret < 0 ? -errno : 0;
+	case OP_REGISTER:
+		return etw_register_simple(*made, guid, &r);
+	case OP_TRAITS:
+		return etw_set_info(fd, reg, ETW_INFO_SET_TRAITS, "\x08\x00" "etwfi", 8);
+	case OP_START:
+		ret = start_session(fd, "etwtest-fi-nth", 16, 0, 16, &sid);
+		*made = ret ? -1 : (int)sid;
+		return ret;
+	case OP_ENABLE:
+		e.logger_id = id;
+		e.control_code = ETW_CONTROL_CODE_ENABLE;
+		memcpy(e.guid, guid, 16);
+		e.flags = ETW_ENABLE_F_FILTER;
+		e.filter_type = 0x5;
+		e.filter_size = sizeof(args);
+		e.filter_data = (uintptr_t)args;
+		return etw_ioctl_err(fd, ETW_IOC_ENABLE, &e);
+	case OP_ATTACH:
+		ret = attach(fd, id, ETW_CONSUMER_F_LOGGER, NULL, &a);
+		*made = ret;
+		return ret < 0 ? ret : 0;
+	default:
+		ret = etw_ioctl_err(fd, ETW_IOC_WRITER_OPEN, &o);
+		*made = ret ? -1 : o.fd;
+		return ret;
+	}
+}
+
+/*
+ * Every allocation site of each path, one at a time: /proc/thread-self/
+ * fail-nth fails this thread's n-th allocation (any code's, etw.ko's and
+ * the kernel's around it alike) for n = 1, 2, ... until the operation
+ * makes fewer.  Each injected failure is ENOMEM and leaves nothing behind
+ * (no session, no consumer, the provider as it was), or the operation
+ * absorbed it (a notification dropped whole) and worked.
+ */
+TEST_F(fi, every_allocation_site_once)
+{
+	struct etw_consumer_attach a;
+	int op, n, ret, made = -1, sites, nomem;
+	__u32 reg, id;
+	int pf;
+
+	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, nth_fd);
+	ASSERT_EQ(0, start_session(self->fd, "etwtest-fi-sites", 4, 0, 8, &id));
+	pf = open(ETW_DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, pf);
+	ASSERT_EQ(0, etw_register_simple(pf, self->guid, &reg));
+	for (op = 0; op < OP_COUNT; op++) {
+		sites = nomem = 0;
+		for (n = 1; n < 400; n++) {
+			/* A fresh file: its first registration maps its state. */
+			if (op == OP_REGISTER)
+				ASSERT_LE(0, made = open(ETW_DEV, O_RDWR | O_CLOEXEC));
+			ASSERT_EQ(0, fail_nth(n));
+			ret = run_op(op, self->fd, self->guid, self->reg, id, &made);
+			if (fail_nth_left() > 0) {
+				ASSERT_EQ(0, fail_nth(0));
+				EXPECT_EQ(0, ret) TH_LOG("%s without a failure", op_names[op]);
+				n = -n;
+			} else {
+				sites++;
+				nomem += ret == -ENOMEM;
+				if (ret)
+					EXPECT_EQ(-ENOMEM, ret) TH_LOG("%s, allocation %d", op_names[op], n);
+			}
+			/* Undo, and check a failure left nothing. */
+			if (op == OP_START && ret)
+				EXPECT_EQ(-ENOENT, query_by_name(self->fd, "etwtest-fi-nth"));
+			if (op == OP_START && !ret)
+				EXPECT_EQ(0, etw_session_ctl(self->fd, made, ETW_CONTROL_STOP, NULL));
+			if (op == OP_ENABLE) {
+				EXPECT_EQ(ret ? 0 : 1, stores(pf, reg, id)) TH_LOG("enable %d", n);
+				if (!ret)
+					ASSERT_EQ(0, etw_enable_simple(self->fd, id, self->guid,
+								       ETW_CONTROL_CODE_DISABLE,
+								       0, 0, 0, 0));
+			}
+			if (op == OP_ATTACH && ret) {
+				/* No consumer left attached: the next one gets in. */
+				made = attach(self->fd, id, ETW_CONSUMER_F_LOGGER, NULL, &a);
+				EXPECT_LE(0, made);
+			}
+			if (op != OP_TRAITS && op != OP_START && op != OP_ENABLE && made >= 0)
+				close(made);
+			if (n < 0)
+				break;
+		}
+		TH_LOG("%s: %d allocations failed one at a time, %d of them ENOMEM",
+		       op_names[op], sites, nomem);
+		EXPECT_LT(0, nomem) TH_LOG("%s", op_names[op]);
+		EXPECT_GT(0, n) TH_LOG("%s made more than 400 allocations", op_names[op]);
+	}
+	close(pf);
+	close(nth_fd);
 }
 
 /* After all of it: idle, the module unloads, and loads again. */
