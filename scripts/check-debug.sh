@@ -86,7 +86,9 @@ fi
 # The debug kernel runs the tests several times slower: the harness's
 # timeouts scale (selftests/etw/timeout_scale.h), each program may take
 # 30 minutes (the fuzzer 2.5 hours), a boot 3 hours.  A 16 MiB log buffer
-# keeps every report of a long run for the dump at the end.
+# keeps every report of a long run for the dump at the end.  init_on_alloc=1
+# as Debian's kernels have it by default (page_poison=1 takes precedence,
+# and says so: how init.sh knows page poisoning is on).
 env="ETW_TIMEOUT_SCALE=6 ETW_STRESS_SECONDS=20"
 env_tests="$env ETW_TEST_TIMEOUT=1800"
 env_fuzz="$env ETW_TEST_TIMEOUT=9000 ETW_FUZZ_SECONDS=8400"
@@ -107,7 +109,7 @@ t0=$(date +%s)
 for job in $jobs; do
 	eval "list=\$tests_$job env=\$env_$job"
 	ETW_VM_TIMEOUT=${ETW_VM_TIMEOUT:-10800} \
-	ETW_VM_APPEND="log_buf_len=16M etwenv=$(echo $env | tr ' ' ,) etwtests=$(echo $list | tr ' ' ,)" \
+	ETW_VM_APPEND="log_buf_len=16M init_on_alloc=1 etwenv=$(echo $env | tr ' ' ,) etwtests=$(echo $list | tr ' ' ,)" \
 		scripts/vm/run.sh "$vm/vmlinuz" "$initrd" test "$log/vm-debug-$job.log" &
 done
 wait

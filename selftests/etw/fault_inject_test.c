@@ -202,13 +202,14 @@ static int query_by_name(int fd, const char *name)
 	return etw_ioctl_err(fd, ETW_IOC_SESSION_CONTROL, &c);
 }
 
-static int start_session(int fd, const char *name, __u32 kb, __u32 min, __u32 max,
-			 __u32 *id)
+static int start_session_mode(int fd, const char *name, __u32 mode, __u32 kb,
+			      __u32 min, __u32 max, __u32 *id)
 {
 	struct etw_session_start st = { .size = sizeof(st) };
 	int ret;
 
 	snprintf(st.info.name, sizeof(st.info.name), "%s", name);
+	st.info.log_file_mode = mode;
 	st.info.buffer_size_kb = kb;
 	st.info.min_buffers = min;
 	st.info.max_buffers = max;
@@ -216,6 +217,12 @@ static int start_session(int fd, const char *name, __u32 kb, __u32 min, __u32 ma
 	if (!ret)
 		*id = st.info.logger_id;
 	return ret;
+}
+
+static int start_session(int fd, const char *name, __u32 kb, __u32 min, __u32 max,
+			 __u32 *id)
+{
+	return start_session_mode(fd, name, 0, kb, min, max, id);
 }
 
 /* Opening the device, registering, and EventSetInformation's traits. */
@@ -498,33 +505,43 @@ static int attach(int fd, __u32 id, __u32 flags, const __u8 *guid,
 }
 
 /*
- * A logger's attach (its ring and control page) and a copy consumer's
- * beside it (its own copy slots): a failed attach leaves no consumer
- * behind, so the next one attaches.
+ * A logger's attach (its ring and control page, the pool filled to
+ * MaximumBuffers) to a file session, and a copy consumer's beside the
+ * first consumer of a real-time session (its own copy slots): a failed
+ * attach leaves no consumer behind, so the next one attaches.
  */
 TEST_F(fi, consumer_attach)
 {
 	struct tally log_t = { 0 }, copy_t = { 0 };
 	struct etw_consumer_attach a;
-	int i, c, logger;
+	int i, c, first;
+	__u32 rt;
 
 	ASSERT_EQ(0, start_session(self->fd, "etwtest-fi-attach", 4, 4, 8, &self->id));
+	ASSERT_EQ(0, start_session_mode(self->fd, "etwtest-fi-attach-rt", ETW_MODE_REAL_TIME,
+					4, 4, 8, &rt));
+	first = attach(self->fd, rt, 0, NULL, &a);
+	ASSERT_LE(0, first);
 	for (i = 0; i < ITERATIONS; i++) {
 		ASSERT_EQ(0, fault_arm(5));
 		c = attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, NULL, &a);
 		ASSERT_EQ(0, fault_arm(0));
 		TALLY(&log_t, c < 0 ? c : 0);
-		logger = c >= 0 ? c : attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, NULL, &a);
-		ASSERT_LE(0, logger);
+		if (c < 0)
+			c = attach(self->fd, self->id, ETW_CONSUMER_F_LOGGER, NULL, &a);
+		ASSERT_LE(0, c);
+		close(c);
 
 		ASSERT_EQ(0, fault_arm(5));
-		c = attach(self->fd, self->id, 0, NULL, &a);
+		c = attach(self->fd, rt, 0, NULL, &a);
 		ASSERT_EQ(0, fault_arm(0));
 		TALLY(&copy_t, c < 0 ? c : 0);
-		if (c >= 0)
-			close(c);
-		close(logger);
+		if (c < 0)
+			c = attach(self->fd, rt, 0, NULL, &a);
+		ASSERT_LE(0, c);
+		close(c);
 	}
+	close(first);
 	EXPECT_BOTH(&log_t, "logger attach");
 	EXPECT_BOTH(&copy_t, "copy consumer attach");
 }
@@ -731,7 +748,7 @@ static int run_op(int op, int fd, const __u8 guid[16], __u32 reg, __u32 id,
 	__u32 r, sid;
 	int ret;
 
-	if (op != OP_REGISTER)
+	if (op != OP_REGISTER && op != OP_TRAITS)
 		*made = -1;
 	switch (op) {
 	case OP_OPEN:
@@ -741,7 +758,8 @@ static int run_op(int op, int fd, const __u8 guid[16], __u32 reg, __u32 id,
 	case OP_REGISTER:
 		return etw_register_simple(*made, guid, &r);
 	case OP_TRAITS:
-		return etw_set_info(fd, reg, ETW_INFO_SET_TRAITS, "\x08\x00" "etwfi", 8);
+		/* On a registration of its own, which the caller made. */
+		return etw_set_info(fd, *made, ETW_INFO_SET_TRAITS, "\x08\x00" "etwfi", 8);
 	case OP_START:
 		ret = start_session(fd, "etwtest-fi-nth", 16, 0, 16, &sid);
 		*made = ret ? -1 : (int)sid;
@@ -778,7 +796,7 @@ TEST_F(fi, every_allocation_site_once)
 {
 	struct etw_consumer_attach a;
 	int op, n, ret, made = -1, sites, nomem;
-	__u32 reg, id;
+	__u32 reg, id, treg = 0;
 	int pf;
 
 	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
@@ -793,6 +811,10 @@ TEST_F(fi, every_allocation_site_once)
 			/* A fresh file: its first registration maps its state. */
 			if (op == OP_REGISTER)
 				ASSERT_LE(0, made = open(ETW_DEV, O_RDWR | O_CLOEXEC));
+			if (op == OP_TRAITS) {
+				ASSERT_EQ(0, etw_register_simple(self->fd, self->guid, &treg));
+				made = treg;
+			}
 			ASSERT_EQ(0, fail_nth(n));
 			ret = run_op(op, self->fd, self->guid, self->reg, id, &made);
 			if (fail_nth_left() > 0) {
@@ -822,8 +844,13 @@ TEST_F(fi, every_allocation_site_once)
 				made = attach(self->fd, id, ETW_CONSUMER_F_LOGGER, NULL, &a);
 				EXPECT_LE(0, made);
 			}
-			if (op != OP_TRAITS && op != OP_START && op != OP_ENABLE && made >= 0)
+			if (op == OP_TRAITS) {
+				struct etw_provider_unregister u = { .size = sizeof(u), .reg_id = treg };
+
+				EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_PROVIDER_UNREGISTER, &u));
+			} else if (op != OP_START && op != OP_ENABLE && made >= 0) {
 				close(made);
+			}
 			if (n < 0)
 				break;
 		}
