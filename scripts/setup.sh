@@ -14,6 +14,7 @@
 # libelf-dev (libetw reads manifests, and the ones programs carry).  Then, into
 # BUILD_DIR (kept between runs, never committed):
 #   vm/<release>/vmlinuz   the kernel image, from Debian's .deb (not installed)
+#   lttng-modules/src/     lttng-modules-dkms' sources (make bench's LTTng peer)
 #   ksrc/                  checkpatch.pl, kernel-doc and the kselftest harness
 #                          headers, from Debian's linux-source-6.12 tarball
 set -eu
@@ -65,6 +66,24 @@ for rel in $kernels; do
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -O "./boot/vmlinuz-$rel" > "$out/vmlinuz.tmp"
 	mv "$out/vmlinuz.tmp" "$out/vmlinuz"
 done
+
+# LTTng's kernel tracer, the peer of make bench's section 12: the sources
+# of Debian's lttng-modules-dkms, extracted from the .deb (downloaded into
+# apt's cache) rather than installed, so DKMS builds nothing on this
+# machine; scripts/lttng-modules.sh builds them for the VM's kernel.
+lttng="$build/lttng-modules/src"
+if [ ! -f "$lttng/Makefile" ]; then
+	deb=$(ls /var/cache/apt/archives/lttng-modules-dkms_*.deb 2>/dev/null | head -n 1 || true)
+	if [ -z "$deb" ]; then
+		say "downloading lttng-modules-dkms"
+		apt-get install -d -y -qq --no-install-recommends lttng-modules-dkms >/dev/null
+		deb=$(ls /var/cache/apt/archives/lttng-modules-dkms_*.deb | head -n 1)
+	fi
+	rm -rf "$lttng" "$lttng.tmp"
+	mkdir -p "$lttng.tmp"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$lttng.tmp" --strip-components=4 --wildcards './usr/src/lttng-modules-*'
+	mv "$lttng.tmp" "$lttng"
+fi
 
 # Files from the kernel source tarball: used at build time, never committed.
 ksrc="$build/ksrc"

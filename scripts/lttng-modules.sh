@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build LTTng's kernel tracer for one kernel, for make bench's section 12
+# (LTTng's sched_switch record against the kernel logger's CSwitch):
+#   scripts/lttng-modules.sh BUILD_DIR RELEASE
+# The sources are Debian's lttng-modules-dkms, which scripts/setup.sh
+# extracts into BUILD_DIR/lttng-modules/src (not installed: DKMS would
+# build it for every kernel on this machine).  The .ko files end in
+# BUILD_DIR/lttng-modules/RELEASE/ko/; the compiler's output in build.log
+# there.  Exits non-zero when a module the benchmark needs did not build.
+#
+# The timer probe is left out: Debian's 6.1 (6.1.x stable) gave
+# trace_hrtimer_start a third argument (was_armed) that lttng-modules
+# 2.13.9 does not know, and the benchmark records sched_switch only.
+set -eu
+build=${1:?usage: lttng-modules.sh BUILD_DIR RELEASE} rel=${2:?usage: lttng-modules.sh BUILD_DIR RELEASE}
+src=$build/lttng-modules/src
+out=$build/lttng-modules/$rel
+kdir=/usr/src/linux-headers-$rel
+[ -f "$src/Makefile" ] || { echo "lttng-modules: no sources in $src (scripts/setup.sh)" >&2; exit 1; }
+[ -e "$out/ko/.built" ] && exit 0
+
+rm -rf "$out"
+mkdir -p "$out"
+cp -a "$src" "$out/tree"
+sed -i '/lttng-probe-timer\.o/d' "$out/tree/src/probes/Kbuild"
+if ! nice -n 10 make -C "$out/tree" KERNELDIR="$kdir" -j2 modules > "$out/build.log" 2>&1; then
+	echo "lttng-modules: the build for $rel failed; the errors ($out/build.log):" >&2
+	grep 'error:' "$out/build.log" | sort -u | head -n 20 >&2
+	exit 1
+fi
+mkdir -p "$out/ko"
+find "$out/tree/src" -name '*.ko' -exec cp {} "$out/ko/" \;
+for m in lttng-tracer lttng-wrapper lttng-lib-ring-buffer lttng-probe-sched \
+	 lttng-ring-buffer-client-overwrite lttng-ring-buffer-client-mmap-overwrite \
+	 lttng-ring-buffer-metadata-mmap-client; do
+	[ -s "$out/ko/$m.ko" ] || { echo "lttng-modules: $m.ko was not built for $rel" >&2; exit 1; }
+done
+touch "$out/ko/.built"
