@@ -395,6 +395,14 @@ END {
 		     cost("i", "kstack.cswitch.perf"), "")
 		row("  CSwitch record (ns added) / perf's", ratio2("w", "kstack.cswitch.etw", "kstack.cswitch.perf", "kstack.cswitch.none"),
 		    ratio2("i", "kstack.cswitch.etw", "kstack.cswitch.perf", "kstack.cswitch.none"), "x", "<=", 1, "<= 1x")
+		if (has("w", "kstack.cswitch.lttng") || has("i", "kstack.cswitch.lttng")) {
+			info("  under LTTng's kernel sched_switch", cost("w", "kstack.cswitch.lttng"),
+			     cost("i", "kstack.cswitch.lttng"), "")
+			row("  CSwitch record (ns added) / LTTng's", ratio2("w", "kstack.cswitch.etw", "kstack.cswitch.lttng", "kstack.cswitch.none"),
+			    ratio2("i", "kstack.cswitch.etw", "kstack.cswitch.lttng", "kstack.cswitch.none"), "x", "<=", 1, "<= 1x")
+		} else {
+			printf "  %-44s %14s\n", "  under LTTng's kernel sched_switch", "n/a (no lttng-modules)"
+		}
 		info("  records lost (CSwitch, with stacks)", val("w", "kstack.cswitch.etw.lost") + val("w", "kstack.cswitch.etw_stack.lost"),
 		     val("i", "kstack.cswitch.etw.lost") + val("i", "kstack.cswitch.etw_stack.lost"), "")
 		info("busy loop block, no tracing", cost("w", "kstack.profile.none"),

@@ -14,7 +14,8 @@
 #   2. build etw.ko for the kernel (ETW_KERNEL, default the newest of
 #      scripts/kernels.sh), libetw, etw and the programs in bench/
 #   3. an initramfs of its own: the test image's busybox root plus the
-#      bench programs, lttng-sessiond, lttng-consumerd and lttng
+#      bench programs, lttng-sessiond, lttng-consumerd and lttng, and
+#      lttng-modules built for the kernel (scripts/lttng-modules.sh)
 #   4. boot it twice under QEMU TCG, each boot running scripts/vm/bench.sh:
 #        wall    2 vCPUs, times are wall clock (inflated by emulation and
 #                by whatever else this machine runs: read ratios only)
@@ -85,6 +86,15 @@ for f in /usr/bin/lttng /usr/bin/lttng-sessiond $consumerd; do
 	mkdir -p "$stage$(dirname $f)"
 	cp "$f" "$stage$f"
 done
+# LTTng's kernel tracer (scripts/lttng-modules.sh) where it builds for
+# $rel, with the modules.dep that lttng-sessiond's libkmod reads.
+if scripts/lttng-modules.sh "$BUILD" "$rel"; then
+	mkdir -p "$stage/lib/modules/$rel/extra"
+	cp "$BUILD/lttng-modules/$rel"/ko/*.ko "$stage/lib/modules/$rel/extra/"
+	depmod -b "$stage" "$rel"
+else
+	echo "bench: no LTTng kernel tracer for $rel: section 12 has no LTTng row" >&2
+fi
 # perf, when this machine has it, for BENCH_ONLY=profile.
 [ -x /usr/bin/perf ] && cp /usr/bin/perf "$stage/usr/bin/"
 # lttng-sessiond validates its session configuration against this schema.

@@ -85,6 +85,25 @@ if want kstack; then
 			etw-bench-kstack profile perf 2>/dev/null
 		rm -f /tmp/perf-cs.data /tmp/perf-prof.data
 	fi
+	# LTTng's kernel sched_switch record (lttng-modules, when make bench
+	# could build it for this kernel): a snapshot session, as item 5's.
+	if [ -d "/lib/modules/$(uname -r)/extra" ]; then
+		mkdir -p /dev/shm /var/run /run /root
+		grep -q ' /dev/shm ' /proc/mounts || mount -t tmpfs tmpfs /dev/shm
+		export HOME=/root
+		if { lttng-sessiond --kmod-probes=sched --daemonize &&
+		     lttng create etwbench-k --snapshot &&
+		     lttng enable-event -k sched_switch &&
+		     lttng start; } >/dev/null 2>/tmp/lttng-k.err; then
+			etw-bench-kstack cswitch lttng
+			lttng stop etwbench-k >/dev/null 2>&1
+		else
+			say "lttng kernel session failed:"
+			cat /tmp/lttng-k.err
+		fi
+		lttng destroy etwbench-k >/dev/null 2>&1
+		pid=$(pidof lttng-sessiond) && kill $pid
+	fi
 fi
 
 if want logger; then
