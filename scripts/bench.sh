@@ -87,10 +87,19 @@ for f in /usr/bin/lttng /usr/bin/lttng-sessiond $consumerd; do
 	cp "$f" "$stage$f"
 done
 # LTTng's kernel tracer (scripts/lttng-modules.sh) where it builds for
-# $rel, with the modules.dep that lttng-sessiond's libkmod reads.
+# $rel, with the indexes lttng-sessiond's libkmod reads: modules.dep, and
+# modules.builtin from the kernel's package (libkmod refuses an empty one).
 if scripts/lttng-modules.sh "$BUILD" "$rel"; then
 	mkdir -p "$stage/lib/modules/$rel/extra"
 	cp "$BUILD/lttng-modules/$rel"/ko/*.ko "$stage/lib/modules/$rel/extra/"
+	deb=$(ls /var/cache/apt/archives/linux-image-"$rel"_*.deb 2>/dev/null | head -n 1 || true)
+	if [ -z "$deb" ]; then
+		apt-get install -d -y -qq --no-install-recommends "linux-image-$rel" >/dev/null
+		deb=$(ls /var/cache/apt/archives/linux-image-"$rel"_*.deb | head -n 1)
+	fi
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$stage" --wildcards \
+		"./lib/modules/$rel/modules.builtin" "./lib/modules/$rel/modules.builtin.modinfo" \
+		"./lib/modules/$rel/modules.order"
 	depmod -b "$stage" "$rel"
 else
 	echo "bench: no LTTng kernel tracer for $rel: section 12 has no LTTng row" >&2
