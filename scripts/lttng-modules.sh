@@ -8,7 +8,8 @@
 # extracts into BUILD_DIR/lttng-modules/src (not installed: DKMS would
 # build it for every kernel on this machine).  The .ko files end in
 # BUILD_DIR/lttng-modules/RELEASE/ko/; the compiler's output in build.log
-# there.  Exits non-zero when a module the benchmark needs did not build.
+# there.  Exits non-zero when a module the benchmark needs did not build
+# (and at once on later calls for that kernel).
 #
 # The timer probe is left out: Debian's 6.1 (6.1.x stable) gave
 # trace_hrtimer_start a third argument (was_armed) that lttng-modules
@@ -20,6 +21,12 @@ out=$build/lttng-modules/$rel
 kdir=/usr/src/linux-headers-$rel
 [ -f "$src/Makefile" ] || { echo "lttng-modules: no sources in $src (scripts/setup.sh)" >&2; exit 1; }
 [ -e "$out/ko/.built" ] && exit 0
+# A kernel it failed for fails again: say so without building again.
+if [ -e "$out/.failed" ]; then
+	echo "lttng-modules: does not build for $rel (rm -r $out to retry); the errors:" >&2
+	grep 'error:' "$out/build.log" | sort -u | head -n 20 >&2
+	exit 1
+fi
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -28,6 +35,7 @@ sed -i '/lttng-probe-timer\.o/d' "$out/tree/src/probes/Kbuild"
 if ! nice -n 10 make -C "$out/tree" KERNELDIR="$kdir" -j2 modules > "$out/build.log" 2>&1; then
 	echo "lttng-modules: the build for $rel failed; the errors ($out/build.log):" >&2
 	grep 'error:' "$out/build.log" | sort -u | head -n 20 >&2
+	touch "$out/.failed"
 	exit 1
 fi
 mkdir -p "$out/ko"
