@@ -21,53 +21,23 @@
 #
 # T="a b" runs only the named selftests (as make vm-test does).
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
-BUILD=${BUILD:-build}
-export BUILD
-MAKE="make -s --no-print-directory BUILD=$BUILD"
-log=$BUILD/check
-start=$(date +%s)
-
-passed=0 failed=0 skipped=0
-tally() { # tally P F S
-	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
-}
-finish() {
-	now=$(date +%s); dt=$((now - start))
-	echo "check-debug: $skipped skipped, $dt s"
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
-	exit $?
-}
-step() { printf '== %s\n' "$*"; }
-gate() { # gate NAME CMD...: one pass or one fail; stop at a failure
-	name=$1
-	shift
-	if "$@"; then
-		echo "ok - $name"
-		tally 1 0 0
-	else
-		echo "not ok - $name"
-		tally 0 1 0
-		finish
-	fi
-}
+CHECK_NAME=check-debug
+. "$(dirname "$0")/check-lib.sh"
 
 step "setup"
 mkdir -p "$log"
-gate setup scripts/setup.sh "$BUILD"
+gate setup fatal scripts/setup.sh "$BUILD"
 
 step "debug kernel"
 kdir=$(scripts/debug-kernel/build.sh --dir)
 echo "   $kdir (REBUILD=1, or deleting it, builds it again)"
-gate "debug kernel: linux-source-6.12 + scripts/debug-kernel/debug.config" \
+gate "debug kernel: linux-source-6.12 + scripts/debug-kernel/debug.config" fatal \
 	sh -c "scripts/debug-kernel/build.sh > /dev/null"
 rel=$(cat "$kdir/release")
 
 step "build"
-gate "build: libetw, etw, selftests" $MAKE lib tools selftests stage
-gate "build: etw.ko for $rel, W=1" sh -c "$MAKE module KDIR=$kdir/linux > $log/build-$rel.log 2>&1 || { cat $log/build-$rel.log; exit 1; }"
+gate "build: libetw, etw, selftests" fatal $MAKE lib tools selftests stage
+gate "build: etw.ko for $rel, W=1" fatal sh -c "$MAKE module KDIR=$kdir/linux > $log/build-$rel.log 2>&1 || { cat $log/build-$rel.log; exit 1; }"
 # module/build.mk names the build after KDIR's last component.
 ko=$BUILD/kmod/linux/etw.ko
 # objtool's findings (not errors): a call inside a user-access window,

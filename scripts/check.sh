@@ -16,39 +16,8 @@
 # Exits non-zero on any failure, any kernel report, a VM that does not
 # finish, or a run in which nothing passed (everything skipped).
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
-BUILD=${BUILD:-build}
-export BUILD
-MAKE="make -s --no-print-directory BUILD=$BUILD"
-log=$BUILD/check
-start=$(date +%s)
-
-passed=0 failed=0 skipped=0
-tally() { # tally P F S
-	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
-}
-finish() {
-	now=$(date +%s); dt=$((now - start))
-	echo "check: $skipped skipped, $dt s"
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
-	exit $?
-}
-step() { printf '== %s\n' "$*"; }
-# A build or static check: one pass or one fail; stop at a build failure.
-gate() { # gate NAME fatal|go CMD...
-	name=$1 mode=$2
-	shift 2
-	if "$@"; then
-		echo "ok - $name"
-		tally 1 0 0
-	else
-		echo "not ok - $name"
-		tally 0 1 0
-		[ "$mode" = fatal ] && finish
-	fi
-}
+CHECK_NAME=check
+. "$(dirname "$0")/check-lib.sh"
 
 step "setup"
 gate setup fatal scripts/setup.sh "$BUILD"

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# What scripts/check.sh and scripts/check-debug.sh share, sourced after
+# they set CHECK_NAME: the tally of passes, failures and skips, the closing
+# "N passed, N failed" line, and gates (a build or static check that is one
+# pass or one fail).
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+BUILD=${BUILD:-build}
+export BUILD
+MAKE="make -s --no-print-directory BUILD=$BUILD"
+log=$BUILD/check
+start=$(date +%s)
+
+passed=0 failed=0 skipped=0
+tally() { # tally P F S
+	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
+}
+finish() {
+	now=$(date +%s); dt=$((now - start))
+	echo "$CHECK_NAME: $skipped skipped, $dt s"
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+	exit $?
+}
+step() { printf '== %s\n' "$*"; }
+# gate NAME fatal|go CMD...: fatal stops the run at a failure.
+gate() {
+	name=$1 mode=$2
+	shift 2
+	if "$@"; then
+		echo "ok - $name"
+		tally 1 0 0
+	else
+		echo "not ok - $name"
+		tally 0 1 0
+		[ "$mode" = fatal ] && finish
+	fi
+}
