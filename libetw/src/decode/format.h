@@ -150,4 +150,30 @@ int decode_format_event(struct decode_out *o, const struct decode_desc *d,
 
 void decode_out_free(struct decode_out *o);
 
+/* An unsigned little-endian value of @n bytes (the first 8 of a longer one). */
+static inline uint64_t decode_le(const uint8_t *p, uint32_t n)
+{
+	uint64_t v = 0;
+
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8;
+	case 4:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+		       (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+	case 8:
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+		       (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+		       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+		       (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+	}
+	if (n > 8)
+		n = 8;
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
 #endif /* LIBETW_DECODE_FORMAT_H */

@@ -48,31 +48,6 @@ static int put(struct decode_text *t, const char *s, size_t n)
 	return 0;
 }
 
-static uint64_t le(const uint8_t *p, uint32_t n)
-{
-	uint64_t v = 0;
-
-	switch (n) {
-	case 1:
-		return p[0];
-	case 2:
-		return (uint64_t)p[0] | (uint64_t)p[1] << 8;
-	case 4:
-		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
-		       (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
-	case 8:
-		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
-		       (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-		       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-		       (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-	}
-	if (n > 8)
-		n = 8;
-	while (n--)
-		v = v << 8 | p[n];
-	return v;
-}
-
 static int dec_u(struct decode_text *t, uint64_t v, bool neg)
 {
 	char b[24], *e = b + sizeof(b), *s = e;
@@ -246,10 +221,10 @@ static int systemtime(struct decode_text *t, const uint8_t *p)
 {
 	char b[48];
 	int n = snprintf(b, sizeof(b), "%04u-%02u-%02uT%02u:%02u:%02u.%03u",
-			 (unsigned int)le(p, 2), (unsigned int)le(p + 2, 2),
-			 (unsigned int)le(p + 6, 2), (unsigned int)le(p + 8, 2),
-			 (unsigned int)le(p + 10, 2), (unsigned int)le(p + 12, 2),
-			 (unsigned int)le(p + 14, 2));
+			 (unsigned int)decode_le(p, 2), (unsigned int)decode_le(p + 2, 2),
+			 (unsigned int)decode_le(p + 6, 2), (unsigned int)decode_le(p + 8, 2),
+			 (unsigned int)decode_le(p + 10, 2), (unsigned int)decode_le(p + 12, 2),
+			 (unsigned int)decode_le(p + 14, 2));
 
 	return put(t, b, (size_t)n);
 }
@@ -367,7 +342,7 @@ static int integer(struct decode_text *t, uint16_t in_type, uint16_t out_type,
 		   const struct decode_map *map, const uint8_t *p, uint32_t n,
 		   bool *number)
 {
-	uint64_t u = le(p, n);
+	uint64_t u = decode_le(p, n);
 	bool is_signed = in_type == TDH_INTYPE_INT8 || in_type == TDH_INTYPE_INT16 ||
 			 in_type == TDH_INTYPE_INT32 || in_type == TDH_INTYPE_INT64;
 	int64_t s = 0;
@@ -433,17 +408,17 @@ int decode_format_value(struct decode_text *t, uint16_t in_type,
 			if (out_type == TDH_OUTTYPE_NULL) {
 				if (number)
 					*number = true;
-				return dec_u(t, le(p, n), false);
+				return dec_u(t, decode_le(p, n), false);
 			}
 			if (out_type >= TDH_OUTTYPE_HEXINT8 &&
 			    out_type <= TDH_OUTTYPE_HEXINT64)
-				return hex(t, le(p, n));
+				return hex(t, decode_le(p, n));
 			break;
 		case TDH_INTYPE_POINTER:
 		case TDH_INTYPE_HEXINT32:
 		case TDH_INTYPE_HEXINT64:
 			if (out_type == TDH_OUTTYPE_NULL)
-				return hex(t, le(p, n));
+				return hex(t, decode_le(p, n));
 			break;
 		}
 	}
@@ -482,7 +457,7 @@ int decode_format_value(struct decode_text *t, uint16_t in_type,
 	case TDH_INTYPE_BOOLEAN:
 		if (n != 4)
 			return -EBADMSG;
-		return le(p, 4) ? put(t, "true", 4) : put(t, "false", 5);
+		return decode_le(p, 4) ? put(t, "true", 4) : put(t, "false", 5);
 	case TDH_INTYPE_FLOAT:
 		if (n != 4)
 			return -EBADMSG;
@@ -500,7 +475,7 @@ int decode_format_value(struct decode_text *t, uint16_t in_type,
 	case TDH_INTYPE_GUID:
 		return n != 16 ? -EBADMSG : guid(t, p);
 	case TDH_INTYPE_FILETIME:
-		return n != 8 ? -EBADMSG : filetime(t, le(p, 8));
+		return n != 8 ? -EBADMSG : filetime(t, decode_le(p, 8));
 	case TDH_INTYPE_SYSTEMTIME:
 		return n != 16 ? -EBADMSG : systemtime(t, p);
 	case TDH_INTYPE_SID:

@@ -25,26 +25,6 @@ struct walk {
 	void *ctx;
 };
 
-static uint64_t le(const uint8_t *p, uint32_t n)
-{
-	uint64_t v = 0;
-
-	switch (n) {
-	case 1:
-		return p[0];
-	case 2:
-		return (uint64_t)p[0] | (uint64_t)p[1] << 8;
-	case 4:
-		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
-		       (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
-	}
-	if (n > 8)
-		n = 8;
-	while (n--)
-		v = v << 8 | p[n];
-	return v;
-}
-
 static bool is_integer(uint16_t in_type)
 {
 	switch (in_type) {
@@ -138,7 +118,7 @@ static int one(struct walk *w, uint32_t i, uint32_t depth)
 		if (ret)
 			return ret;
 		if (e == 0 && is_integer(p->in_type))
-			w->vals[i] = le(it.p, it.n);
+			w->vals[i] = decode_le(it.p, it.n);
 		w->pos += it.n;
 		if ((ret = w->fn(w->ctx, &it)))
 			return ret;
@@ -189,7 +169,7 @@ static int props(struct walk *w, uint32_t first, uint32_t n, uint32_t depth)
 			if (ret)
 				return ret;
 		}
-		w->vals[i] = is_integer(p->in_type) ? le(it.p, it.n) : 0;
+		w->vals[i] = is_integer(p->in_type) ? decode_le(it.p, it.n) : 0;
 		w->pos += it.n;
 		ret = w->fn(w->ctx, &it);
 		if (ret)
