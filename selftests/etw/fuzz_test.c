@@ -733,8 +733,16 @@ static void fuzz_flush_and_read(struct fuzz_thread *t, int fd, struct fuzz_reade
 	w.desc.level = 4;
 	if (fuzz_call(t, fuzz_op(ETW_IOC_WRITE), fd, &w, &err) && err == EBADF)
 		rd->reg = 0;
-	if (!w.written) {
+	/*
+	 * Enable when nothing was written, and now and then anyway with a
+	 * short wait: every registration of the GUID (both roles' callback
+	 * threads register it) then gets a notification with a cookie, so
+	 * ETW_IOC_NOTIFY_ACK has one actually pending to acknowledge, however
+	 * few of the random enables succeed.
+	 */
+	if (!w.written || fuzz_chance(t, 30)) {
 		en.logger_id = rd->logger_id;
+		en.timeout_ms = w.written || fuzz_chance(t, 50) ? 1 : ETW_TIMEOUT_ASYNC;
 		memcpy(en.guid, t->guids[0], 16);
 		fuzz_call(t, fuzz_op(ETW_IOC_ENABLE), fd, &en, &err);
 	}
