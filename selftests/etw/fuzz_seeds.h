@@ -185,9 +185,18 @@ static inline void seed_session_start(struct fuzz_thread *t, void *arg)
 	s->info.min_buffers = fuzz_chance(t, 80) ? fuzz_below(t, 8) : fuzz_u32(t);
 	s->info.max_buffers = fuzz_chance(t, 80) ? fuzz_below(t, 12) : fuzz_u32(t);
 	s->info.flush_timer = fuzz_chance(t, 80) ? fuzz_below(t, 2) : fuzz_u32(t);
-	/* System loggers: every kernel source starts and stops under fuzz. */
-	if (fuzz_chance(t, 15)) {
+	/*
+	 * System loggers: every kernel source starts and stops under fuzz.
+	 * Rarely, and with small buffers: each start and stop of a source
+	 * patches kernel text (tracepoints, static keys), which QEMU's
+	 * multi-threaded TCG does not make safe against a CPU running the
+	 * patched code (Documentation/guarantees.rst); and a system logger
+	 * holds four buffers per CPU, so large ones would take the
+	 * max_buffer_memory_mb the fuzzer's other sessions need (ENOMEM).
+	 */
+	if (fuzz_chance(t, 5)) {
 		s->info.log_file_mode |= ETW_MODE_SYSTEM_LOGGER;
+		s->info.buffer_size_kb = 1 + fuzz_below(t, 8);
 		s->info.enable_flags = fuzz_chance(t, 80) ? fuzz_below(t, 8) :
 				       fuzz_u32(t);
 		if (fuzz_chance(t, 20))
