@@ -17,7 +17,8 @@ static void begin(struct dump *d)
 	else
 		fputs("file,index,time,timestamp,cpu,pid,tid,kind,provider,provider_name,event_name,"
 		      "id,version,channel,level,opcode,task,keyword,hook_id,flags,"
-		      "ext,fields,payload_size,payload\n", d->out);
+		      "level_name,task_name,opcode_name,keyword_name,channel_name,"
+		      "message,warning,ext,fields,payload_size,payload\n", d->out);
 }
 
 static void row(struct dump *d, const char *section, const char *key,
@@ -75,6 +76,18 @@ static void joined(FILE *out, const struct etw_decoded_event *dec,
 	field(out, sb->p);
 }
 
+/* A manifest event's name or message (dump_rendering.c), or "". */
+static void rendered(FILE *out, const struct dump_event *e, const char *key)
+{
+	for (size_t i = 0; i < e->rendering.n; i++) {
+		if (!strcmp(e->rendering.v[i].key, key)) {
+			field(out, e->rendering.v[i].value);
+			return;
+		}
+	}
+	putc(',', out);
+}
+
 static void number(struct dump_line *l, uint64_t v)
 {
 	line_u(l, v);
@@ -128,6 +141,13 @@ static void event(struct dump *d, const struct dump_event *e)
 	hex(&l, ev->hook_id, 4);
 	hex(&l, ev->flags, 4);
 	line_put(&l, out);
+	rendered(out, e, "Level");
+	rendered(out, e, "Task");
+	rendered(out, e, "Opcode");
+	rendered(out, e, "Keywords");
+	rendered(out, e, "Channel");
+	rendered(out, e, "Message");
+	field(out, e->warning ? e->warning : "");
 	joined(out, NULL, &e->ext, &d->sb);
 	joined(out, e->dec, &e->fields, &d->sb);
 	number(&l, ev->data_size);

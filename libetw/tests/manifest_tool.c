@@ -86,6 +86,10 @@ TEST(dump_every_format)
 
 	ASSERT_EQ(0, etw("dump -f csv --manifest %s %s", PS_MAN, path));
 	EXPECT_EQ(112, count(",Microsoft-Windows-PowerShell,"));
+	/* level_name,task_name,opcode_name,keyword_name,channel_name,message */
+	EXPECT_EQ(1, count(",level_name,task_name,opcode_name,keyword_name,channel_name,message,warning,"));
+	EXPECT_EQ(101, count(",Information,Command state,State change,,Analytic,\""));
+	EXPECT_EQ(1, count(",Information,IPC listener,Open,,Operational,\"IPC listener started in process 16040, application domain DefaultAppDomain.\",,"));
 
 	/* Without the manifest: raw, and no warning (no manifest to disagree). */
 	ASSERT_EQ(0, etw("dump %s", path));
@@ -114,6 +118,8 @@ TEST(version_mismatch_shown_raw)
 	EXPECT_EQ(111, count("(Channel) "));
 	ASSERT_EQ(0, etw("dump -f xml --manifest %s %s", man, path));
 	EXPECT_EQ(1, count("<Warning>the manifest of Microsoft-Windows-PowerShell has no event 53504 version 1: shown raw</Warning>"));
+	ASSERT_EQ(0, etw("dump -f csv --manifest %s %s", man, path));
+	EXPECT_EQ(1, count(",,,,,,,the manifest of Microsoft-Windows-PowerShell has no event 53504 version 1: shown raw,"));
 	unlink(man);
 }
 
