@@ -117,6 +117,9 @@ TEST_F(tdh, event_information)
 	EXPECT_STREQ("Operational", s);
 	narrow(TEI_KEYWORDS_NAME(info), s, sizeof(s));
 	EXPECT_STREQ("Network", s);
+	/* One keyword: its name, then the empty string ending the list. */
+	EXPECT_EQ(0, TEI_KEYWORDS_NAME(info)[7]);
+	EXPECT_EQ(0, TEI_KEYWORDS_NAME(info)[8]);
 	narrow(TEI_EVENT_MESSAGE(info), s, sizeof(s));
 	EXPECT_STREQ("Ints: %1 %2 port %6 pid %9, error %12%n(100%% done)", s);
 	narrow(TEI_PROVIDER_MESSAGE(info), s, sizeof(s));
@@ -129,6 +132,39 @@ TEST_F(tdh, event_information)
 	EXPECT_EQ(8, info->EventPropertyInfoArray[21].length);
 	EXPECT_EQ(0, info->EventPropertyInfoArray[18].length);	/* pointer */
 	EXPECT_EQ(0, info->EventPropertyInfoArray[7].Flags);
+	free(info);
+}
+
+/*
+ * KeywordsNameOffset is Windows' list of strings, each NUL-terminated,
+ * ended by an empty one; no keywords, no list.
+ */
+TEST_F(tdh, keyword_names_list)
+{
+	PTRACE_EVENT_INFO info;
+	const WCHAR *k;
+	char s[256];
+	ULONG status;
+
+	strings_event();
+	make_record(&self->r);
+	info = event_info(&self->r.er, &status);
+	ASSERT_NE(NULL, info) TH_LOG("status %lu", (unsigned long)status);
+	ASSERT_NE(0, info->KeywordsNameOffset);
+	k = TEI_KEYWORDS_NAME(info);
+	narrow(k, s, sizeof(s));
+	EXPECT_STREQ("Network", s);
+	k += 8;
+	narrow(k, s, sizeof(s));
+	EXPECT_STREQ("Disk", s);
+	EXPECT_EQ(0, k[5]);
+	free(info);
+
+	EventWriteEmptyEvent();
+	make_record(&self->r);
+	info = event_info(&self->r.er, &status);
+	ASSERT_NE(NULL, info) TH_LOG("status %lu", (unsigned long)status);
+	EXPECT_EQ(0, info->KeywordsNameOffset);
 	free(info);
 }
 

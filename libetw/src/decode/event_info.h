@@ -125,6 +125,13 @@ void tei_set_event(struct tei_builder *b, const GUID *provider,
 /* A string of the fixed part (copied); NULL clears it. */
 void tei_set_string(struct tei_builder *b, enum tei_string which,
 		    const char *utf8);
+/*
+ * The keyword names (copied; n == 0 clears them).  TRACE_EVENT_INFO gets
+ * Windows' list at KeywordsNameOffset: each name NUL-terminated, then an
+ * empty string; the UTF-8 form (decode_desc.strings) joins them by ", ".
+ */
+void tei_set_keyword_names(struct tei_builder *b, const char *const *names,
+			   size_t n);
 /* The event's tags (28 bits, TRACE_EVENT_INFO.Tags). */
 void tei_set_tags(struct tei_builder *b, uint32_t tags);
 /* Properties before it are top level; default: all of them. */

@@ -33,24 +33,14 @@ static const char *shown(const struct etw_mf_value *v)
 	return v->message && *v->message ? v->message : v->name;
 }
 
-/* Keyword names joined by ", " (TDH's list, one string here). */
-static char *keyword_names(const struct etw_mf_event *e)
+/* The names of the event's keywords, in the manifest's order. */
+static const char **keyword_names(const struct etw_mf_event *e)
 {
-	size_t n = 1;
-	char *s;
+	const char **v = calloc(e->nkeywords + 1, sizeof(*v));
 
-	for (size_t i = 0; i < e->nkeywords; i++)
-		n += strlen(shown(e->keyword_v[i])) + 2;
-	s = malloc(n);
-	if (!s)
-		return NULL;
-	s[0] = '\0';
-	for (size_t i = 0; i < e->nkeywords; i++) {
-		if (i)
-			strcat(s, ", ");
-		strcat(s, shown(e->keyword_v[i]));
-	}
-	return s;
+	for (size_t i = 0; v && i < e->nkeywords; i++)
+		v[i] = shown(e->keyword_v[i]);
+	return v;
 }
 
 static int add_map(struct tei_builder *b, const struct etw_mf_map *m)
@@ -133,7 +123,7 @@ int mf_describe(const struct etw_mf_provider *p, const struct etw_mf_event *e,
 	const struct etw_mf_task *task = NULL;
 	struct tei_builder *b;
 	ULONG flags = 0;
-	char *kw;
+	const char **kw;
 	int ret = 0;
 
 	for (size_t i = 0; e->task_v && i < p->ntasks && !task; i++)
@@ -147,7 +137,7 @@ int mf_describe(const struct etw_mf_provider *p, const struct etw_mf_event *e,
 	kw = keyword_names(e);
 	if (!b || !kw) {
 		tei_builder_free(b);
-		free(kw);
+		free((void *)kw);
 		return -ENOMEM;
 	}
 	tei_set_event(b, &p->guid, task ? &task->event_guid : NULL, &desc,
@@ -155,14 +145,13 @@ int mf_describe(const struct etw_mf_provider *p, const struct etw_mf_event *e,
 	tei_set_string(b, TEI_PROVIDER_NAME_S, p->name);
 	tei_set_string(b, TEI_LEVEL_NAME_S, shown(e->level_v));
 	tei_set_string(b, TEI_CHANNEL_NAME_S, e->channel_v ? shown(&e->channel_v->v) : NULL);
-	if (*kw)
-		tei_set_string(b, TEI_KEYWORDS_NAME_S, kw);
+	tei_set_keyword_names(b, kw, e->nkeywords);
 	tei_set_string(b, TEI_TASK_NAME_S, shown(e->task_v));
 	tei_set_string(b, TEI_OPCODE_NAME_S, shown(e->opcode_v));
 	tei_set_string(b, TEI_EVENT_MESSAGE_S, e->message);
 	tei_set_string(b, TEI_PROVIDER_MESSAGE_S, p->message);
 	tei_set_string(b, TEI_EVENT_NAME_S, e->name);
-	free(kw);
+	free((void *)kw);
 	if (e->tmpl)
 		ret = describe(b, e->tmpl);
 	if (!ret)

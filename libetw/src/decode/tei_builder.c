@@ -29,6 +29,8 @@ struct tei_builder {
 	ULONG template_flags;
 	uint32_t tags;
 	char *strings[TEI_STRING_COUNT];
+	char *keywords;			/* each name NUL-terminated ... */
+	size_t keywords_len;		/* ... in this many bytes */
 	struct tei_prop *props;
 	uint32_t nprops;
 	uint32_t cap;
@@ -52,6 +54,7 @@ void tei_builder_free(struct tei_builder *b)
 		return;
 	for (int i = 0; i < TEI_STRING_COUNT; i++)
 		free(b->strings[i]);
+	free(b->keywords);
 	for (uint32_t i = 0; i < b->nprops; i++) {
 		free((char *)b->props[i].name);
 		free((char *)b->props[i].map_name);
@@ -101,6 +104,47 @@ void tei_set_string(struct tei_builder *b, enum tei_string which,
 		return;
 	free(b->strings[which]);
 	b->strings[which] = dup_or_fail(b, utf8);
+}
+
+void tei_set_keyword_names(struct tei_builder *b, const char *const *names,
+			   size_t n)
+{
+	size_t len = 0, joined = 0;
+	char *list, *s;
+
+	free(b->keywords);
+	b->keywords = NULL;
+	b->keywords_len = 0;
+	tei_set_string(b, TEI_KEYWORDS_NAME_S, NULL);
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		len += strlen(names[i]) + 1;
+		joined += strlen(names[i]) + 2;
+	}
+	list = malloc(len);
+	s = malloc(joined);
+	if (!list || !s) {
+		free(list);
+		free(s);
+		if (!b->err)
+			b->err = -ENOMEM;
+		return;
+	}
+	len = 0;
+	s[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(names[i]) + 1;
+
+		memcpy(list + len, names[i], l);
+		len += l;
+		if (i)
+			strcat(s, ", ");
+		strcat(s, names[i]);
+	}
+	b->keywords = list;
+	b->keywords_len = len;
+	b->strings[TEI_KEYWORDS_NAME_S] = s;
 }
 
 void tei_set_tags(struct tei_builder *b, uint32_t tags)
@@ -235,11 +279,19 @@ static int layout_tei(const struct tei_builder *b, struct decode_desc *d)
 	if (size < sizeof(TRACE_EVENT_INFO))
 		size = sizeof(TRACE_EVENT_INFO);
 	for (int i = 0; i < TEI_STRING_COUNT; i++)
-		if (b->strings[i]) {
+		if (b->strings[i] && !(i == TEI_KEYWORDS_NAME_S && b->keywords)) {
 			if ((n = w_size(b->strings[i])) < 0)
 				return (int)n;
 			size += (size_t)n;
 		}
+	for (size_t k = 0; b->keywords && k < b->keywords_len;
+	     k += strlen(b->keywords + k) + 1) {
+		if ((n = w_size(b->keywords + k)) < 0)
+			return (int)n;
+		size += (size_t)n;
+	}
+	if (b->keywords)
+		size += 2;		/* the empty string that ends the list */
 	for (uint32_t i = 0; i < b->nprops; i++) {
 		if ((n = w_size(b->props[i].name)) < 0)
 			return (int)n;
@@ -260,8 +312,15 @@ static int layout_tei(const struct tei_builder *b, struct decode_desc *d)
 	if (off < sizeof(TRACE_EVENT_INFO))
 		off = sizeof(TRACE_EVENT_INFO);
 	for (int i = 0; i < TEI_STRING_COUNT; i++)
-		if (b->strings[i])
+		if (b->strings[i] && !(i == TEI_KEYWORDS_NAME_S && b->keywords))
 			str_off[i] = w_put(base, &off, size, b->strings[i]);
+	if (b->keywords) {
+		str_off[TEI_KEYWORDS_NAME_S] = (ULONG)off;
+		for (size_t k = 0; k < b->keywords_len;
+		     k += strlen(b->keywords + k) + 1)
+			w_put(base, &off, size, b->keywords + k);
+		off += 2;		/* calloc'd: the list's empty string */
+	}
 	t->ProviderGuid = b->provider;
 	t->EventGuid = b->event_guid;
 	t->EventDescriptor = b->desc;
