@@ -352,6 +352,71 @@ TEST_F(tdh, format_property_errors)
 				    0, 4, data, &size, buf, &used));
 }
 
+/* The providers of one source: how many, and whether g is one, named name. */
+static ULONG providers_of(struct __test_metadata *_metadata, DECODING_SOURCE src,
+			  const GUID *g, const char *name)
+{
+	PPROVIDER_ENUMERATION_INFO pe;
+	ULONG size = 0, n, found = 0;
+	char s[128];
+
+	EXPECT_EQ(ERROR_INSUFFICIENT_BUFFER,
+		  TdhEnumerateProvidersForDecodingSource(src, NULL, 0, &size));
+	pe = malloc(size);
+	EXPECT_EQ(ERROR_INSUFFICIENT_BUFFER,
+		  TdhEnumerateProvidersForDecodingSource(src, pe, size - 1, &size));
+	EXPECT_EQ(ERROR_SUCCESS, TdhEnumerateProvidersForDecodingSource(src, pe, size, &size));
+	n = pe->NumberOfProviders;
+	for (ULONG i = 0; i < n; i++) {
+		TRACE_PROVIDER_INFO *t = &pe->TraceProviderInfoArray[i];
+
+		EXPECT_EQ(src, t->SchemaSource);
+		EXPECT_LT(t->ProviderNameOffset, size);
+		if (!memcmp(&t->ProviderGuid, g, sizeof(*g))) {
+			narrow(PEI_PROVIDER_NAME(pe, t), s, sizeof(s));
+			EXPECT_STREQ(name, s);
+			found++;
+		}
+	}
+	free(pe);
+	EXPECT_EQ(1, found);
+	return n;
+}
+
+/*
+ * TdhEnumerateProviders lists every provider the decoders can decode:
+ * the manifests' (XMLFile) and the kernel MOF classes' (Wbem: the
+ * provider class MSNT_SystemTrace and each class GUID, named as TDH
+ * names its events' task); per source, TdhEnumerateProvidersForDecodingSource.
+ */
+TEST_F(tdh, providers_per_source)
+{
+	static const GUID systemtrace = { 0x9e814aad, 0x3204, 0x11d2,
+		{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
+	static const GUID process = { 0x3d6fa8d0, 0xfe05, 0x11d0,
+		{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+	static const GUID eventtrace = { 0x68fdd900, 0x4a3e, 0x11d1,
+		{ 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 } };
+	GUID g = ETW_TEST_MANIFEST;
+	PPROVIDER_ENUMERATION_INFO pe;
+	ULONG xml, wbem, size = 0, mof = 0;
+
+	xml = providers_of(_metadata, DecodingSourceXMLFile, &g, "Etw-Test-Manifest");
+	wbem = providers_of(_metadata, DecodingSourceWbem, &systemtrace, "MSNT_SystemTrace");
+	EXPECT_EQ(wbem, providers_of(_metadata, DecodingSourceWbem, &process, "Process"));
+	EXPECT_EQ(wbem, providers_of(_metadata, DecodingSourceWbem, &eventtrace, "EventTrace"));
+	EXPECT_LE(11, wbem);
+
+	ASSERT_EQ(ERROR_INSUFFICIENT_BUFFER, TdhEnumerateProviders(NULL, &size));
+	pe = malloc(size);
+	ASSERT_EQ(ERROR_SUCCESS, TdhEnumerateProviders(pe, &size));
+	EXPECT_EQ(xml + wbem, pe->NumberOfProviders);
+	for (ULONG i = 0; i < pe->NumberOfProviders; i++)
+		mof += pe->TraceProviderInfoArray[i].SchemaSource == DecodingSourceWbem;
+	EXPECT_EQ(wbem, mof);
+	free(pe);
+}
+
 TEST_F(tdh, providers_and_fields)
 {
 	PPROVIDER_ENUMERATION_INFO pe;
@@ -378,16 +443,15 @@ TEST_F(tdh, providers_and_fields)
 	}
 	EXPECT_TRUE(found);
 	free(pe);
-	size = 0;
-	ASSERT_EQ(ERROR_INSUFFICIENT_BUFFER,
+	/* Windows registers XMLFile and Wbem providers only. */
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
 		  TdhEnumerateProvidersForDecodingSource(DecodingSourceTlg, NULL, 0, &size));
-	pe = malloc(size);
-	ASSERT_EQ(ERROR_SUCCESS,
-		  TdhEnumerateProvidersForDecodingSource(DecodingSourceTlg, pe, size, &size));
-	EXPECT_EQ(0, pe->NumberOfProviders);
-	free(pe);
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  TdhEnumerateProvidersForDecodingSource(DecodingSourceWPP, NULL, 0, &size));
 	EXPECT_EQ(ERROR_INVALID_PARAMETER,
 		  TdhEnumerateProvidersForDecodingSource(DecodingSourceMax, NULL, 0, &size));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  TdhEnumerateProvidersForDecodingSource(DecodingSourceWbem, NULL, 0, NULL));
 
 	size = 0;
 	ASSERT_EQ(ERROR_INSUFFICIENT_BUFFER,

@@ -35,6 +35,10 @@ const GUID kc_guid_stackwalk = { 0xdef2fe46, 0x7bd6, 0x4b80,
 const GUID kc_guid_imageid = { 0xb3e675d7, 0x2554, 0x4f18,
 	{ 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde } };
 
+/* SystemTraceControlGuid: MSNT_SystemTrace's Guid qualifier. */
+static const GUID kc_guid_systemtrace = { 0x9e814aad, 0x3204, 0x11d2,
+	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
+
 const struct kc_table *const kc_tables[] = {
 	&kc_eventtrace, &kc_process, &kc_thread, &kc_image, &kc_perfinfo,
 	&kc_stackwalk, &kc_diskio, &kc_fileio, &kc_pagefault, &kc_sysconfig,
@@ -67,4 +71,37 @@ const struct kc_class *kc_find(const GUID *guid, uint8_t opcode,
 		}
 	}
 	return NULL;
+}
+
+/* Whether a class before tables[t].classes[i] has the same GUID. */
+static bool seen_before(unsigned int t, uint32_t i)
+{
+	const GUID *g = kc_tables[t]->classes[i].guid;
+
+	for (unsigned int u = 0; u <= t; u++) {
+		const struct kc_table *tab = kc_tables[u];
+		uint32_t end = u == t ? i : tab->count;
+
+		for (uint32_t j = 0; j < end; j++)
+			if (!memcmp(tab->classes[j].guid, g, sizeof(*g)))
+				return true;
+	}
+	return false;
+}
+
+int kc_providers_foreach(int (*fn)(void *ctx, const GUID *guid,
+				   const char *name),
+			 void *ctx)
+{
+	int ret = fn(ctx, &kc_guid_systemtrace, "MSNT_SystemTrace");
+
+	for (unsigned int t = 0; t < kc_table_count && !ret; t++) {
+		const struct kc_table *tab = kc_tables[t];
+
+		for (uint32_t i = 0; i < tab->count && !ret; i++)
+			if (!seen_before(t, i))
+				ret = fn(ctx, tab->classes[i].guid,
+					 tab->classes[i].task);
+	}
+	return ret;
 }

@@ -80,6 +80,17 @@ extern const struct kc_table kc_eventtrace, kc_process, kc_thread, kc_image,
 const struct kc_class *kc_find(const GUID *guid, uint8_t opcode,
 			       uint8_t version, const char **event_name);
 
+/*
+ * The MOF providers these classes make, as TdhEnumerateProviders lists
+ * them: MSNT_SystemTrace (SystemTraceControlGuid, the parent of every
+ * kernel class), then each class GUID once, named by its parent class's
+ * DisplayName (the task name TDH gives its events).  Stops at the first
+ * nonzero return of fn and returns it.
+ */
+int kc_providers_foreach(int (*fn)(void *ctx, const GUID *guid,
+				   const char *name),
+			 void *ctx);
+
 /* Every table, for the documentation test and TdhEnumerateProviders. */
 extern const struct kc_table *const kc_tables[];
 extern const unsigned int kc_table_count;

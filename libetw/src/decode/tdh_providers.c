@@ -2,9 +2,10 @@
 /*
  * What the TDH functions say about providers rather than events:
  * TdhEnumerateProviders(ForDecodingSource) lists the providers whose
- * manifests the decoders know (loaded, then installed); the kernel's MOF
- * classes are built in, not registered, and WPP and TraceLogging
- * providers describe themselves, so none of those is listed.
+ * manifests the decoders know (loaded, then installed), then the MOF
+ * providers of the kernel classes the Wbem source decodes
+ * (kernel_classes.h); WPP and TraceLogging providers have no registry
+ * (Windows supports only XMLFile and Wbem as the filter).
  * TdhEnumerateProviderFieldInformation and
  * TdhQueryProviderFieldInformation give a manifest's keywords, levels,
  * channels, tasks and opcodes; TdhEnumerateManifestProviderEvents and
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "../common/internal.h"
+#include "kernel_classes.h"
 #include "manifest.h"
 #include "tdh_internal.h"
 
@@ -26,60 +28,91 @@ struct enum_ctx {
 	PPROVIDER_ENUMERATION_INFO out;	/* NULL: measuring */
 	size_t count, strings;		/* providers, bytes of their names */
 	size_t off;			/* next string, when writing */
+	size_t max, cap;		/* what was measured, when writing */
+	bool overflow;			/* more came since: stopped */
 };
 
-static int enum_one(void *ctx, const struct etw_mf_provider *p)
+static int enum_add(struct enum_ctx *e, const GUID *guid, const char *name,
+		    DECODING_SOURCE source)
 {
-	struct enum_ctx *e = ctx;
-
 	if (e->out) {
-		TRACE_PROVIDER_INFO *t = &e->out->TraceProviderInfoArray[e->count];
+		TRACE_PROVIDER_INFO *t;
 
-		t->ProviderGuid = p->guid;
-		t->SchemaSource = DecodingSourceXMLFile;
-		t->ProviderNameOffset = tdh_wput(e->out, &e->off, p->name);
+		if (e->count == e->max || e->off + tdh_wsize(name) > e->cap) {
+			e->overflow = true;
+			return 1;
+		}
+		t = &e->out->TraceProviderInfoArray[e->count];
+
+		t->ProviderGuid = *guid;
+		t->SchemaSource = source;
+		t->ProviderNameOffset = tdh_wput(e->out, &e->off, name);
 	} else {
-		e->strings += tdh_wsize(p->name);
+		e->strings += tdh_wsize(name);
 	}
 	e->count++;
 	return 0;
 }
 
+static int enum_manifest(void *ctx, const struct etw_mf_provider *p)
+{
+	return enum_add(ctx, &p->guid, p->name, DecodingSourceXMLFile);
+}
+
+static int enum_wbem(void *ctx, const GUID *guid, const char *name)
+{
+	return enum_add(ctx, guid, name, DecodingSourceWbem);
+}
+
+/* Every provider of the sources asked for (DecodingSourceMax: all). */
+static void enum_all(DECODING_SOURCE filter, struct enum_ctx *e)
+{
+	int ret = 0;
+
+	if (filter == DecodingSourceXMLFile || filter == DecodingSourceMax)
+		ret = etw_manifest_providers_foreach(enum_manifest, e);
+	if (!ret && (filter == DecodingSourceWbem || filter == DecodingSourceMax))
+		kc_providers_foreach(enum_wbem, e);
+}
+
+static size_t enum_size(const struct enum_ctx *e)
+{
+	size_t size = offsetof(PROVIDER_ENUMERATION_INFO, TraceProviderInfoArray) +
+		      e->count * sizeof(TRACE_PROVIDER_INFO) + e->strings;
+
+	return size < sizeof(PROVIDER_ENUMERATION_INFO) ?
+	       sizeof(PROVIDER_ENUMERATION_INFO) : size;
+}
+
 static ULONG enumerate(DECODING_SOURCE filter, PPROVIDER_ENUMERATION_INFO buf,
 		       ULONG have, ULONG *need)
 {
-	struct enum_ctx e = { 0 };
+	struct enum_ctx m = { 0 }, e;
 	size_t size;
-	bool xml = filter == DecodingSourceXMLFile || filter == DecodingSourceMax;
 
-	if (xml)
-		etw_manifest_providers_foreach(enum_one, &e);
-	size = offsetof(PROVIDER_ENUMERATION_INFO, TraceProviderInfoArray) +
-	       e.count * sizeof(TRACE_PROVIDER_INFO) + e.strings;
-	if (size < sizeof(PROVIDER_ENUMERATION_INFO))
-		size = sizeof(PROVIDER_ENUMERATION_INFO);
+	enum_all(filter, &m);
+	size = enum_size(&m);
 	if (size > 0xFFFFFFFFu)
 		return ERROR_NOT_ENOUGH_MEMORY;
 	*need = (ULONG)size;
 	if (!buf || have < size)
 		return ERROR_INSUFFICIENT_BUFFER;
+	/*
+	 * Another thread may load a manifest between the walks: the writing
+	 * walk stops at what was measured, and the caller's loop is told the
+	 * size it needs now with ERROR_INSUFFICIENT_BUFFER, as on Windows.
+	 */
 	memset(buf, 0, size);
-	/* The list may have changed in between: count what fits again. */
-	e = (struct enum_ctx){ .out = buf };
-	e.off = offsetof(PROVIDER_ENUMERATION_INFO, TraceProviderInfoArray);
-	if (xml) {
-		struct enum_ctx m = { 0 };
-
-		etw_manifest_providers_foreach(enum_one, &m);
-		if (offsetof(PROVIDER_ENUMERATION_INFO, TraceProviderInfoArray) +
-		    m.count * sizeof(TRACE_PROVIDER_INFO) + m.strings > have) {
-			*need = (ULONG)(offsetof(PROVIDER_ENUMERATION_INFO,
-						 TraceProviderInfoArray) +
-					m.count * sizeof(TRACE_PROVIDER_INFO) + m.strings);
-			return ERROR_INSUFFICIENT_BUFFER;
-		}
-		e.off += m.count * sizeof(TRACE_PROVIDER_INFO);
-		etw_manifest_providers_foreach(enum_one, &e);
+	e = (struct enum_ctx){ .out = buf, .max = m.count, .cap = size };
+	e.off = offsetof(PROVIDER_ENUMERATION_INFO, TraceProviderInfoArray) +
+		m.count * sizeof(TRACE_PROVIDER_INFO);
+	enum_all(filter, &e);
+	if (e.overflow) {
+		m = (struct enum_ctx){ 0 };
+		enum_all(filter, &m);
+		size = enum_size(&m);
+		*need = size > 0xFFFFFFFFu ? 0xFFFFFFFFu : (ULONG)size;
+		return ERROR_INSUFFICIENT_BUFFER;
 	}
 	buf->NumberOfProviders = (ULONG)e.count;
 	return ERROR_SUCCESS;
@@ -98,7 +131,9 @@ TdhEnumerateProvidersForDecodingSource(DECODING_SOURCE filter,
 				       PPROVIDER_ENUMERATION_INFO buffer,
 				       ULONG bufferSize, PULONG bufferRequired)
 {
-	if (!bufferRequired || (unsigned int)filter >= DecodingSourceMax)
+	/* As on Windows: only XMLFile and Wbem providers are registered. */
+	if (!bufferRequired || (filter != DecodingSourceXMLFile &&
+				filter != DecodingSourceWbem))
 		return ERROR_INVALID_PARAMETER;
 	return enumerate(filter, buffer, bufferSize, bufferRequired);
 }
