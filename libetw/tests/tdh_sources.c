@@ -36,7 +36,7 @@ TEST(kernel_records_agree)
 	struct etw_etl_event ev;
 	struct etw_etl *etl;
 	char path[512];
-	int n = 0;
+	int n = 0, u32 = 0;
 
 	SAMPLE_PATH(path, "etlparser-ShutdownPerfDiagLogger.etl");
 	ASSERT_EQ(0, etw_etl_open(path, &etl, NULL));
@@ -65,6 +65,21 @@ TEST(kernel_records_agree)
 		info = malloc(size);
 		ASSERT_EQ(ERROR_SUCCESS, TdhGetEventInformation(&er, 0, NULL, info, &size));
 		EXPECT_EQ(DecodingSourceWbem, info->DecodingSource);
+		/* Fixed sizes in length, as Windows gives them for MOF classes. */
+		for (ULONG i = 0; i < info->PropertyCount; i++) {
+			EVENT_PROPERTY_INFO *p = &info->EventPropertyInfoArray[i];
+
+			if (p->Flags & (PropertyStruct | PropertyParamLength))
+				continue;
+			if (p->nonStructType.InType == TDH_INTYPE_UINT32) {
+				EXPECT_EQ(4, p->length);
+				u32++;
+			} else if (p->nonStructType.InType == TDH_INTYPE_UINT64) {
+				EXPECT_EQ(8, p->length);
+			} else if (p->nonStructType.InType == TDH_INTYPE_GUID) {
+				EXPECT_EQ(16, p->length);
+			}
+		}
 		free(info);
 		as_consumer(&out, &w);
 		EXPECT_STREQ(w.out, consume(&er, &c)) TH_LOG("record at 0x%llx",
@@ -72,6 +87,7 @@ TEST(kernel_records_agree)
 		EXPECT_EQ(ERROR_SUCCESS, c.status);
 	}
 	EXPECT_LT(100, n);
+	EXPECT_LT(100, u32);
 	free(c.out);
 	free(w.out);
 	etw_decoder_free(d);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "intype_size.h"
 #include "kernel_classes.h"
 
 static bool wbem_key(const struct decode_record *r, struct decode_key *key)
@@ -41,6 +42,8 @@ static int add_field(struct tei_builder *b, const struct kc_field *f,
 
 	if (f->length)
 		p.flags |= PropertyParamFixedLength;
+	else
+		p.length = intype_size(f->in_type);	/* as Windows' TDH gives */
 	if (f->flags & PropertyParamCount)
 		p.count = f->count;	/* the index of the count field */
 	else if (f->count)
