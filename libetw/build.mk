@@ -118,6 +118,9 @@ $(BUILD)/tests/win_source_cxx.ok: libetw/tests/win_source_cxx.cc $(LIB_HDRS)
 	@! $(CXX) -std=c++17 -Ilibetw/include $(WIN_SOURCE_FLAGS) -DWIDE_STD \
 		-fsyntax-only $< 2>/dev/null || \
 		{ echo "std::wstring compiled under -fshort-wchar"; exit 1; }
+	@! $(CXX) -std=c++17 -Ilibetw/include $(WIN_SOURCE_FLAGS) -DUSE_WMI \
+		-fsyntax-only $< 2>/dev/null || \
+		{ echo "WMI or _bstr_t compiled"; exit 1; }
 	@touch $@
 
 unit: $(BUILD)/tests/win_source_cxx.ok

@@ -3,8 +3,9 @@
  * The part of Win32 that ETW programs use around the ETW calls: HRESULT,
  * the memory and array macros, MSVC's keywords (__cdecl, __int64,
  * __declspec(...), FORCEINLINE), SAL, and the few kernel32/advapi32/ole32
- * functions they call (Sleep, GetVersionEx, StringFromGUID2, the time
- * conversions, the command line, LocalFree/GlobalFree).
+ * functions they call (Sleep, GetVersionEx, StringFromGUID2,
+ * StringFromCLSID and CoTaskMemFree, the time conversions, the command
+ * line, LocalFree/GlobalFree).
  *
  * <windows.h> includes it in Windows-source mode; <strsafe.h>,
  * <shellapi.h>, <sddl.h>, <conio.h> and <intsafe.h> include it in both
@@ -14,6 +15,13 @@
 #ifndef LIBETW_ETW_WIN32_H
 #define LIBETW_ETW_WIN32_H
 
+/*
+ * <limits.h>: Windows' <windows.h> brings it (ole2.h, objbase.h,
+ * stdlib.h), and Microsoft's TDH samples use ULONG_MAX without including
+ * it.  glibc's ULONG_MAX is 64 bits: stored in a ULONG (ArrayIndex) it
+ * is 0xFFFFFFFF as on Windows, but a ULONG never compares equal to it.
+ */
+#include <limits.h>
 #include <string.h>
 
 #include "windows.h"
@@ -147,6 +155,21 @@ static inline HRESULT HRESULT_FROM_WIN32(ULONG x)
 #define E_OUTOFMEMORY	((HRESULT)0x8007000E)
 #define E_INVALIDARG	((HRESULT)0x80070057)
 
+/* COM's names for GUIDs and its wide strings (guiddef.h, wtypesbase.h). */
+typedef GUID IID, CLSID;
+typedef IID *LPIID;
+typedef CLSID *LPCLSID;
+#ifdef __cplusplus
+#define REFIID		const IID &
+#define REFCLSID	const IID &
+#else
+#define REFIID		const IID *
+#define REFCLSID	const IID *
+#endif
+typedef WCHAR OLECHAR;
+typedef OLECHAR *LPOLESTR;
+typedef const OLECHAR *LPCOLESTR;
+
 /* Windows' version structures (GetVersionEx): OSVERSIONINFOEX is 284/156. */
 typedef struct _OSVERSIONINFOW {
 	DWORD dwOSVersionInfoSize;
@@ -261,6 +284,15 @@ HGLOBAL WINAPI GlobalFree(HGLOBAL hMem);
 
 /* ole32: "{XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}", 39 characters with NUL. */
 int WINAPI StringFromGUID2(REFGUID rguid, LPWSTR lpsz, int cchMax);
+/*
+ * ole32's task memory, and the GUID string in it: *lplpsz is the same
+ * string as StringFromGUID2's, freed with CoTaskMemFree; E_OUTOFMEMORY
+ * when there is no memory (Learn: "StringFromCLSID").  COM itself
+ * (CoInitialize, interfaces) is not part of libetw.
+ */
+LPVOID WINAPI CoTaskMemAlloc(SIZE_T cb);
+void WINAPI CoTaskMemFree(LPVOID pv);
+HRESULT WINAPI StringFromCLSID(REFCLSID rclsid, LPOLESTR *lplpsz);
 
 #ifdef __cplusplus
 }

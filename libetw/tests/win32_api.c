@@ -257,6 +257,28 @@ TEST(string_from_guid)
 	EXPECT_EQ(0, StringFromGUID2(&g, s, 38));
 }
 
+/* Learn, "StringFromCLSID": the same string, in task memory. */
+TEST(string_from_clsid)
+{
+	static const CLSID g = { 0x68fdd900, 0x4a3e, 0x11d1,
+				 { 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 } };
+	LPOLESTR s = (LPOLESTR)1;
+	void *p;
+
+	EXPECT_EQ(S_OK, StringFromCLSID(&g, &s));
+	ASSERT_NE(NULL, s);
+	EXPECT_TRUE(teq(T("{68FDD900-4A3E-11D1-84F4-0000F80464E3}"), s));
+	CoTaskMemFree(s);
+	EXPECT_EQ(E_INVALIDARG, StringFromCLSID(&g, NULL));
+	s = (LPOLESTR)1;
+	EXPECT_EQ(E_INVALIDARG, StringFromCLSID(NULL, &s));
+	EXPECT_EQ(NULL, s);
+	p = CoTaskMemAlloc(0);
+	EXPECT_NE(NULL, p);
+	CoTaskMemFree(p);
+	CoTaskMemFree(NULL);
+}
+
 TEST(command_line_to_argv)
 {
 	static const struct {

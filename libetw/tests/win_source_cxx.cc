@@ -4,7 +4,9 @@
  * -Werror): every header together, the old SAL names after the standard
  * headers, wmain given C linkage, the C runtime's names reaching libetw's
  * functions.  Built again with WIDE_STD, where it must fail: std::wstring
- * and std::wcout cannot work with a 16-bit wchar_t.
+ * and std::wcout cannot work with a 16-bit wchar_t; and with USE_WMI,
+ * where it must fail too: <wbemidl.h> and <comdef.h> are there for what
+ * they include, not for WMI or MSVC's COM classes.
  */
 #define UNICODE
 #define _UNICODE
@@ -24,6 +26,8 @@
 #include <evntcons.h>
 #include <TraceLoggingProvider.h>
 #include <tdh.h>
+#include <wbemidl.h>
+#include <comdef.h>
 
 /* Standard headers after <windows.h> still compile. */
 #include <string>
@@ -63,6 +67,22 @@ int __cdecl wmain(int argc, wchar_t **argv)
 	std::cout << s << std::endl;
 	return FAILED(sal2(buf, &len));
 }
+
+/* What Microsoft's TDH samples take from <wbemidl.h> and <comdef.h>. */
+static int com_basics(REFCLSID clsid)
+{
+	LPOLESTR s = NULL;
+	HRESULT hr = StringFromCLSID(clsid, &s);
+
+	CoTaskMemFree(s);
+	return FAILED(hr);
+}
+int (*com_basics_used)(REFCLSID) = com_basics;
+
+#ifdef USE_WMI
+IWbemLocator *wmi_locator;
+_bstr_t com_string;
+#endif
 
 #ifdef WIDE_STD
 std::wstring broken = L"x";

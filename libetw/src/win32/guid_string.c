@@ -2,7 +2,8 @@
 /*
  * ole32's StringFromGUID2: "{XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}",
  * upper-case, 38 characters and the NUL; returns 39, or 0 when @cchMax
- * is smaller (nothing written), as its Learn page says.
+ * is smaller (nothing written), as its Learn page says.  StringFromCLSID
+ * gives the same string in CoTaskMemAlloc'd memory.
  */
 #include <stdio.h>
 
@@ -26,4 +27,21 @@ ETW_EXPORT int WINAPI StringFromGUID2(REFGUID rguid, LPWSTR lpsz, int cchMax)
 	for (i = 0; i < 39; i++)
 		lpsz[i] = (WCHAR)buf[i];
 	return 39;
+}
+
+ETW_EXPORT HRESULT WINAPI StringFromCLSID(REFCLSID rclsid, LPOLESTR *lplpsz)
+{
+	LPOLESTR s;
+
+	if (!lplpsz)
+		return E_INVALIDARG;
+	*lplpsz = NULL;
+	if (!rclsid)
+		return E_INVALIDARG;
+	s = CoTaskMemAlloc(39 * sizeof(WCHAR));
+	if (!s)
+		return E_OUTOFMEMORY;
+	StringFromGUID2(rclsid, s, 39);
+	*lplpsz = s;
+	return S_OK;
 }

@@ -6,6 +6,10 @@
 #define UNICODE
 #define _UNICODE
 #include <windows.h>
+/* Windows' <windows.h> brings <limits.h>; TDH samples use ULONG_MAX. */
+#if defined(LIBETW_WINDOWS_SOURCE) && !defined(ULONG_MAX)
+#error "<windows.h> without <limits.h> in Windows-source mode"
+#endif
 #include <tchar.h>
 #include <strsafe.h>
 #include <shellapi.h>
@@ -20,6 +24,8 @@
 #include <evntcons.h>
 #include <TraceLoggingProvider.h>
 #include <tdh.h>
+#include <wbemidl.h>
+#include <comdef.h>
 
 int main(void)
 {
