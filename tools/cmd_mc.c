@@ -29,7 +29,7 @@ static const char usage_text[] =
 	"  -b         also NAME_manifest.c, which puts the manifest into the\n"
 	"             program's .etw_manifest section (TdhLoadManifestFromBinary,\n"
 	"             etw manifest install --from-binary)\n"
-	"  --help     this text\n";
+	"  --help     this text (so is -h alone)\n";
 
 static char *slurp(const char *path, size_t *size)
 {
@@ -142,6 +142,10 @@ int cmd_mc(int argc, char **argv)
 			return etw_error("mc: -km: kernel-mode code is not available on Linux; use -um") + 1;
 		} else if (!strcmp(a, "-b")) {
 			embed = true;
+		} else if (!strcmp(a, "-h") && i + 1 >= argc) {
+			/* mc.exe's -h takes a directory; alone, it is help. */
+			fputs(usage_text, stdout);
+			return 0;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "-r") || !strcmp(a, "-z")) {
 			if (i + 1 >= argc)
 				return etw_error("mc: option '%s' needs an argument", a) + 1;
