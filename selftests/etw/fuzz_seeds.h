@@ -164,6 +164,24 @@ static inline void seed_write_short(struct fuzz_thread *t, void *arg)
 						       fuzz_ptr(t, size);
 }
 
+/*
+ * Kernel flags whose sources attach tracepoints (process, thread, image,
+ * CSwitch, dispatcher, disk I/O, profile) are never set by the fuzzer:
+ * attaching and detaching tracepoints patches kernel text, and under
+ * QEMU's multi-threaded TCG a CPU then sometimes executes the int3 of a
+ * text_poke_bp() that has completed (an oops in __schedule or
+ * ttwu_do_activate, seen twice on 6.12 within seconds of fuzzing; its
+ * cause is not known, see Documentation/guarantees.rst).  The flags'
+ * parsing, the system loggers and the sources that attach nothing are
+ * still fuzzed; kernel_logger_test and kstack_test attach the rest.
+ */
+#define FUZZ_KLOG_ATTACHING	0x01000d17u
+
+static inline uint32_t fuzz_klog_flags(uint32_t flags)
+{
+	return flags & ~FUZZ_KLOG_ATTACHING;
+}
+
 static inline void seed_session_start(struct fuzz_thread *t, void *arg)
 {
 	static const uint32_t modes[] = {
@@ -197,8 +215,8 @@ static inline void seed_session_start(struct fuzz_thread *t, void *arg)
 	if (fuzz_chance(t, 5)) {
 		s->info.log_file_mode |= ETW_MODE_SYSTEM_LOGGER;
 		s->info.buffer_size_kb = 1 + fuzz_below(t, 8);
-		s->info.enable_flags = fuzz_chance(t, 80) ? fuzz_below(t, 8) :
-				       fuzz_u32(t);
+		s->info.enable_flags = fuzz_klog_flags(fuzz_chance(t, 80) ?
+						       fuzz_below(t, 8) : fuzz_u32(t));
 		if (fuzz_chance(t, 20))
 			snprintf(s->info.name, sizeof(s->info.name),
 				 "NT Kernel Logger");
@@ -229,8 +247,8 @@ static inline void seed_session_control(struct fuzz_thread *t, void *arg)
 		c->info.max_buffers = fuzz_chance(t, 80) ? 0 : fuzz_u32(t);
 		/* A system logger's EnableFlags; EINVAL for any other. */
 		if (fuzz_chance(t, 30))
-			c->info.enable_flags = fuzz_chance(t, 80) ?
-					       fuzz_below(t, 8) : fuzz_u32(t);
+			c->info.enable_flags = fuzz_klog_flags(fuzz_chance(t, 80) ?
+					       fuzz_below(t, 8) : fuzz_u32(t));
 	}
 }
 
@@ -265,6 +283,13 @@ static inline void seed_trace_info(struct fuzz_thread *t, void *arg)
 	case ETW_TRACE_ENABLE_FLAGS_INFO:
 		ti->length = 4 * fuzz_below(t, 10);
 		fuzz_fill(t, data, ti->length);
+		for (i = 0; i + 4 <= ti->length; i += 4) {
+			uint32_t w;
+
+			memcpy(&w, data + i, 4);
+			w = fuzz_klog_flags(w);
+			memcpy(data + i, &w, 4);
+		}
 		break;
 	default:
 		ti->length = 8;
