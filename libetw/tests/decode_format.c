@@ -182,6 +182,11 @@ TEST(strings)
 	EXPECT_STREQ("\xc3\xa9", fmt(TDH_INTYPE_UNICODECHAR, 0, NULL, 8,
 				     u16 + 2, 2));
 	EXPECT_STREQ("s", fmt(TDH_INTYPE_ANSICHAR, 0, NULL, 8, ansi, 1));
+	/* TraceLogging's characters: integers with out-type STRING. */
+	EXPECT_STREQ("\xc3\xa9", fmt(TDH_INTYPE_UINT16, TDH_OUTTYPE_STRING,
+				     NULL, 8, u16 + 2, 2));
+	EXPECT_STREQ("s", fmt(TDH_INTYPE_UINT8, TDH_OUTTYPE_STRING, NULL, 8,
+			      ansi, 1));
 }
 
 TEST(sids)
@@ -215,6 +220,12 @@ TEST(addresses_and_binary)
 	static const uint8_t v4[4] = { 192, 168, 1, 20 };
 	static const uint8_t v6[16] = { 0xfe, 0x80, [15] = 1 };
 	static const uint8_t port[2] = { 0x01, 0xbb };	/* network order */
+	/* sockaddr_in, sockaddr_in6 (Windows' AF_INET6 is 23) */
+	static const uint8_t sin[16] = { 2, 0, 0, 80, 10, 0, 0, 1 };
+	static const uint8_t sin6[28] = { 23, 0, 0x01, 0xbb, 0, 0, 0, 0,
+					  0x20, 0x01, 0x0d, 0xb8, [23] = 1 };
+	static const uint8_t counted6[18] = { 16, 0, 0xfe, 0x80, [17] = 1 };
+	static const uint8_t unix_sa[4] = { 1, 0, 'a', 0 };
 
 	EXPECT_STREQ("192.168.1.20", fmt(TDH_INTYPE_UINT32, TDH_OUTTYPE_IPV4,
 					 NULL, 8, v4, 4));
@@ -225,6 +236,28 @@ TEST(addresses_and_binary)
 	EXPECT_STREQ("0xC0A80114", fmt(TDH_INTYPE_BINARY, 0, NULL, 8, v4, 4));
 	EXPECT_STREQ("0xC0A8", fmt(TDH_INTYPE_HEXDUMP, 0, NULL, 8, v4, 2));
 	EXPECT_STREQ("", fmt(TDH_INTYPE_BINARY, 0, NULL, 8, v4, 0));
+	EXPECT_STREQ("10.0.0.1:80", fmt(TDH_INTYPE_BINARY,
+					TDH_OUTTYPE_SOCKETADDRESS, NULL, 8,
+					sin, sizeof(sin)));
+	EXPECT_STREQ("[2001:db8::1]:443",
+		     fmt(TDH_INTYPE_BINARY, TDH_OUTTYPE_SOCKETADDRESS, NULL, 8,
+			 sin6, sizeof(sin6)));
+	/* A family it does not know, or too short for its own: hex. */
+	EXPECT_STREQ("0x01006100", fmt(TDH_INTYPE_BINARY,
+				       TDH_OUTTYPE_SOCKETADDRESS, NULL, 8,
+				       unix_sa, sizeof(unix_sa)));
+	EXPECT_STREQ("0x170001BB", fmt(TDH_INTYPE_BINARY,
+				       TDH_OUTTYPE_SOCKETADDRESS, NULL, 8,
+				       sin6, 4));
+	/* TraceLogging's counted binary: the same out-types. */
+	EXPECT_STREQ("fe80::1", fmt(TDH_INTYPE_MANIFEST_COUNTEDBINARY,
+				    TDH_OUTTYPE_IPV6, NULL, 8, counted6,
+				    sizeof(counted6)));
+	EXPECT_STREQ("10.0.0.1:80", fmt(TDH_INTYPE_MANIFEST_COUNTEDBINARY,
+					TDH_OUTTYPE_SOCKETADDRESS, NULL, 8,
+					(const uint8_t[]){ 16, 0, 2, 0, 0, 80,
+							   10, 0, 0, 1, [17] = 0 },
+					18));
 }
 
 /* A description of the test event, built as any source builds one. */

@@ -253,6 +253,45 @@ static int ip(struct decode_text *t, int af, const uint8_t *p)
 	return put(t, b, strlen(b));
 }
 
+/*
+ * A SOCKADDR: family (little-endian), the port in network order, then the
+ * address; "a.b.c.d:port" for AF_INET (2), "[addr]:port" for AF_INET6 (23
+ * on Windows, 10 where a Linux writer filled it in), as TdhFormatProperty
+ * writes them.  Any other family is hex.
+ */
+static int sockaddr(struct decode_text *t, const uint8_t *p, uint32_t n)
+{
+	unsigned int family = n >= 2 ? (unsigned int)decode_le(p, 2) : 0;
+	unsigned int port = n >= 4 ? (unsigned int)(p[2] << 8 | p[3]) : 0;
+	int af = family == 2 && n >= 8 ? AF_INET :
+		 (family == 23 || family == 10) && n >= 24 ? AF_INET6 : 0;
+	int ret;
+
+	if (!af)
+		return hex_bytes(t, p, n);
+	if (af == AF_INET6 && put(t, "[", 1))
+		return -ENOMEM;
+	ret = ip(t, af, af == AF_INET ? p + 4 : p + 8);
+	if (!ret && af == AF_INET6)
+		ret = put(t, "]", 1);
+	if (!ret)
+		ret = put(t, ":", 1);
+	return ret ? ret : dec_u(t, port, false);
+}
+
+/* Bytes by their out-type: an address, a socket address or hex. */
+static int binary(struct decode_text *t, uint16_t out_type, const uint8_t *p,
+		  uint32_t n)
+{
+	if (out_type == TDH_OUTTYPE_IPV6 && n == 16)
+		return ip(t, AF_INET6, p);
+	if (out_type == TDH_OUTTYPE_IPV4 && n == 4)
+		return ip(t, AF_INET, p);
+	if (out_type == TDH_OUTTYPE_SOCKETADDRESS)
+		return sockaddr(t, p, n);
+	return hex_bytes(t, p, n);
+}
+
 /* A value map's entry for v, or NULL. */
 static const struct decode_map_entry *map_find(const struct decode_map *m,
 					       uint32_t v)
@@ -368,8 +407,11 @@ static int integer(struct decode_text *t, uint16_t in_type, uint16_t out_type,
 			return dec_u(t, (uint64_t)p[0] << 8 | p[1], false);
 		break;
 	case TDH_OUTTYPE_STRING:
+		/* A character: UINT8 is ANSI, UINT16 a UTF-16 unit. */
 		if (n == 1 && u)
 			return put(t, (const char *)p, 1);
+		if (n == 2 && u)
+			return utf16(t, p, 2);
 		break;
 	default:
 		break;
@@ -438,7 +480,7 @@ int decode_format_value(struct decode_text *t, uint16_t in_type,
 	case TDH_INTYPE_REVERSEDCOUNTEDANSISTRING:
 		return n < 2 ? -EBADMSG : ansi(t, p + 2, n - 2);
 	case TDH_INTYPE_MANIFEST_COUNTEDBINARY:
-		return n < 2 ? -EBADMSG : hex_bytes(t, p + 2, n - 2);
+		return n < 2 ? -EBADMSG : binary(t, out_type, p + 2, n - 2);
 	case TDH_INTYPE_INT8:
 	case TDH_INTYPE_UINT8:
 	case TDH_INTYPE_INT16:
@@ -486,11 +528,7 @@ int decode_format_value(struct decode_text *t, uint16_t in_type,
 			return 0;
 		return n < tok ? -EBADMSG : sid(t, p + tok, n - tok);
 	case TDH_INTYPE_BINARY:
-		if (out_type == TDH_OUTTYPE_IPV6 && n == 16)
-			return ip(t, AF_INET6, p);
-		if (out_type == TDH_OUTTYPE_IPV4 && n == 4)
-			return ip(t, AF_INET, p);
-		return hex_bytes(t, p, n);
+		return binary(t, out_type, p, n);
 	case TDH_INTYPE_HEXDUMP:
 		return hex_bytes(t, p, n);
 	case TDH_INTYPE_UNICODECHAR:
