@@ -279,10 +279,11 @@ ETW_EXPORT ULONG WMIAPI ProcessTrace(PROCESSTRACE_HANDLE *HandleArray,
 
 /*
  * While a ProcessTrace runs on the handle (from another thread or from
- * one of its own callbacks) this only asks it to finish: it stops taking
- * buffers, returns once the one it is in is delivered, and the trace is
- * freed then.  Windows documents ERROR_CTX_CLOSE_PENDING, which means
- * success, for real-time handles; files get the same here.
+ * one of its own callbacks) this only asks it to finish, and the trace is
+ * freed when it returns: real time delivers the rest of the buffer it
+ * holds, a file no further record.  Windows documents
+ * ERROR_CTX_CLOSE_PENDING, which means success, for real-time handles;
+ * files get the same here.
  */
 ETW_EXPORT ULONG WMIAPI CloseTrace(PROCESSTRACE_HANDLE TraceHandle)
 {
