@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "event_info.h"
+#include "intype_size.h"
 #include "../common/utf.h"
 
 struct b_map {
@@ -547,37 +548,19 @@ static bool plain_type(const struct decode_prop *p)
 }
 
 /* The size every value of a property has, if its type fixes it. */
+/* The size of a value of this in-type, whatever the property says. */
 static uint8_t fixed_size(const struct decode_prop *p)
 {
 	switch (p->in_type) {
-	case TDH_INTYPE_INT8:
-	case TDH_INTYPE_UINT8:
 	case TDH_INTYPE_ANSICHAR:
 		return 1;
-	case TDH_INTYPE_INT16:
-	case TDH_INTYPE_UINT16:
 	case TDH_INTYPE_UNICODECHAR:
 		return 2;
-	case TDH_INTYPE_INT32:
-	case TDH_INTYPE_UINT32:
-	case TDH_INTYPE_HEXINT32:
-	case TDH_INTYPE_FLOAT:
-	case TDH_INTYPE_BOOLEAN:
-		return 4;
-	case TDH_INTYPE_INT64:
-	case TDH_INTYPE_UINT64:
-	case TDH_INTYPE_HEXINT64:
-	case TDH_INTYPE_DOUBLE:
-	case TDH_INTYPE_FILETIME:
-		return 8;
-	case TDH_INTYPE_GUID:
-	case TDH_INTYPE_SYSTEMTIME:
-		return 16;
 	case TDH_INTYPE_POINTER:
 	case TDH_INTYPE_SIZET:
 		return DECODE_PTR_SIZE;
 	default:
-		return 0;
+		return (uint8_t)intype_size(p->in_type);
 	}
 }
 
