@@ -30,108 +30,11 @@
 
 #include "sal.h"
 
-#ifndef _ERRNO_T_DEFINED
-#define _ERRNO_T_DEFINED
-typedef int errno_t;
-#endif
+#define ETW_CRT_WCHAR	wchar_t
+#include "etw_crt_decl.h"
+
 #define _TRUNCATE	((size_t)-1)
 #define STRUNCATE	80
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* stdio: wide */
-int etw_wprintf(const wchar_t *format, ...);
-int etw_fwprintf(FILE *stream, const wchar_t *format, ...);
-int etw_vwprintf(const wchar_t *format, va_list ap);
-int etw_vfwprintf(FILE *stream, const wchar_t *format, va_list ap);
-int etw_swprintf(wchar_t *buffer, size_t count, const wchar_t *format, ...);
-int etw_vswprintf(wchar_t *buffer, size_t count, const wchar_t *format, va_list ap);
-int etw_snwprintf(wchar_t *buffer, size_t count, const wchar_t *format, ...);
-int etw_vsnwprintf(wchar_t *buffer, size_t count, const wchar_t *format, va_list ap);
-int etw_swprintf_s(wchar_t *buffer, size_t count, const wchar_t *format, ...);
-int etw_vswprintf_s(wchar_t *buffer, size_t count, const wchar_t *format, va_list ap);
-int etw_snwprintf_s(wchar_t *buffer, size_t size, size_t count, const wchar_t *format, ...);
-int etw_scwprintf(const wchar_t *format, ...);
-int etw_swprintf_legacy(wchar_t *buffer, const wchar_t *format, ...);
-int etw_fputws(const wchar_t *str, FILE *stream);
-int etw_putws(const wchar_t *str);
-unsigned int etw_putwchar(unsigned int c);
-unsigned int etw_fputwc(unsigned int c, FILE *stream);
-FILE *etw_wfopen(const wchar_t *filename, const wchar_t *mode);
-errno_t etw_wfopen_s(FILE **file, const wchar_t *filename, const wchar_t *mode);
-errno_t etw_fopen_s(FILE **file, const char *filename, const char *mode);
-
-/* stdio: narrow, with the same rules (%S is a wide string) */
-int etw_printf(const char *format, ...);
-int etw_fprintf(FILE *stream, const char *format, ...);
-int etw_vprintf(const char *format, va_list ap);
-int etw_vfprintf(FILE *stream, const char *format, va_list ap);
-int etw_sprintf(char *buffer, const char *format, ...);
-int etw_vsprintf(char *buffer, const char *format, va_list ap);
-int etw_snprintf(char *buffer, size_t count, const char *format, ...);
-int etw_vsnprintf(char *buffer, size_t count, const char *format, va_list ap);
-int etw_snprintf_ms(char *buffer, size_t count, const char *format, ...);
-int etw_vsnprintf_ms(char *buffer, size_t count, const char *format, va_list ap);
-int etw_sprintf_s(char *buffer, size_t count, const char *format, ...);
-int etw_vsprintf_s(char *buffer, size_t count, const char *format, va_list ap);
-
-/* string.h / wchar.h */
-size_t etw_wcslen(const wchar_t *s);
-size_t etw_wcsnlen(const wchar_t *s, size_t max);
-wchar_t *etw_wcscpy(wchar_t *dst, const wchar_t *src);
-wchar_t *etw_wcsncpy(wchar_t *dst, const wchar_t *src, size_t n);
-wchar_t *etw_wcscat(wchar_t *dst, const wchar_t *src);
-wchar_t *etw_wcsncat(wchar_t *dst, const wchar_t *src, size_t n);
-int etw_wcscmp(const wchar_t *a, const wchar_t *b);
-int etw_wcsncmp(const wchar_t *a, const wchar_t *b, size_t n);
-int etw_wcsicmp(const wchar_t *a, const wchar_t *b);
-int etw_wcsnicmp(const wchar_t *a, const wchar_t *b, size_t n);
-wchar_t *etw_wcschr(const wchar_t *s, wchar_t c);
-wchar_t *etw_wcsrchr(const wchar_t *s, wchar_t c);
-wchar_t *etw_wcsstr(const wchar_t *hay, const wchar_t *needle);
-size_t etw_wcsspn(const wchar_t *s, const wchar_t *accept);
-size_t etw_wcscspn(const wchar_t *s, const wchar_t *reject);
-wchar_t *etw_wcspbrk(const wchar_t *s, const wchar_t *accept);
-wchar_t *etw_wcstok_s(wchar_t *s, const wchar_t *delim, wchar_t **context);
-wchar_t *etw_wcsdup(const wchar_t *s);
-wchar_t *etw_wcslwr(wchar_t *s);
-wchar_t *etw_wcsupr(wchar_t *s);
-errno_t etw_wcscpy_s(wchar_t *dst, size_t size, const wchar_t *src);
-errno_t etw_wcsncpy_s(wchar_t *dst, size_t size, const wchar_t *src, size_t count);
-errno_t etw_wcscat_s(wchar_t *dst, size_t size, const wchar_t *src);
-wchar_t *etw_wmemcpy(wchar_t *dst, const wchar_t *src, size_t n);
-wchar_t *etw_wmemmove(wchar_t *dst, const wchar_t *src, size_t n);
-wchar_t *etw_wmemset(wchar_t *dst, wchar_t c, size_t n);
-int etw_wmemcmp(const wchar_t *a, const wchar_t *b, size_t n);
-wchar_t *etw_wmemchr(const wchar_t *s, wchar_t c, size_t n);
-int etw_stricmp(const char *a, const char *b);
-int etw_strnicmp(const char *a, const char *b, size_t n);
-errno_t etw_strcpy_s(char *dst, size_t size, const char *src);
-errno_t etw_strncpy_s(char *dst, size_t size, const char *src, size_t count);
-errno_t etw_strcat_s(char *dst, size_t size, const char *src);
-char *etw_strdup(const char *s);
-
-/* stdlib.h */
-int etw_wtoi(const wchar_t *s);
-long etw_wtol(const wchar_t *s);
-long long etw_wtoi64(const wchar_t *s);
-long etw_wcstol(const wchar_t *s, wchar_t **end, int base);
-unsigned long etw_wcstoul(const wchar_t *s, wchar_t **end, int base);
-long long etw_wcstoll(const wchar_t *s, wchar_t **end, int base);
-unsigned long long etw_wcstoull(const wchar_t *s, wchar_t **end, int base);
-double etw_wtof(const wchar_t *s);
-double etw_wcstod(const wchar_t *s, wchar_t **end);
-size_t etw_mbstowcs(wchar_t *dst, const char *src, size_t n);
-size_t etw_wcstombs(char *dst, const wchar_t *src, size_t n);
-wchar_t *etw_wfullpath(wchar_t *abs, const wchar_t *rel, size_t max);
-char *etw_fullpath(char *abs, const char *rel, size_t max);
-wchar_t *etw_wgetenv(const wchar_t *name);
-
-#ifdef __cplusplus
-}
-#endif
 
 #define wprintf		etw_wprintf
 #define fwprintf	etw_fwprintf
