@@ -276,7 +276,7 @@ struct racing_writer {
 	volatile int stop;
 	volatile long ok;
 	long lost;		/* ENOSPC: the session's buffers were full */
-	long ebadf;
+	volatile long ebadf;	/* counted after the writes before it */
 	long other;		/* any other result: a bug */
 	int last_err;
 };
@@ -341,8 +341,14 @@ TEST_F(writer, writer_outlives_unregister_and_close)
 			ASSERT_EQ(0, etw_ioctl_err(prov, ETW_IOC_PROVIDER_UNREGISTER, &u));
 		}
 		close(prov);
-		/* Closed: what the thread writes from now on goes nowhere. */
-		usleep(20000);
+		/*
+		 * Closed: what the thread writes from now on goes nowhere.
+		 * Once it has seen EBADF, every write that succeeded is in
+		 * r.ok (a thread descheduled between its ioctl and its count
+		 * would otherwise be counted late).
+		 */
+		for (int i = 0; i < 5000 && !r.ebadf; i++)
+			usleep(1000);
 		ok = r.ok;
 		ASSERT_LE(0, etw_count(self->fd, self->logger, self->guid, &counts));
 		usleep(20000);
