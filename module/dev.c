@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/uidgid.h>
+#include <linux/uuid.h>
 #include <linux/vmalloc.h>
 #include <linux/etw.h>
 
@@ -171,6 +172,9 @@ static int etw_ioctl_enable(struct etw_file *ef, void *arg)
 		return -EINVAL;
 	if (!(e->flags & ETW_ENABLE_F_FILTER) &&
 	    (e->filter_type || e->filter_size || e->filter_data))
+		return -EINVAL;
+	/* The null GUID names no provider (EnableTraceEx2 refuses it too). */
+	if (guid_is_null((const guid_t *)e->guid))
 		return -EINVAL;
 	if (e->event_id_count &&
 	    copy_from_user(ids, u64_to_user_ptr(e->event_ids),

@@ -225,6 +225,7 @@ struct etw_session {
 	struct list_head kept_node;
 	struct delayed_work keep_work;	/* discards it, unattached too long */
 	struct klog_session *klog;	/* a system logger's kernel side */
+	char *log_file_name;		/* as given at start, or NULL; fixed */
 };
 
 /* dev.c */

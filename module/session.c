@@ -15,10 +15,12 @@
  * its buffers are flushed for the last time.
  */
 #include <linux/cpu.h>
+#include <linux/err.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/nospec.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -114,6 +116,7 @@ static void etw_session_free(struct kref *ref)
 	klog_session_destroy(s);
 	etw_buffers_free(s);
 	free_percpu(s->cpu);
+	kfree(s->log_file_name);
 	kfree(s);
 	module_put(THIS_MODULE);
 }
@@ -225,24 +228,51 @@ static int etw_session_check(struct etw_session_info *in)
 	return 0;
 }
 
+/*
+ * The log file name given at start (ABI 1.4), NULL if none.  Kept only to
+ * be returned by the control codes: the session's logger writes the file.
+ */
+static char *etw_session_file_name(const struct etw_session_start *arg)
+{
+	char *name;
+
+	if (!arg->log_file_name)
+		return NULL;
+	name = strndup_user(u64_to_user_ptr(arg->log_file_name),
+			    ETW_MAX_LOG_FILE_NAME);
+	if (!IS_ERR(name) && !name[0]) {
+		kfree(name);
+		return ERR_PTR(-EINVAL);
+	}
+	return name;
+}
+
 int etw_session_start(struct etw_session_start *arg)
 {
 	struct etw_session_info *in = &arg->info;
 	struct etw_session *s, *other;
 	unsigned int i, slot = ETW_MAX_SESSIONS;
+	char *file_name;
 	u64 real_ns;
 	guid_t g;
 	int ret;
 
-	if (arg->flags || arg->reserved[0] || arg->reserved[1])
+	if (arg->flags || arg->reserved[0] || arg->reserved[1] ||
+	    arg->reserved1)
 		return -EINVAL;
 	ret = etw_session_check(in);
 	if (ret)
 		return ret;
+	file_name = etw_session_file_name(arg);
+	if (IS_ERR(file_name))
+		return PTR_ERR(file_name);
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
+	if (!s) {
+		kfree(file_name);
 		return -ENOMEM;
+	}
+	s->log_file_name = file_name;
 	kref_init(&s->ref);
 	spin_lock_init(&s->pool_lock);
 	INIT_LIST_HEAD(&s->copiers);
@@ -309,6 +339,7 @@ out_free_buffers:
 out_free_cpu:
 	free_percpu(s->cpu);
 out_free:
+	kfree(s->log_file_name);
 	kfree(s);
 	return ret ? ret : -ENOMEM;
 }
@@ -347,6 +378,21 @@ static void etw_session_stop(struct etw_session *s)
 		etw_session_put(s);
 }
 
+/* The log file name into the caller's room, if it fits (ABI 1.4). */
+static int etw_session_put_file_name(const struct etw_session *s,
+				     struct etw_session_control *arg)
+{
+	u32 len = s->log_file_name ? strlen(s->log_file_name) + 1 : 0;
+
+	arg->log_file_name_len = len;
+	if (!len || !arg->log_file_name || len > arg->log_file_name_size)
+		return 0;
+	if (copy_to_user(u64_to_user_ptr(arg->log_file_name),
+			 s->log_file_name, len))
+		return -EFAULT;
+	return 0;
+}
+
 int etw_session_control(struct etw_session_control *arg)
 {
 	struct etw_session *s;
@@ -355,6 +401,7 @@ int etw_session_control(struct etw_session_control *arg)
 	if (arg->flags || arg->reserved[0] || arg->reserved[1] ||
 	    arg->code > ETW_CONTROL_DISCARD)
 		return -EINVAL;
+	arg->log_file_name_len = 0;
 	/* Kept sessions are off the table: keep.c finds them. */
 	if (arg->code == ETW_CONTROL_DISCARD)
 		return etw_keep_discard_request(arg);
@@ -406,6 +453,8 @@ int etw_session_control(struct etw_session_control *arg)
 	if (arg->code == ETW_CONTROL_STOP)
 		etw_consumer_wait_logger(s);
 	etw_session_stats(s, &arg->info);
+	if (!ret)
+		ret = etw_session_put_file_name(s, arg);
 	etw_session_put(s);
 	return ret;
 }

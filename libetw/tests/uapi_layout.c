@@ -33,6 +33,17 @@ CHECK_OFF(struct etw_enable, filter_size, 132);
 CHECK_OFF(struct etw_enable, filter_data, 136);
 CHECK_OFF(struct etw_enable, reserved, 144);
 
+/* ABI 1.4: the log file name at the end of the session structs. */
+_Static_assert(sizeof(struct etw_session_start) == ETW_SESSION_START_SIZE_VER1,
+	       "etw_session_start VER1");
+CHECK_OFF(struct etw_session_start, reserved, 232);
+CHECK_OFF(struct etw_session_start, log_file_name, ETW_SESSION_START_SIZE_VER0);
+_Static_assert(sizeof(struct etw_session_control) == ETW_SESSION_CONTROL_SIZE_VER1,
+	       "etw_session_control VER1");
+CHECK_OFF(struct etw_session_control, log_file_name, ETW_SESSION_CONTROL_SIZE_VER0);
+CHECK_OFF(struct etw_session_control, log_file_name_size, 264);
+CHECK_OFF(struct etw_session_control, log_file_name_len, 268);
+
 /* A notification's FilterData follows it 8-byte aligned. */
 _Static_assert(sizeof(struct etw_notification) == 72, "etw_notification size");
 CHECK_OFF(struct etw_notification, logger_id, 48);

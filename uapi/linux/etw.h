@@ -42,9 +42,14 @@
  * refuses the code with ``EINVAL``).
  * ETW_IOC_PROVIDER_LIST and ETW_IOC_PROVIDER_INFO, the provider list of
  * EnumerateTraceGuids(Ex) (a 1.2 module answers -ENOTTY).
+ * 1.4: a session's log file name, given at start
+ * (etw_session_start.log_file_name) and returned by every control code
+ * (etw_session_control.log_file_name), at the end of both structs (a 1.3
+ * module answers ``E2BIG`` when they are set).  ETW_IOC_ENABLE refuses
+ * the null GUID (``EINVAL``).
  */
 #define ETW_ABI_MAJOR	1
-#define ETW_ABI_MINOR	3
+#define ETW_ABI_MINOR	4
 
 /**
  * DOC: Errors
@@ -550,6 +555,12 @@ struct etw_session_info {
  *	buffer_size_kb (0: 64), min_buffers, max_buffers (0: defaults),
  *	flush_timer; the other fields must be 0.  Out: the session as started.
  * @reserved: must be 0
+ * @log_file_name: 0, or the address of the session's log file name:
+ *	NUL-terminated, at most %ETW_MAX_LOG_FILE_NAME bytes with the NUL,
+ *	not empty (``EINVAL``).  The module keeps it for the control codes
+ *	to return and does nothing else with it: the file is written by the
+ *	session's logger (ABI 1.4)
+ * @reserved1: must be 0
  *
  * Needs CAP_SYS_ADMIN, CAP_PERFMON or the module's control group
  * (``EACCES``).  ``EEXIST``: the name or GUID is taken; ``ENOSPC``: 64
@@ -560,9 +571,15 @@ struct etw_session_start {
 	__u32 flags;
 	struct etw_session_info info;
 	__u64 reserved[2];
+	__u64 log_file_name;
+	__u64 reserved1;
 };
 
 #define ETW_SESSION_START_SIZE_VER0	248
+#define ETW_SESSION_START_SIZE_VER1	264	/* ABI 1.4: log_file_name */
+
+/* A log file name's bytes, its NUL included (PATH_MAX). */
+#define ETW_MAX_LOG_FILE_NAME		4096
 
 /* etw_session_control.code: ControlTrace's codes. */
 #define ETW_CONTROL_QUERY	0
@@ -589,8 +606,16 @@ struct etw_session_start {
  *	in for UPDATE: flush_timer and max_buffers (0: unchanged; max_buffers
  *	may only grow, up to %ETW_MAX_SESSION_BUFFERS, else ``EINVAL``)
  * @reserved: must be 0
+ * @log_file_name: 0, or the address of @log_file_name_size bytes that
+ *	receive the session's log file name, NUL-terminated, if it fits
+ *	(ABI 1.4)
+ * @log_file_name_size: in: the room at @log_file_name
+ * @log_file_name_len: out: the name's bytes with its NUL (0: the session
+ *	has no log file name); larger than @log_file_name_size when nothing
+ *	was written for want of room
  *
- * ``ENOENT``: no such session (ERROR_WMI_INSTANCE_NOT_FOUND).
+ * ``ENOENT``: no such session (ERROR_WMI_INSTANCE_NOT_FOUND).  ``EFAULT``
+ * when the name cannot be written, after the code took effect.
  */
 struct etw_session_control {
 	__u32 size;
@@ -599,9 +624,13 @@ struct etw_session_control {
 	__u32 logger_id;
 	struct etw_session_info info;
 	__u64 reserved[2];
+	__u64 log_file_name;
+	__u32 log_file_name_size;
+	__u32 log_file_name_len;
 };
 
 #define ETW_SESSION_CONTROL_SIZE_VER0	256
+#define ETW_SESSION_CONTROL_SIZE_VER1	272	/* ABI 1.4: log_file_name */
 
 /* etw_enable.control_code: EVENT_CONTROL_CODE_*. */
 #define ETW_CONTROL_CODE_DISABLE	0
@@ -681,6 +710,7 @@ struct etw_session_control {
  * provider's notifications (&struct etw_notification).  A capture-state
  * request's callback filter is delivered with that request only.
  *
+ * ``EINVAL``: @guid is the null GUID, which names no provider (ABI 1.4);
  * ``ENOSPC``: 8 sessions already enable the provider
  * (ERROR_NO_SYSTEM_RESOURCES); ``ENOENT``: no such session;
  * ``ETIMEDOUT``: the enable is applied but a callback did not return in
