@@ -3,8 +3,10 @@
  * The controller API's argument checks, which fail with Windows' error
  * before any system call, so they need no module: StartTrace's
  * EVENT_TRACE_PROPERTIES and LogFileMode rules, ControlTrace and
- * QueryAllTraces arguments, EnableTraceEx2's parameters and filters, the
- * CONTROLTRACE_ID encoding, and the thread's last error.
+ * QueryAllTraces arguments, EnableTraceEx2's parameters and filters (and
+ * GUID_NULL), the CONTROLTRACE_ID encoding, the thread's last error, and
+ * how QUERY's answer is put in the caller's properties (names, the
+ * absolute log file name, ERROR_MORE_DATA).
  */
 #include <unistd.h>
 
@@ -417,6 +419,29 @@ TEST(enable_arguments)
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, GetLastError());
 }
 
+/* GUID_NULL names no provider: refused as a NULL ProviderId, every code. */
+TEST(enable_refuses_guid_null)
+{
+	static const GUID null_guid;
+	ULONG code;
+
+	for (code = 0; code <= EVENT_CONTROL_CODE_CAPTURE_STATE; code++) {
+		SetLastError(0);
+		EXPECT_EQ(ERROR_INVALID_PARAMETER,
+			  EnableTraceEx2(SOME_ID, &null_guid, code, 5, 0, 0, 0, NULL));
+		EXPECT_EQ(ERROR_INVALID_PARAMETER, GetLastError());
+	}
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EnableTraceEx(&null_guid, NULL, SOME_ID, 1, 5, 0, 0, 0, NULL));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EnableTraceEx(&null_guid, NULL, SOME_ID, 0, 0, 0, 0, 0, NULL));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EnableTrace(1, 0, 5, &null_guid, SOME_ID));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EnableTrace(0, 0, 0, &null_guid, SOME_ID));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, GetLastError());
+}
+
 TEST(enable_filter_descriptors)
 {
 	ULONG pids[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
@@ -556,6 +581,136 @@ TEST(names_ignore_ascii_case)
 	EXPECT_STREQ("t\xc3\xa9\xf0\x9f\x98\x80", n.utf8);
 	EXPECT_EQ(4, n.units);
 	EXPECT_FALSE(n.too_long);
+}
+
+/* GetFullPathName's rules, by name: what QUERY returns as LogFileName. */
+TEST(log_file_name_made_absolute)
+{
+	char out[ETW_MAX_LOG_FILE_NAME], cwd[ETW_MAX_LOG_FILE_NAME], want[ETW_MAX_LOG_FILE_NAME + 8];
+	static char longname[ETW_MAX_LOG_FILE_NAME + 8];
+
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_full_path("/a/./b//c/../d.etl", out, sizeof(out)));
+	EXPECT_STREQ("/a/b/d.etl", out);
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_full_path("/../../x.etl", out, sizeof(out)));
+	EXPECT_STREQ("/x.etl", out);
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_full_path("/", out, sizeof(out)));
+	EXPECT_STREQ("/", out);
+	ASSERT_NE(NULL, getcwd(cwd, sizeof(cwd)));
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_full_path("x.etl", out, sizeof(out)));
+	snprintf(want, sizeof(want), "%s/x.etl", strcmp(cwd, "/") ? cwd : "");
+	EXPECT_STREQ(want, out);
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_full_path("./sub/../x.etl", out, sizeof(out)));
+	EXPECT_STREQ(want, out);
+	/* Longer than a path may be: the name cannot be kept. */
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[0] = '/';
+	EXPECT_EQ(ERROR_BAD_PATHNAME, etw_props_full_path(longname, out, sizeof(out)));
+	EXPECT_EQ(ERROR_BAD_PATHNAME, etw_props_full_path("/abc/def", out, 8));
+}
+
+/* A QUERY answer as the module gives it. */
+static void session_info(struct etw_session_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->logger_id = 3;
+	info->buffer_size_kb = 64;
+	info->log_file_mode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+	strcpy(info->name, "etwtest-q");
+}
+
+/* ControlTrace's output: the session's and the log file's names, A and W. */
+TEST(query_puts_both_names)
+{
+	struct etw_session_info info;
+	struct etw_props pl;
+	struct props b;
+	WCHAR w[32];
+
+	session_info(&info);
+	props(&b, 0);
+	b.p.LogFileNameOffset = FILE_OFF;
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_check(&b.p, ETW_CS_A, false, &pl));
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_fill(&b.p, &pl, &info, "/tmp/q.etl", ETW_CS_A));
+	EXPECT_STREQ("etwtest-q", (char *)&b + NAME_OFF);
+	EXPECT_STREQ("/tmp/q.etl", (char *)&b + FILE_OFF);
+	EXPECT_EQ(FILE_OFF, b.p.LogFileNameOffset);
+	EXPECT_EQ(64, b.p.BufferSize);
+
+	/* W: UTF-16 at offsets that need not be aligned. */
+	props(&b, 0);
+	b.p.LoggerNameOffset = NAME_OFF + 1;
+	b.p.LogFileNameOffset = FILE_OFF + 1;
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_check(&b.p, ETW_CS_W, false, &pl));
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_fill(&b.p, &pl, &info, "/tmp/q\xc3\xa9.etl",
+						ETW_CS_W));
+	memcpy(w, (char *)&b + FILE_OFF + 1, sizeof(w));
+	EXPECT_EQ(0, memcmp(w, u"/tmp/q\u00e9.etl", sizeof(u"/tmp/q\u00e9.etl")));
+	memcpy(w, (char *)&b + NAME_OFF + 1, sizeof(w));
+	EXPECT_EQ(0, memcmp(w, u"etwtest-q", sizeof(u"etwtest-q")));
+
+	/* A session without a file: an empty name, as its file name is. */
+	props(&b, 0);
+	file_a(&b.p, "caller's");
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_check(&b.p, ETW_CS_A, false, &pl));
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_fill(&b.p, &pl, &info, NULL, ETW_CS_A));
+	EXPECT_STREQ("", (char *)&b + FILE_OFF);
+
+	/* No LogFileNameOffset: nowhere to put it, and no error. */
+	props(&b, 0);
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_check(&b.p, ETW_CS_A, false, &pl));
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_fill(&b.p, &pl, &info, "/tmp/q.etl", ETW_CS_A));
+	EXPECT_EQ(0, b.p.LogFileNameOffset);
+	EXPECT_EQ(0, ((char *)&b)[FILE_OFF]);
+}
+
+/*
+ * A room too small for the file name: ERROR_MORE_DATA, nothing of the
+ * name written, everything else filled.  The room ends at the end of the
+ * allocation, or at the session name when that comes after it.
+ */
+TEST(query_file_name_room)
+{
+	struct etw_session_info info;
+	struct etw_props pl;
+	struct props b;
+
+	session_info(&info);
+	props(&b, 0);
+	b.p.Wnode.BufferSize = FILE_OFF + 10;		/* "/tmp/q.etl" is 11 */
+	b.p.LogFileNameOffset = FILE_OFF;
+	memset((char *)&b + FILE_OFF, 'x', 10);
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_check(&b.p, ETW_CS_A, false, &pl));
+	EXPECT_EQ(ERROR_MORE_DATA, etw_props_fill(&b.p, &pl, &info, "/tmp/q.etl", ETW_CS_A));
+	EXPECT_EQ(0, memcmp((char *)&b + FILE_OFF, "xxxxxxxxxx", 10));
+	EXPECT_STREQ("etwtest-q", (char *)&b + NAME_OFF);
+	EXPECT_EQ(64, b.p.BufferSize);
+	/* One more byte is enough. */
+	b.p.Wnode.BufferSize = FILE_OFF + 11;
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_check(&b.p, ETW_CS_A, false, &pl));
+	EXPECT_EQ(ERROR_SUCCESS, etw_props_fill(&b.p, &pl, &info, "/tmp/q.etl", ETW_CS_A));
+	EXPECT_EQ(0, memcmp((char *)&b + FILE_OFF, "/tmp/q.etl", 11));
+	/* W needs two bytes a unit. */
+	props(&b, 0);
+	b.p.Wnode.BufferSize = FILE_OFF + 21;
+	b.p.LogFileNameOffset = FILE_OFF;
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_check(&b.p, ETW_CS_W, false, &pl));
+	EXPECT_EQ(ERROR_MORE_DATA, etw_props_fill(&b.p, &pl, &info, "/tmp/q.etl", ETW_CS_W));
+	b.p.Wnode.BufferSize = FILE_OFF + 22;
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_check(&b.p, ETW_CS_W, false, &pl));
+	EXPECT_EQ(ERROR_SUCCESS, etw_props_fill(&b.p, &pl, &info, "/tmp/q.etl", ETW_CS_W));
+
+	/* The file name first: its room ends where the session name starts. */
+	props(&b, 0);
+	b.p.LogFileNameOffset = NAME_OFF;
+	b.p.LoggerNameOffset = NAME_OFF + 10;
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_check(&b.p, ETW_CS_A, false, &pl));
+	EXPECT_EQ(ERROR_MORE_DATA, etw_props_fill(&b.p, &pl, &info, "/tmp/q.etl", ETW_CS_A));
+	EXPECT_STREQ("etwtest-q", (char *)&b + NAME_OFF + 10);
+	b.p.LoggerNameOffset = NAME_OFF + 11;
+	ASSERT_EQ(ERROR_SUCCESS, etw_props_check(&b.p, ETW_CS_A, false, &pl));
+	EXPECT_EQ(ERROR_SUCCESS, etw_props_fill(&b.p, &pl, &info, "/tmp/q.etl", ETW_CS_A));
+	EXPECT_STREQ("/tmp/q.etl", (char *)&b + NAME_OFF);
+	EXPECT_STREQ("etwtest-q", (char *)&b + NAME_OFF + 11);
 }
 
 /* Without the module every call that passes its checks says so. */

@@ -4,7 +4,8 @@
  * EVENT_TRACE_PRIVATE_LOGGER_MODE, TraceEvent, TraceEventInstance and
  * TraceMessage into the process's own buffers, the ETL file libetw's
  * writer makes of them read back with its reader, ControlTrace QUERY,
- * FLUSH, UPDATE and STOP, the limit of 4 per process (seed 004), the
+ * FLUSH, UPDATE and STOP (with the absolute log file name they return),
+ * EnableTraceEx2's refusal of GUID_NULL, the limit of 4 per process (seed 004), the
  * errors of a full pool (ERROR_NOT_ENOUGH_MEMORY) and of a buffer that
  * cannot be allocated (ERROR_OUTOFMEMORY), and a write path without
  * system calls (seccomp).
@@ -392,6 +393,122 @@ TEST_F(priv, update_switches_the_log_file)
 	unlink(second);
 }
 
+enum cs { A, W };
+
+/* QUERY, UPDATE and STOP with room for the log file name, A or W. */
+static ULONG control_file(CONTROLTRACE_ID h, ULONG code, struct props *b,
+			  enum cs cs, const char *new_file)
+{
+	props(b, 0, NULL);
+	b->p.LogFileMode = 0;
+	b->p.LogFileNameOffset = FILE_OFF;
+	if (new_file && cs == A)
+		strcpy((char *)b + FILE_OFF, new_file);
+	else if (new_file)
+		for (size_t i = 0; i <= strlen(new_file); i++)
+			memcpy((char *)b + FILE_OFF + 2 * i, &(WCHAR){ (WCHAR)new_file[i] }, 2);
+	return cs == A ? ControlTraceA(h, NULL, &b->p, code) :
+			 ControlTraceW(h, NULL, &b->p, code);
+}
+
+/* The W name at FILE_OFF as ASCII, for comparing. */
+static const char *file_w(struct props *b)
+{
+	static char out[256];
+	WCHAR c;
+	size_t i;
+
+	for (i = 0; i < sizeof(out) - 1; i++) {
+		memcpy(&c, (char *)b + FILE_OFF + 2 * i, 2);
+		out[i] = c < 0x80 ? (char)c : '?';
+		if (!c)
+			break;
+	}
+	out[sizeof(out) - 1] = 0;
+	return out;
+}
+
+/*
+ * Every control code returns the log file name at LogFileNameOffset, made
+ * absolute as Windows keeps it; UPDATE's new file from then on.
+ */
+TEST_F(priv, control_returns_the_log_file_name)
+{
+	char dir[] = "/tmp/etwtest-privXXXXXX", sub[64], full[96], cwd[256];
+	char second[96];
+	CONTROLTRACE_ID h;
+	struct props b;
+
+	ASSERT_EQ(ERROR_SUCCESS, control_file(self->h, EVENT_TRACE_CONTROL_QUERY, &b, A, NULL));
+	EXPECT_STREQ(path, (char *)&b + FILE_OFF);
+	EXPECT_EQ(FILE_OFF, b.p.LogFileNameOffset);
+	ASSERT_EQ(ERROR_SUCCESS, control_file(self->h, EVENT_TRACE_CONTROL_QUERY, &b, W, NULL));
+	EXPECT_STREQ(path, file_w(&b));
+	ASSERT_EQ(ERROR_SUCCESS, control_file(self->h, EVENT_TRACE_CONTROL_FLUSH, &b, A, NULL));
+	EXPECT_STREQ(path, (char *)&b + FILE_OFF);
+	/* QueryTrace is ControlTrace QUERY. */
+	props(&b, 0, "x");
+	b.p.LogFileMode = 0;
+	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(self->h, NULL, &b.p));
+	EXPECT_STREQ(path, (char *)&b + FILE_OFF);
+	/* No room: ERROR_MORE_DATA, the rest filled. */
+	props(&b, 0, NULL);
+	b.p.LogFileMode = 0;
+	b.p.LogFileNameOffset = FILE_OFF;
+	b.p.Wnode.BufferSize = FILE_OFF + 4;
+	EXPECT_EQ(ERROR_MORE_DATA, QueryTraceA(self->h, NULL, &b.p));
+	EXPECT_EQ(ERROR_MORE_DATA, GetLastError());
+	EXPECT_EQ(4, b.p.BufferSize);
+	EXPECT_STREQ("etwtest-private", (char *)&b + NAME_OFF);
+	EXPECT_EQ(0, ((char *)&b)[FILE_OFF]);
+
+	/* A relative name, with "." and "..": absolute, resolved by name. */
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	ASSERT_EQ(0, mkdir(sub, 0700));
+	ASSERT_NE(NULL, getcwd(cwd, sizeof(cwd)));
+	ASSERT_EQ(0, chdir(dir));
+	EXPECT_EQ(ERROR_SUCCESS, start("etwtest-rel", "./sub/../rel.etl", 0, 4, 0, 0, &h));
+	snprintf(full, sizeof(full), "%s/rel.etl", dir);
+	snprintf(second, sizeof(second), "%s/sub/two.etl", dir);
+	ASSERT_EQ(ERROR_SUCCESS, control_file(h, EVENT_TRACE_CONTROL_QUERY, &b, A, NULL));
+	EXPECT_STREQ(full, (char *)&b + FILE_OFF);
+	/* UPDATE switches files: the new one's name from then on. */
+	EXPECT_EQ(ERROR_SUCCESS, control_file(h, EVENT_TRACE_CONTROL_UPDATE, &b, W,
+					      "sub//two.etl"));
+	EXPECT_STREQ(second, file_w(&b));
+	EXPECT_EQ(0, chdir(cwd));
+	ASSERT_EQ(ERROR_SUCCESS, control_file(h, EVENT_TRACE_CONTROL_QUERY, &b, A, NULL));
+	EXPECT_STREQ(second, (char *)&b + FILE_OFF);
+	/* StopTrace too, W. */
+	ASSERT_EQ(ERROR_SUCCESS, control_file(h, EVENT_TRACE_CONTROL_STOP, &b, W, NULL));
+	EXPECT_STREQ(second, file_w(&b));
+	unlink(full);
+	unlink(second);
+	rmdir(sub);
+	rmdir(dir);
+}
+
+/* GUID_NULL names no provider, for a private logger as for any session. */
+TEST_F(priv, enable_refuses_guid_null)
+{
+	static const GUID null_guid;
+
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EnableTraceEx2(self->h, &null_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+				 5, 0, 0, 0, NULL));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EnableTraceEx2(self->h, NULL, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+				 5, 0, 0, 0, NULL));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, EnableTrace(1, 0, 5, &null_guid, self->h));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EnableTraceEx(&null_guid, NULL, self->h, 1, 5, 0, 0, 0, NULL));
+	/* A real provider is enabled as before. */
+	EXPECT_EQ(ERROR_SUCCESS,
+		  EnableTraceEx2(self->h, &guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+				 5, 0, 0, 0, NULL));
+}
+
 /* A logger without a file has none to switch. */
 TEST(update_of_a_buffering_logger_has_no_file_to_switch)
 {
@@ -404,6 +521,11 @@ TEST(update_of_a_buffering_logger_has_no_file_to_switch)
 	b.p.LogFileMode = 0;
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, ControlTraceA(h, NULL, &b.p,
 							 EVENT_TRACE_CONTROL_UPDATE));
+	/* Its file name is empty. */
+	props(&b, 0, "caller's");
+	b.p.LogFileMode = 0;
+	EXPECT_EQ(ERROR_SUCCESS, QueryTraceA(h, NULL, &b.p));
+	EXPECT_STREQ("", (char *)&b + FILE_OFF);
 	EXPECT_EQ(ERROR_SUCCESS, stop(h));
 	EXPECT_NE(0, access("/tmp/etwtest-ring.etl", F_OK));
 }

@@ -3,12 +3,14 @@
  * The Windows controller API of libetw over the module: StartTrace,
  * ControlTrace and its Stop/Query/Update/Flush forms, QueryAllTraces,
  * EnableTrace, EnableTraceEx and EnableTraceEx2, in their A and W forms,
- * with the properties they fill and the Win32 errors they return.  Events
+ * with the properties they fill (the log file name the module keeps, ABI
+ * 1.4, included) and the Win32 errors they return.  Events
  * come from the libetw provider API and are read back with the raw
  * buffer ioctl (etw_count), so every count is exact.
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <windows.h>
@@ -894,6 +896,240 @@ TEST_F(ctl, unprivileged_access_denied)
 	EXPECT_EQ(ERROR_SUCCESS, QueryTraceA(h, NULL, pinit(&b, 0)));
 	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND,
 		  QueryTraceA(0, "etwtest-ctl-nobody", pinit(&b, 0)));
+}
+
+/* Room for a log file name after the session name. */
+#define FILE_AT		(sizeof(EVENT_TRACE_PROPERTIES) + 512)
+
+static EVENT_TRACE_PROPERTIES *pfile(struct pbuf *b, ULONG mode, const char *file)
+{
+	pinit(b, mode)->LogFileNameOffset = FILE_AT;
+	if (file)
+		strcpy((char *)b + FILE_AT, file);
+	return &b->p;
+}
+
+/* The W log file name as UTF-8 (ASCII here). */
+static const char *file_w(const struct pbuf *b)
+{
+	static char out[512];
+	char16_t c;
+	size_t i;
+
+	for (i = 0; i < sizeof(out) - 1; i++) {
+		memcpy(&c, (const char *)b + FILE_AT + 2 * i, 2);
+		out[i] = c < 0x80 ? (char)c : '?';
+		if (!c)
+			break;
+	}
+	out[sizeof(out) - 1] = 0;
+	return out;
+}
+
+/*
+ * A file session's log file name, absolute as Windows keeps it, comes back
+ * at LogFileNameOffset from QUERY, UPDATE, FLUSH, STOP and QueryAllTraces,
+ * A and W, by handle and by name; ERROR_MORE_DATA when it does not fit.
+ */
+TEST_F(ctl, log_file_name_returned)
+{
+	static struct pbuf all[ETW_MAX_SESSIONS];
+	PEVENT_TRACE_PROPERTIES arr[ETW_MAX_SESSIONS];
+	const char *path = "/tmp/etwtest-ctl-file.etl";
+	CONTROLTRACE_ID h, hr, hrt;
+	char cwd[256];
+	struct pbuf q;
+	ULONG n, i, seen = 0;
+
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&h, "etwtest-ctl-file",
+					     pfile(&q, EVENT_TRACE_FILE_MODE_SEQUENTIAL, path)));
+	/* StartTrace leaves the caller's name as it was. */
+	EXPECT_STREQ(path, (char *)&q + FILE_AT);
+	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(h, NULL, pfile(&q, 0, NULL)));
+	EXPECT_STREQ(path, (char *)&q + FILE_AT);
+	EXPECT_EQ(FILE_AT, q.p.LogFileNameOffset);
+	EXPECT_STREQ("etwtest-ctl-file", name_a(&q));
+	ASSERT_EQ(ERROR_SUCCESS, QueryTraceW(0, u"etwtest-ctl-file", pfile(&q, 0, NULL)));
+	EXPECT_STREQ(path, file_w(&q));
+	EXPECT_EQ(h, q.p.Wnode.HistoricalContext);
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, "ETWTEST-ctl-FILE", pfile(&q, 0, NULL),
+					       EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_STREQ(path, (char *)&q + FILE_AT);
+	ASSERT_EQ(ERROR_SUCCESS, FlushTraceW(h, NULL, pfile(&q, 0, NULL)));
+	EXPECT_STREQ(path, file_w(&q));
+	/* UPDATE with an empty name at the offset switches nothing. */
+	pfile(&q, 0, NULL)->FlushTimer = 2;
+	ASSERT_EQ(ERROR_SUCCESS, UpdateTraceA(h, NULL, &q.p));
+	EXPECT_STREQ(path, (char *)&q + FILE_AT);
+	EXPECT_EQ(2, q.p.FlushTimer);
+	/* No offset: nowhere to put it. */
+	pinit(&q, 0);
+	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(h, NULL, &q.p));
+	EXPECT_EQ(0, q.p.LogFileNameOffset);
+
+	/* Too little room: ERROR_MORE_DATA, the rest filled, no part of it. */
+	pfile(&q, 0, NULL)->Wnode.BufferSize = FILE_AT + strlen(path);
+	memset((char *)&q + FILE_AT, 'x', 8);
+	EXPECT_EQ(ERROR_MORE_DATA, QueryTraceA(h, NULL, &q.p));
+	EXPECT_EQ(ERROR_MORE_DATA, GetLastError());
+	EXPECT_EQ(0, memcmp((char *)&q + FILE_AT, "xxxxxxxx", 8));
+	EXPECT_EQ(h, q.p.Wnode.HistoricalContext);
+	EXPECT_STREQ("etwtest-ctl-file", name_a(&q));
+	pfile(&q, 0, NULL)->Wnode.BufferSize = FILE_AT + 2 * strlen(path) + 1;
+	EXPECT_EQ(ERROR_MORE_DATA, QueryTraceW(h, NULL, &q.p));
+	q.p.Wnode.BufferSize++;
+	EXPECT_EQ(ERROR_SUCCESS, QueryTraceW(h, NULL, &q.p));
+	EXPECT_STREQ(path, file_w(&q));
+
+	/* A relative name: absolute, "." and ".." resolved by name. */
+	ASSERT_NE(NULL, getcwd(cwd, sizeof(cwd)));
+	ASSERT_EQ(0, mkdir("/tmp/etwtest-ctl-x", 0700) && errno != EEXIST ? -1 : 0);
+	ASSERT_EQ(0, chdir("/tmp"));
+	pfile(&q, EVENT_TRACE_FILE_MODE_SEQUENTIAL, NULL);
+	memcpy((char *)&q + FILE_AT, u"./etwtest-ctl-x/..//etwtest-ctl-rel.etl",
+	       sizeof(u"./etwtest-ctl-x/..//etwtest-ctl-rel.etl"));
+	EXPECT_EQ(ERROR_SUCCESS, StartTraceW(&hr, u"etwtest-ctl-rel2", &q.p));
+	EXPECT_EQ(0, chdir(cwd));
+	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(hr, NULL, pfile(&q, 0, NULL)));
+	EXPECT_STREQ("/tmp/etwtest-ctl-rel.etl", (char *)&q + FILE_AT);
+
+	/* A real-time session has none: an empty name. */
+	ASSERT_EQ(ERROR_SUCCESS, start_a("etwtest-ctl-rtf", 4, 0, &hrt));
+	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(hrt, NULL, pfile(&q, 0, "caller's")));
+	EXPECT_STREQ("", (char *)&q + FILE_AT);
+
+	/* QueryAllTraces: each session's own. */
+	for (i = 0; i < ETW_MAX_SESSIONS; i++)
+		arr[i] = pfile(&all[i], 0, NULL);
+	ASSERT_EQ(ERROR_SUCCESS, QueryAllTracesA(arr, ETW_MAX_SESSIONS, &n));
+	for (i = 0; i < n; i++) {
+		if (!strcmp(name_a(&all[i]), "etwtest-ctl-file")) {
+			EXPECT_STREQ(path, (char *)&all[i] + FILE_AT);
+			seen |= 1;
+		} else if (!strcmp(name_a(&all[i]), "etwtest-ctl-rel2")) {
+			EXPECT_STREQ("/tmp/etwtest-ctl-rel.etl", (char *)&all[i] + FILE_AT);
+			seen |= 2;
+		} else if (!strcmp(name_a(&all[i]), "etwtest-ctl-rtf")) {
+			EXPECT_STREQ("", (char *)&all[i] + FILE_AT);
+			seen |= 4;
+		}
+	}
+	EXPECT_EQ(7, seen);
+
+	/* STOP returns it too; with no room, ERROR_MORE_DATA, yet stopped. */
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceW(h, NULL, pfile(&q, 0, NULL)));
+	EXPECT_STREQ(path, file_w(&q));
+	pfile(&q, 0, NULL)->Wnode.BufferSize = FILE_AT + 4;
+	EXPECT_EQ(ERROR_MORE_DATA, StopTraceA(hr, NULL, &q.p));
+	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND, QueryTraceA(hr, NULL, pinit(&q, 0)));
+	EXPECT_EQ(ERROR_SUCCESS, StopTraceA(hrt, NULL, pinit(&q, 0)));
+	unlink(path);
+	unlink("/tmp/etwtest-ctl-rel.etl");
+	rmdir("/tmp/etwtest-ctl-x");
+}
+
+/* The module's side: the name kept at start and returned, and its errors. */
+TEST_F(ctl, log_file_name_ioctls)
+{
+	static char longname[ETW_MAX_LOG_FILE_NAME + 1];
+	struct etw_session_control c;
+	struct etw_session_start st;
+	char out[64];
+
+	memset(&st, 0, sizeof(st));
+	st.size = sizeof(st);
+	strcpy(st.info.name, "etwtest-ctl-kf");
+	st.info.log_file_mode = ETW_MODE_REAL_TIME;
+	st.log_file_name = (uintptr_t)"";
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_SESSION_START, &st));
+	memset(longname, 'a', sizeof(longname) - 1);
+	st.log_file_name = (uintptr_t)longname;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_SESSION_START, &st));
+	st.log_file_name = 1;
+	EXPECT_EQ(-EFAULT, etw_ioctl_err(self->fd, ETW_IOC_SESSION_START, &st));
+	st.log_file_name = (uintptr_t)"/tmp/kf.etl";
+	st.reserved1 = 1;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_SESSION_START, &st));
+	/* None of them made a session. */
+	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND,
+		  QueryTraceA(0, "etwtest-ctl-kf", pinit(&(struct pbuf){ 0 }, 0)));
+	st.reserved1 = 0;
+	/* The longest name is kept whole. */
+	longname[ETW_MAX_LOG_FILE_NAME - 1] = 0;
+	st.log_file_name = (uintptr_t)longname;
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_START, &st));
+
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.logger_id = st.info.logger_id;
+	c.log_file_name = (uintptr_t)out;
+	c.log_file_name_size = sizeof(out);
+	memset(out, 'x', sizeof(out));
+	/* Too little room: its length, nothing written. */
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &c));
+	EXPECT_EQ(ETW_MAX_LOG_FILE_NAME, c.log_file_name_len);
+	EXPECT_EQ('x', out[0]);
+	c.log_file_name = (uintptr_t)longname;
+	c.log_file_name_size = ETW_MAX_LOG_FILE_NAME;
+	memset(longname, 0, sizeof(longname));
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &c));
+	EXPECT_EQ(ETW_MAX_LOG_FILE_NAME - 1, strlen(longname));
+	/* An address it cannot write: EFAULT. */
+	c.log_file_name = 1;
+	EXPECT_EQ(-EFAULT, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &c));
+	/* The first published size: no name asked for, none given. */
+	c.size = ETW_SESSION_CONTROL_SIZE_VER0;
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &c));
+	c.size = sizeof(c);
+	c.code = ETW_CONTROL_STOP;
+	c.log_file_name = (uintptr_t)longname;
+	memset(longname, 0, sizeof(longname));
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &c));
+	EXPECT_EQ(ETW_MAX_LOG_FILE_NAME - 1, strlen(longname));
+
+	/* A session started without one has none. */
+	st.log_file_name = 0;
+	memset(&st.info, 0, sizeof(st.info));
+	strcpy(st.info.name, "etwtest-ctl-kf");
+	st.info.log_file_mode = ETW_MODE_REAL_TIME;
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_START, &st));
+	c.code = ETW_CONTROL_STOP;
+	c.logger_id = st.info.logger_id;
+	c.log_file_name_len = 77;
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_SESSION_CONTROL, &c));
+	EXPECT_EQ(0, c.log_file_name_len);
+}
+
+/* GUID_NULL names no provider: the library and the module refuse it. */
+TEST_F(ctl, enable_refuses_guid_null)
+{
+	static const GUID null_guid;
+	struct etw_enable e;
+	CONTROLTRACE_ID h;
+
+	ASSERT_EQ(ERROR_SUCCESS, start_a("etwtest-ctl-null", 4, 0, &h));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EnableTraceEx2(h, &null_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+				 5, 0, 0, 0, NULL));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, GetLastError());
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EnableTraceEx2(h, NULL, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+				 5, 0, 0, 0, NULL));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EnableTraceEx(&null_guid, NULL, h, 1, 5, 0, 0, 0, NULL));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, EnableTrace(TRUE, 0, 5, &null_guid, h));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, EnableTrace(FALSE, 0, 0, &null_guid, h));
+
+	/* The module: EINVAL for every code, and no provider made. */
+	memset(&e, 0, sizeof(e));
+	e.size = sizeof(e);
+	e.logger_id = LOGGER_ID(h);
+	for (e.control_code = 0; e.control_code <= ETW_CONTROL_CODE_CAPTURE_STATE;
+	     e.control_code++)
+		EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+	/* A real one is enabled as before. */
+	EXPECT_EQ(ERROR_SUCCESS, EnableTraceEx2(h, &self->guid, 1, 5, 0, 0, 0, NULL));
+	EXPECT_EQ(ERROR_SUCCESS, StopTraceA(h, NULL, pinit(&(struct pbuf){ 0 }, 0)));
 }
 
 TEST_HARNESS_MAIN

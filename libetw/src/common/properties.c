@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "properties.h"
 #include "logger_handle.h"
@@ -121,8 +122,10 @@ ULONG etw_props_check(const EVENT_TRACE_PROPERTIES *p, enum etw_cs cs,
 		return ERROR_INVALID_PARAMETER;
 	pl->struct_size = min;
 	pl->name_off = name;
-	/* The session name comes first; its room ends at the file name. */
+	/* Each name's room ends where the other's starts, or at the end. */
 	pl->name_end = file > name ? file : size;
+	pl->file_off = file;
+	pl->file_end = name > file ? name : size;
 	if (file && file_name) {
 		len = props_strlen(p, file, size, cs);
 		if (len < 0)
@@ -187,12 +190,12 @@ ULONG etw_props_check_mode(const EVENT_TRACE_PROPERTIES *p, bool has_file)
 	return ERROR_SUCCESS;
 }
 
-/* The session name at @off, in the caller's string type. */
+/* A name of at most @max - 1 bytes at @off, in the caller's string type. */
 static ULONG put_name(EVENT_TRACE_PROPERTIES *p, ULONG off, ULONG end,
-		      const char *utf8, enum etw_cs cs)
+		      const char *utf8, size_t max, enum etw_cs cs)
 {
-	char16_t w[ETW_MAX_NAME];
-	size_t len = strnlen(utf8, ETW_MAX_NAME - 1);
+	char16_t w[ETW_MAX_LOG_FILE_NAME];
+	size_t len = strnlen(utf8, max - 1);
 	ssize_t n;
 
 	if (cs == ETW_CS_A) {
@@ -202,7 +205,7 @@ static ULONG put_name(EVENT_TRACE_PROPERTIES *p, ULONG off, ULONG end,
 		((char *)p)[off + len] = 0;
 		return ERROR_SUCCESS;
 	}
-	n = etw_utf8_to_utf16(utf8, len, w, ETW_MAX_NAME);
+	n = etw_utf8_to_utf16(utf8, len, w, ETW_MAX_LOG_FILE_NAME);
 	if (n < 0)
 		return ERROR_INVALID_DATA;	/* not UTF-8: set with a raw ioctl */
 	if ((size_t)(n + 1) * sizeof(w[0]) > end - off)
@@ -212,8 +215,11 @@ static ULONG put_name(EVENT_TRACE_PROPERTIES *p, ULONG off, ULONG end,
 }
 
 ULONG etw_props_fill(EVENT_TRACE_PROPERTIES *p, const struct etw_props *pl,
-		     const struct etw_session_info *info, enum etw_cs cs)
+		     const struct etw_session_info *info, const char *file,
+		     enum etw_cs cs)
 {
+	ULONG err = ERROR_SUCCESS, ferr = ERROR_SUCCESS;
+
 	p->Wnode.HistoricalContext = etw_trace_id(info);
 	memcpy(&p->Wnode.Guid, info->guid, sizeof(p->Wnode.Guid));
 	p->Wnode.ClientContext = info->clock_type;
@@ -238,10 +244,57 @@ ULONG etw_props_fill(EVENT_TRACE_PROPERTIES *p, const struct etw_props *pl,
 	 * (on each CPU, or from the FlushTimer's work item).
 	 */
 	p->LoggerThreadId = NULL;
-	if (!pl->name_off)
-		return ERROR_SUCCESS;
-	p->LoggerNameOffset = pl->name_off;
-	return put_name(p, pl->name_off, pl->name_end, info->name, cs);
+	if (pl->name_off) {
+		p->LoggerNameOffset = pl->name_off;
+		err = put_name(p, pl->name_off, pl->name_end, info->name,
+			       ETW_MAX_NAME, cs);
+	}
+	/* The file name as the session keeps it: absolute, as on Windows. */
+	if (pl->file_off)
+		ferr = put_name(p, pl->file_off, pl->file_end, file ? file : "",
+				ETW_MAX_LOG_FILE_NAME, cs);
+	return err ? err : ferr;
+}
+
+ULONG etw_props_full_path(const char *path, char *out, size_t size)
+{
+	size_t n = 0, len;
+	const char *seg;
+
+	if (size > ETW_MAX_LOG_FILE_NAME)
+		size = ETW_MAX_LOG_FILE_NAME;
+	if (path[0] != '/') {
+		if (!getcwd(out, size))
+			return errno == ERANGE ? ERROR_BAD_PATHNAME :
+						 etw_file_error(-errno);
+		n = strlen(out);
+		if (n == 1)
+			n = 0;	/* "/": the root is the empty prefix here */
+	}
+	/* GetFullPathName's rules, by name: no link is followed. */
+	for (seg = path; *seg; seg += len) {
+		while (*seg == '/')
+			seg++;
+		len = strcspn(seg, "/");
+		if (!len || (len == 1 && seg[0] == '.'))
+			continue;
+		if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+			while (n && out[n - 1] != '/')
+				n--;
+			if (n)
+				n--;	/* the "/" before it */
+			continue;
+		}
+		if (n + 1 + len + 1 > size)
+			return ERROR_BAD_PATHNAME;
+		out[n++] = '/';
+		memcpy(out + n, seg, len);
+		n += len;
+	}
+	if (!n)
+		out[n++] = '/';
+	out[n] = 0;
+	return ERROR_SUCCESS;
 }
 
 static __u32 session_tag(const struct etw_session_info *info)

@@ -64,6 +64,8 @@ struct etw_props {
 	ULONG struct_size;	/* v1 or, with VERSIONED_PROPERTIES, v2 */
 	ULONG name_off;		/* where the session name goes (0: nowhere) */
 	ULONG name_end;		/* end of the room for it */
+	ULONG file_off;		/* where the log file name goes (0: nowhere) */
+	ULONG file_end;		/* end of the room for it */
 	size_t file_units;	/* length of the log file name, 0: none */
 };
 
@@ -92,11 +94,22 @@ ULONG etw_props_check_mode(const EVENT_TRACE_PROPERTIES *p, bool has_file);
 
 /*
  * Fill @p from the module's view of a session, as ControlTrace QUERY does,
- * and put the session name at its offset; ERROR_MORE_DATA if there is no
- * room for the name (everything else is filled).
+ * and put the session name and the log file name @file (UTF-8; NULL or
+ * empty: the session has none, an empty string is written) at their
+ * offsets; ERROR_MORE_DATA if either does not fit in its room (nothing
+ * of it is written; everything else is filled).
  */
 ULONG etw_props_fill(EVENT_TRACE_PROPERTIES *p, const struct etw_props *pl,
-		     const struct etw_session_info *info, enum etw_cs cs);
+		     const struct etw_session_info *info, const char *file,
+		     enum etw_cs cs);
+
+/*
+ * The absolute form of the log file name @path, as Windows keeps it
+ * (GetFullPathName's rules: relative to the working directory, "." and
+ * ".." resolved by name, "/" runs folded); ERROR_BAD_PATHNAME if it is
+ * longer than ETW_MAX_LOG_FILE_NAME - 1 bytes.
+ */
+ULONG etw_props_full_path(const char *path, char *out, size_t size);
 
 
 /* Win32 code of a failed open of /dev/etw. */

@@ -16,6 +16,9 @@
  * session runs.  If it cannot open the file the session is stopped again
  * and StartTrace fails with the error Windows gives for that path.  STOP
  * returns once the logger has written the file (the module waits for it).
+ * The module keeps the file's name, made absolute as Windows keeps it, and
+ * every control code returns it at LogFileNameOffset; StartTrace leaves
+ * the caller's name as it was.
  *
  * Session names ignore case on Windows; the module compares bytes, so the
  * name lookups here also try ASCII case-insensitive matches.
@@ -34,8 +37,13 @@
 /* The largest BufferSize (KB) the module accepts; Windows' own is larger. */
 #define ETW_MODULE_MAX_BUFFER_KB	1024
 
+/*
+ * QUERY one session; with @file (ETW_MAX_LOG_FILE_NAME bytes), also its
+ * log file name ("" for none, and from a module older than ABI 1.4,
+ * which refuses the field with E2BIG).
+ */
 static int query(int fd, __u32 logger_id, const char *name,
-		 struct etw_session_info *info)
+		 struct etw_session_info *info, char *file)
 {
 	struct etw_session_control c;
 	int ret;
@@ -46,22 +54,35 @@ static int query(int fd, __u32 logger_id, const char *name,
 	c.logger_id = logger_id;
 	if (name)
 		strcpy(c.info.name, name);
+	if (file) {
+		file[0] = 0;
+		c.log_file_name = (uintptr_t)file;
+		c.log_file_name_size = ETW_MAX_LOG_FILE_NAME;
+	}
 	ret = etw_ioctl(fd, ETW_IOC_SESSION_CONTROL, &c);
+	if (ret == -E2BIG && file) {
+		c.log_file_name = 0;
+		c.log_file_name_size = 0;
+		ret = etw_ioctl(fd, ETW_IOC_SESSION_CONTROL, &c);
+	}
+	if (file && c.log_file_name_len > ETW_MAX_LOG_FILE_NAME)
+		file[0] = 0;
 	if (!ret)
 		*info = c.info;
 	return ret;
 }
 
-int etw_session_find(int fd, const char *name, struct etw_session_info *info)
+static int session_find(int fd, const char *name, struct etw_session_info *info,
+			char *file)
 {
 	__u32 id;
 	int ret;
 
-	ret = query(fd, 0, name, info);
+	ret = query(fd, 0, name, info, file);
 	if (ret != -ENOENT)
 		return ret;
 	for (id = 1; id <= ETW_MAX_SESSIONS; id++) {
-		ret = query(fd, id, NULL, info);
+		ret = query(fd, id, NULL, info, file);
 		if (ret == -ENOENT)
 			continue;
 		if (ret)
@@ -70,6 +91,11 @@ int etw_session_find(int fd, const char *name, struct etw_session_info *info)
 			return 0;
 	}
 	return -ENOENT;
+}
+
+int etw_session_find(int fd, const char *name, struct etw_session_info *info)
+{
+	return session_find(fd, name, info, NULL);
 }
 
 /* Wnode.ClientContext: 0 and 1 are QPC, the module's only clock. */
@@ -129,7 +155,7 @@ static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
 	struct etw_name name;
 	struct etw_props pl;
 	bool kernel_logger;
-	char path[4 * ETW_NAME_MAX_UNITS + 1];
+	char path[4 * ETW_NAME_MAX_UNITS + 1], full[ETW_MAX_LOG_FILE_NAME];
 	ULONG max_file_size;
 	pid_t pid = 0;
 	size_t need;
@@ -144,6 +170,8 @@ static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
 	err = etw_props_check(p, cs, true, &pl);
 	if (err)
 		return err;
+	/* StartTrace leaves the caller's log file name as it gave it. */
+	pl.file_off = 0;
 	err = etw_name_get(InstanceName, cs, &name);
 	if (err)
 		return err;
@@ -191,6 +219,9 @@ static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
 		if ((p->LogFileMode & EVENT_TRACE_FILE_MODE_NEWFILE) &&
 		    etw_etl_writer_check_pattern(path))
 			return ERROR_INVALID_PARAMETER;
+		err = etw_props_full_path(path, full, sizeof(full));
+		if (err)
+			return err;
 	}
 
 	fd = etw_device_fd();
@@ -220,7 +251,15 @@ static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
 	if (st.info.max_buffers && st.info.max_buffers < st.info.min_buffers)
 		st.info.max_buffers = st.info.min_buffers;
 	st.info.flush_timer = p->FlushTimer;
+	/* The module keeps the name for QUERY; the logger writes the file. */
+	if (pl.file_units)
+		st.log_file_name = (uintptr_t)full;
 	ret = etw_ioctl(fd, ETW_IOC_SESSION_START, &st);
+	if (ret == -E2BIG && st.log_file_name) {
+		/* A module older than ABI 1.4 keeps no file name. */
+		st.log_file_name = 0;
+		ret = etw_ioctl(fd, ETW_IOC_SESSION_START, &st);
+	}
 	if (ret < 0)
 		return etw_win32_error(ret, ETW_ERR_CONTROL);
 	if (pl.file_units) {
@@ -231,7 +270,7 @@ static ULONG start_trace(CONTROLTRACE_ID *TraceId, const void *InstanceName,
 
 	/* The room for the name was checked above: this cannot fail. */
 	max_file_size = p->MaximumFileSize;
-	etw_props_fill(p, &pl, &st.info, cs);
+	etw_props_fill(p, &pl, &st.info, NULL, cs);
 	if (pl.file_units) {
 		p->MaximumFileSize = max_file_size;
 		/* Windows gives the thread that writes the file; ours is a process. */
@@ -257,6 +296,7 @@ static ULONG control_trace(CONTROLTRACE_ID TraceId, const void *InstanceName,
 	struct etw_name name;
 	struct etw_props pl;
 	__u32 logger_id = 0, tag = 0;
+	char file[ETW_MAX_LOG_FILE_NAME];
 	ULONG err;
 	int fd, ret;
 
@@ -284,7 +324,7 @@ static ULONG control_trace(CONTROLTRACE_ID TraceId, const void *InstanceName,
 		if (err)
 			return err;
 	}
-	/* Both act on a session's log file, and no session has one yet. */
+	/* A session's logger cannot switch or roll its file on demand. */
 	if (code == EVENT_TRACE_CONTROL_INCREMENT_FILE ||
 	    code == EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME ||
 	    (code == EVENT_TRACE_CONTROL_UPDATE && pl.file_units))
@@ -295,8 +335,9 @@ static ULONG control_trace(CONTROLTRACE_ID TraceId, const void *InstanceName,
 	fd = etw_device_fd();
 	if (fd < 0)
 		return etw_device_error(fd);
-	ret = by_name ? etw_session_find(fd, name.utf8, &info) :
-			query(fd, logger_id, NULL, &info);
+	/* The file name is fixed at start: the lookup's serves every code. */
+	ret = by_name ? session_find(fd, name.utf8, &info, file) :
+			query(fd, logger_id, NULL, &info, file);
 	if (!ret && !etw_trace_id_matches(&info, tag))
 		ret = -ENOENT;	/* that session stopped; another got its id */
 	if (ret)
@@ -331,8 +372,8 @@ static ULONG control_trace(CONTROLTRACE_ID TraceId, const void *InstanceName,
 			return etw_win32_error(ret, ETW_ERR_CONTROL);
 		info = c.info;
 	}
-	/* ERROR_MORE_DATA if the name does not fit; STOP has still stopped. */
-	return etw_props_fill(p, &pl, &info, cs);
+	/* ERROR_MORE_DATA if a name does not fit; STOP has still stopped. */
+	return etw_props_fill(p, &pl, &info, file, cs);
 }
 
 static ULONG query_all(PEVENT_TRACE_PROPERTIES *PropertyArray, ULONG count,
@@ -340,6 +381,7 @@ static ULONG query_all(PEVENT_TRACE_PROPERTIES *PropertyArray, ULONG count,
 {
 	struct etw_props pl[ETW_MAX_SESSIONS];
 	struct etw_session_info info;
+	char file[ETW_MAX_LOG_FILE_NAME];
 	ULONG i, n = 0, err = ERROR_SUCCESS, fill;
 	__u32 id;
 	int fd, ret;
@@ -358,13 +400,14 @@ static ULONG query_all(PEVENT_TRACE_PROPERTIES *PropertyArray, ULONG count,
 	if (fd < 0)
 		return etw_device_error(fd);
 	for (id = 1; id <= ETW_MAX_SESSIONS; id++) {
-		ret = query(fd, id, NULL, &info);
+		ret = query(fd, id, NULL, &info, n < count ? file : NULL);
 		if (ret == -ENOENT)
 			continue;
 		if (ret)
 			return etw_win32_error(ret, ETW_ERR_CONTROL);
 		if (n < count) {
-			fill = etw_props_fill(PropertyArray[n], &pl[n], &info, cs);
+			fill = etw_props_fill(PropertyArray[n], &pl[n], &info,
+					      file, cs);
 			if (fill)
 				err = fill;
 		}

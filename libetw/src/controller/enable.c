@@ -42,6 +42,9 @@
 #define SEEN_EVENT_ID		0x2u
 #define SEEN_CALLBACK		0x4u	/* a filter for the callbacks */
 
+/* GUID_NULL, which names no provider. */
+static const GUID null_guid;
+
 /* Windows' own filter types have bit 31 set; the others are providers'. */
 #define FILTER_TYPE_SYSTEM	0x80000000u
 
@@ -164,7 +167,9 @@ static ULONG enable_trace(CONTROLTRACE_ID TraceId, LPCGUID ProviderId,
 	ULONG err;
 	int fd, ret;
 
-	if (!ProviderId || ControlCode > EVENT_CONTROL_CODE_CAPTURE_STATE)
+	/* GUID_NULL is refused as a NULL ProviderId is. */
+	if (!ProviderId || IsEqualGUID(ProviderId, &null_guid) ||
+	    ControlCode > EVENT_CONTROL_CODE_CAPTURE_STATE)
 		return ERROR_INVALID_PARAMETER;
 	if (property & ~ENABLE_PROPERTY_KNOWN)
 		return ERROR_INVALID_PARAMETER;

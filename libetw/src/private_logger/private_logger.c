@@ -126,6 +126,7 @@ struct priv_logger {
 	pthread_mutex_t file_lock;	/* the writer */
 	struct etw_etl_writer *writer;	/* NULL: buffering mode */
 	bool to_file;			/* writer is set (UPDATE replaces it) */
+	char *file_name;		/* its absolute name, for QUERY; priv_lock */
 	pthread_t thread;
 	bool has_thread;
 
@@ -568,6 +569,8 @@ static void priv_release(struct priv_logger *l)
 		priv_buf_free(b);
 	}
 	free(l->enables);
+	free(l->file_name);
+	l->file_name = NULL;
 	pthread_mutex_destroy(&l->pool);
 	pthread_cond_destroy(&l->wake);
 	pthread_mutex_destroy(&l->file_lock);
@@ -597,12 +600,27 @@ static ULONG priv_cpus_init(struct priv_logger *l)
 	return ERROR_SUCCESS;
 }
 
+/* @path's absolute form, allocated, as QUERY returns it; NULL: *@err. */
+static char *priv_full_path(const char *path, ULONG *err)
+{
+	char full[ETW_MAX_LOG_FILE_NAME], *dup;
+
+	*err = etw_props_full_path(path, full, sizeof(full));
+	if (*err)
+		return NULL;
+	dup = strdup(full);
+	if (!dup)
+		*err = ERROR_NOT_ENOUGH_MEMORY;
+	return dup;
+}
+
 /* Set up slot @l from the properties; priv_lock held. */
 static ULONG priv_init(struct priv_logger *l, const struct etw_name *name,
 		       const EVENT_TRACE_PROPERTIES *p, const char *path)
 {
 	struct etw_session_info *in = &l->info;
 	unsigned int i;
+	ULONG err;
 	int ret;
 
 	/* Not the state and the CPU slots: writers may be looking at them. */
@@ -664,6 +682,9 @@ static ULONG priv_init(struct priv_logger *l, const struct etw_name *name,
 		l->nr_free++;
 	}
 	if (path) {
+		l->file_name = priv_full_path(path, &err);
+		if (!l->file_name)
+			return err;
 		ret = etw_etl_writer_open(&l->writer, path, in);
 		if (ret)
 			return etw_file_error(ret);
@@ -721,7 +742,7 @@ ULONG etw_private_start(CONTROLTRACE_ID *TraceId, const struct etw_name *name,
 	priv_stats(l);
 	atomic_store(&l->state, PRIV_RUNNING);
 	*TraceId = priv_handle(l);
-	err = etw_props_fill(p, pl, &l->info, cs);
+	err = etw_props_fill(p, pl, &l->info, l->file_name, cs);
 	p->Wnode.HistoricalContext = *TraceId;
 out:
 	pthread_mutex_unlock(&priv_lock);
@@ -780,7 +801,7 @@ static ULONG priv_switch_file(struct priv_logger *l,
 			      const EVENT_TRACE_PROPERTIES *p,
 			      const struct etw_props *pl, enum etw_cs cs)
 {
-	char path[4 * ETW_NAME_MAX_UNITS + 1];
+	char path[4 * ETW_NAME_MAX_UNITS + 1], *full;
 	struct etw_etl_writer *old, *nw;
 	ULONG err;
 	int ret;
@@ -790,10 +811,17 @@ static ULONG priv_switch_file(struct priv_logger *l,
 	err = etw_props_file_name(p, pl, cs, path, sizeof(path));
 	if (err)
 		return err;
+	full = priv_full_path(path, &err);
+	if (!full)
+		return err;
 	priv_stats(l);
 	ret = etw_etl_writer_open(&nw, path, &l->info);
-	if (ret)
+	if (ret) {
+		free(full);
 		return etw_file_error(ret);
+	}
+	free(l->file_name);
+	l->file_name = full;
 	priv_flush_cpus(l, false);
 	priv_write_ready(l);
 	pthread_mutex_lock(&l->file_lock);
@@ -862,7 +890,7 @@ ULONG etw_private_control(CONTROLTRACE_ID h, const char *name,
 	if (!err) {
 		priv_stats(l);
 		info = l->info;
-		err = etw_props_fill(p, pl, &info, cs);
+		err = etw_props_fill(p, pl, &info, l->file_name, cs);
 		p->Wnode.HistoricalContext = priv_handle(l);
 	}
 	if (code == EVENT_TRACE_CONTROL_STOP) {
