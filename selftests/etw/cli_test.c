@@ -12,6 +12,9 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include <windows.h>
+#include <evntrace.h>
+
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
 
@@ -137,6 +140,40 @@ TEST(help_for_every_subcommand)
 		n++;
 	}
 	EXPECT_LE(13, n);
+}
+
+/*
+ * etw start -o with a relative name: any controller's query returns the
+ * file by its absolute name, as StartTrace's sessions do.
+ */
+TEST(start_keeps_the_absolute_file_name)
+{
+	struct {
+		EVENT_TRACE_PROPERTIES p;
+		char names[2][1024];
+	} q;
+	char out[4096];
+	const char *file;
+
+	NEED_TOOLS();
+	sh("etw stop etwtest-fname", NULL, 0);
+	ASSERT_EQ(0, sh("mkdir -p /tmp/etwtest-dir && cd /tmp/etwtest-dir && "
+			"etw start etwtest-fname -b 8 -o ./fname.etl", out, sizeof(out)))
+		TH_LOG("%s", out);
+	memset(&q, 0, sizeof(q));
+	q.p.Wnode.BufferSize = sizeof(q);
+	q.p.LoggerNameOffset = offsetof(typeof(q), names[0]);
+	q.p.LogFileNameOffset = offsetof(typeof(q), names[1]);
+	EXPECT_EQ(ERROR_SUCCESS, QueryTraceA(0, "etwtest-fname", &q.p));
+	file = (const char *)&q + q.p.LogFileNameOffset;
+	EXPECT_STREQ("/tmp/etwtest-dir/fname.etl", file);
+	EXPECT_EQ(0, sh("etw stop etwtest-fname", NULL, 0));
+	EXPECT_EQ(0, access("/tmp/etwtest-dir/fname.etl", R_OK));
+	/* A folder that does not exist: a clear error, no session. */
+	EXPECT_EQ(1, sh("etw start etwtest-fname -o /nonexistent/x.etl 2>&1", out,
+			sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "/nonexistent/x.etl: No such file or directory")) TH_LOG("%s", out);
+	EXPECT_NE(0, sh("etw query etwtest-fname", NULL, 0));
 }
 
 TEST(update)
