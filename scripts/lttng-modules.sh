@@ -4,16 +4,16 @@
 # Build LTTng's kernel tracer for one kernel, for make bench's section 12
 # (LTTng's sched_switch record against the kernel logger's CSwitch):
 #   scripts/lttng-modules.sh BUILD_DIR RELEASE
-# The sources are Debian's lttng-modules-dkms, which scripts/setup.sh
+# The sources are Debian's lttng-modules-dkms (trixie's), which scripts/setup.sh
 # extracts into BUILD_DIR/lttng-modules/src (not installed: DKMS would
 # build it for every kernel on this machine).  The .ko files end in
 # BUILD_DIR/lttng-modules/RELEASE/ko/; the compiler's output in build.log
 # there.  Exits non-zero when a module the benchmark needs did not build
 # (and at once on later calls for that kernel).
 #
-# The timer probe is left out: Debian's 6.1 (6.1.x stable) gave
-# trace_hrtimer_start a third argument (was_armed) that lttng-modules
-# 2.13.9 does not know, and the benchmark records sched_switch only.
+# The timer probe is left out: the benchmark records sched_switch only,
+# and Debian's 6.1 (6.1.x stable) gave trace_hrtimer_start a third
+# argument (was_armed) that some lttng-modules releases do not know.
 set -eu
 build=${1:?usage: lttng-modules.sh BUILD_DIR RELEASE} rel=${2:?usage: lttng-modules.sh BUILD_DIR RELEASE}
 src=$build/lttng-modules/src

@@ -14,7 +14,8 @@
 # libelf-dev (libetw reads manifests, and the ones programs carry).  Then, into
 # BUILD_DIR (kept between runs, never committed):
 #   vm/<release>/vmlinuz   the kernel image, from Debian's .deb (not installed)
-#   lttng-modules/src/     lttng-modules-dkms' sources (make bench's LTTng peer)
+#   lttng-modules/src/     lttng-modules-dkms' sources (make bench's LTTng peer;
+#                          the .deb, trixie's, cached in /var/cache/etw)
 #   ksrc/                  checkpatch.pl, kernel-doc and the kselftest harness
 #                          headers, from Debian's linux-source-6.12 tarball
 set -eu
@@ -68,21 +69,43 @@ for rel in $kernels; do
 done
 
 # LTTng's kernel tracer, the peer of make bench's section 12: the sources
-# of Debian's lttng-modules-dkms, extracted from the .deb (downloaded into
-# apt's cache) rather than installed, so DKMS builds nothing on this
-# machine; scripts/lttng-modules.sh builds them for the VM's kernel.
-lttng="$build/lttng-modules/src"
-if [ ! -f "$lttng/Makefile" ]; then
-	deb=$(ls /var/cache/apt/archives/lttng-modules-dkms_*.deb 2>/dev/null | head -n 1 || true)
-	if [ -z "$deb" ]; then
-		say "downloading lttng-modules-dkms"
-		apt-get install -d -y -qq --no-install-recommends lttng-modules-dkms >/dev/null
-		deb=$(ls /var/cache/apt/archives/lttng-modules-dkms_*.deb | head -n 1)
+# of Debian's lttng-modules-dkms, extracted from the .deb rather than
+# installed, so DKMS builds nothing on this machine; scripts/lttng-modules.sh
+# builds them for the VM's kernels.  Bookworm's 2.13.9 does not build for
+# 6.12, so the .deb is trixie's (2.13.x, the LTTng ABI of bookworm's
+# lttng-tools 2.13): apt fetches it with a private list of trixie's index,
+# checked against the archive's keyring as any apt download is, leaving
+# this machine's own sources untouched, and keeps it in /var/cache/etw.
+# Without it (the download failed) make bench has no LTTng row; nothing
+# else needs it.
+lttng_src="$build/lttng-modules/src"
+lttng_deb=$(ls /var/cache/etw/lttng-modules-dkms_*deb13*_all.deb 2>/dev/null | tail -n 1 || true)
+if [ -z "$lttng_deb" ]; then
+	say "downloading lttng-modules-dkms (trixie)"
+	apt=$(mktemp -d)
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" /var/cache/etw
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" > "$apt/sources.list"
+	set -- -o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+	       -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
+	       -o APT::Architectures=amd64 -o APT::Sandbox::User=root
+	if apt-get "$@" update -qq >/dev/null &&
+	   (cd "$apt" && apt-get "$@" download -qq lttng-modules-dkms >/dev/null); then
+		for f in "$apt"/lttng-modules-dkms_*_all.deb; do
+			mv "$f" "/var/cache/etw/$(basename "$f")"
+			lttng_deb="/var/cache/etw/$(basename "$f")"
+		done
+	else
+		say "lttng-modules-dkms: trixie's .deb could not be fetched; make bench will have no LTTng row"
 	fi
-	rm -rf "$lttng" "$lttng.tmp"
-	mkdir -p "$lttng.tmp"
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$lttng.tmp" --strip-components=4 --wildcards './usr/src/lttng-modules-*'
-	mv "$lttng.tmp" "$lttng"
+	rm -rf "$apt"
+fi
+if [ -n "$lttng_deb" ] && [ "$(cat "$lttng_src/.deb" 2>/dev/null)" != "$lttng_deb" ]; then
+	# A new version: the per-kernel builds go with the old sources.
+	rm -rf "$build/lttng-modules"
+	mkdir -p "$lttng_src.tmp"
+	dpkg-deb --fsys-tarfile "$lttng_deb" | tar -x -C "$lttng_src.tmp" --strip-components=4 --wildcards './usr/src/lttng-modules-*'
+	echo "$lttng_deb" > "$lttng_src.tmp/.deb"
+	mv "$lttng_src.tmp" "$lttng_src"
 fi
 
 # Files from the kernel source tarball: used at build time, never committed.
