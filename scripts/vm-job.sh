@@ -27,7 +27,7 @@ if [ "$mode" = test ]; then
 	[ -n "${T:-}" ] && append="etwtests=$(echo $T | tr ' ' ,)"
 	[ -n "${E:-}" ] && append="$append etwenv=$(echo $E | tr ' ' ,)"
 	[ -n "${ETW_KO_ARGS:-}" ] && append="$append etwko=$(echo $ETW_KO_ARGS | tr ' ' ,)"
-	export ETW_VM_APPEND="$append"
+	export ETW_VM_APPEND="${ETW_VM_APPEND:-} $append"
 	log=$BUILD/check/vm-test-$rel.log
 	scripts/vm/run.sh "$BUILD/vm/$rel/vmlinuz" "$initrd" test "$log"
 	sed -n '/^ETW-TEST-BEGIN/,/^ETW-DMESG-BEGIN/p' "$log" | grep -v '^ETW-DMESG'

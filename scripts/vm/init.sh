@@ -11,6 +11,7 @@
 #                ETW_TEST_TIMEOUT bounds each test program (default 300 s)
 #   etwko=a=1,b=2  load etw.ko with these parameters (ETW_KO_ARGS="a=1 b=2";
 #                the selftests that reload it reload it with them)
+#   etwaccel=A   QEMU's -accel option, exported as ETW_VM_ACCEL
 # Lines starting with "ETW-" are read by scripts/vm/scan.sh on the host.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/usr/sbin LD_LIBRARY_PATH=/usr/lib
@@ -30,6 +31,7 @@ for arg in $(cat /proc/cmdline); do
 	etwtests=*) tests=$(echo "${arg#etwtests=}" | tr , ' ') ;;
 	etwenv=*) for kv in $(echo "${arg#etwenv=}" | tr , ' '); do export "$kv"; done ;;
 	etwko=*) koargs=$(echo "${arg#etwko=}" | tr , ' ') ;;
+	etwaccel=*) export ETW_VM_ACCEL="${arg#etwaccel=}" ;;
 	esac
 done
 

@@ -9,6 +9,10 @@
 # (a quiet machine runs the test boot in about 5 minutes; a loaded one has
 # taken over 10);
 # ETW_VM_APPEND adds to the kernel command line.
+# ETW_VM_ACCEL is QEMU's -accel option (default tcg: multi-threaded, one
+# host thread per vCPU; tcg,thread=single runs every vCPU on one thread)
+# and ETW_VM_SMP the number of vCPUs (default 2): the text-patching
+# measurements of Documentation/guarantees.rst compare them.
 set -eu
 
 kernel=$1 initrd=$2 mode=$3 log=${4:-}
@@ -27,7 +31,10 @@ timeout_s=${ETW_VM_TIMEOUT:-1500}
 # patching can hit a stale int3 under TCG (an oops in sched_clock_cpu
 # from clocksource_watchdog_work, seen in make fuzz on 6.12).
 append="console=ttyS0 quiet panic=-1 slub_debug=FZPU kfence.sample_interval=10 page_poison=1"
-append="$append softlockup_panic=0 no_timer_check tsc=reliable nokaslr etwvm=$mode ${ETW_VM_APPEND:-}"
+append="$append softlockup_panic=0 no_timer_check tsc=reliable nokaslr etwvm=$mode"
+# The accelerator, for the tests that patch kernel text (selftests/etw/text_patch.h).
+accel=${ETW_VM_ACCEL:-tcg}
+append="$append etwaccel=$accel ${ETW_VM_APPEND:-}"
 
 # The host's TSC rate, so that the guest's clock keeps time on a loaded
 # host (scripts/vm/tsc-khz.sh); without one the guest calibrates as before.
@@ -38,7 +45,7 @@ tsc_khz=$("$(dirname "$0")/tsc-khz.sh")
 disk=$(dirname "$kernel")/disk-ext4.img
 "$(dirname "$0")/disk.sh" "$disk"
 
-set -- qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G \
+set -- qemu-system-x86_64 -accel "$accel" -cpu max -smp "${ETW_VM_SMP:-2}" -m 1G \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	-drive "file=$disk,format=raw,if=virtio,snapshot=on" \
 	-nographic -no-reboot -nodefaults -serial stdio -monitor none
