@@ -396,6 +396,8 @@ static long etw_ioctl_write_fast(struct etw_file *ef, void __user *uarg)
 	} buf __uninitialized;
 	struct etw_event_write __user *u = uarg;
 	const u64 __user *src = uarg;
+	/* Through a pointer: UBSAN's bounds check is a call (objtool). */
+	u64 *dst = buf.word;
 	unsigned int i;
 	int ret;
 
@@ -404,7 +406,7 @@ static long etw_ioctl_write_fast(struct etw_file *ef, void __user *uarg)
 	    !user_access_begin(uarg, sizeof(buf)))
 		return -ENOIOCTLCMD;
 	for (i = 0; i < ARRAY_SIZE(buf.word); i++)
-		unsafe_get_user(buf.word[i], &src[i], fault);
+		unsafe_get_user(dst[i], &src[i], fault);
 	user_access_end();
 	if (buf.w.size != sizeof(buf))
 		return -ENOIOCTLCMD;

@@ -24,6 +24,11 @@ static __always_inline u16 etw_header_type(void)
 				     ETL_HEADER_TYPE_EVENT64;
 }
 
+/* A GUID as two words, for a copy that is never a call. */
+struct etw_guid_words {
+	u64 w[2];
+} __packed;
+
 /*
  * All but the event descriptor and the activity id, which the fast lane
  * copies from the request straight into @h: @h: the record; @len: its
@@ -59,9 +64,18 @@ etw_event_header_fill_task(struct etl_event_header *h, u32 len, u16 type,
 	/* Processor time in milliseconds (the file's TimerResolution). */
 	h->kernel_time = div_u64(READ_ONCE(t->stime), NSEC_PER_MSEC);
 	h->user_time = div_u64(READ_ONCE(t->utime), NSEC_PER_MSEC);
-	/* Not export_guid(), which GCC 12 leaves a call. */
-	BUILD_BUG_ON(sizeof(h->provider_id) != sizeof(*provider));
-	memcpy(h->provider_id, provider, sizeof(h->provider_id));
+	/*
+	 * Not export_guid(), which GCC 12 leaves a call.  KASAN makes
+	 * memcpy() one too, and the fast lane is in a user access window
+	 * here, where no call may be made (objtool): two words there.
+	 */
+	BUILD_BUG_ON(sizeof(h->provider_id) != sizeof(struct etw_guid_words) ||
+		     sizeof(*provider) != sizeof(struct etw_guid_words));
+	if (IS_ENABLED(CONFIG_KASAN))
+		*(struct etw_guid_words *)h->provider_id =
+			*(const struct etw_guid_words *)provider;
+	else
+		memcpy(h->provider_id, provider, sizeof(h->provider_id));
 }
 
 /* The whole header: @desc and @activity_id the event's. */

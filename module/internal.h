@@ -289,8 +289,14 @@ int etw_reg_table_alloc(struct etw_file *ef);
 /* The registration array of a file that has none: all NULL, read-only. */
 extern struct etw_reg __rcu *etw_no_regs[ETW_MAX_REGS_PER_FILE];
 
-/* The registration @reg_id of @ef, or NULL; an RCU read side held. */
-static inline struct etw_reg *etw_reg_lookup_rcu(struct etw_file *ef,
+/*
+ * The registration @reg_id of @ef, or NULL, without lockdep's check of the
+ * read side, which is a call: for a user access window, where no call may
+ * be made (write_fast.c), whose caller checks its read side before the
+ * window opens.  The same instructions as etw_reg_lookup_rcu() where
+ * PROVE_RCU is off.
+ */
+static inline struct etw_reg *etw_reg_lookup_raw(struct etw_file *ef,
 						 u32 reg_id)
 {
 	/* Pairs with etw_reg_table_alloc(): the array is zeroed before seen. */
@@ -299,9 +305,17 @@ static inline struct etw_reg *etw_reg_lookup_rcu(struct etw_file *ef,
 
 	if (i >= ETW_MAX_REGS_PER_FILE)
 		return NULL;
+	return rcu_dereference_raw(t[array_index_nospec(i, ETW_MAX_REGS_PER_FILE)]);
+}
+
+/* The registration @reg_id of @ef, or NULL; an RCU read side held. */
+static inline struct etw_reg *etw_reg_lookup_rcu(struct etw_file *ef,
+						 u32 reg_id)
+{
 	/* rcu_read_lock() or preemption disabled (the write path). */
-	return rcu_dereference_check(t[array_index_nospec(i, ETW_MAX_REGS_PER_FILE)],
-				     rcu_read_lock_sched_held());
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held() && !rcu_read_lock_sched_held(),
+			 "etw: registration lookup outside an RCU read side");
+	return etw_reg_lookup_raw(ef, reg_id);
 }
 
 int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg);

@@ -180,8 +180,12 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	u32 size, room;
 	u64 keyword;
 
-	/* An RCU read side (preemption disabled), as in etw_write_route(). */
-	r = etw_reg_lookup_rcu(ef, etw_fast_reg_id(q));
+	/*
+	 * An RCU read side (preemption disabled), as in etw_write_route(),
+	 * which etw_write_short_lane() checked before the window opened: the
+	 * lookups here make no lockdep call (objtool).
+	 */
+	r = etw_reg_lookup_raw(ef, etw_fast_reg_id(q));
 	/*
 	 * Provider traits are an item of every record; a provider with them
 	 * (every TraceLogging one, whose descriptors are typed) leaves
@@ -202,12 +206,13 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	}
 	room = ALIGN(ETW_EVENT_HEADER_SIZE + size, 8);
 	prov = r->prov;
-	route = rcu_dereference_sched(prov->route);
+	route = rcu_dereference_raw(prov->route);
 	if (!route || !route->fast)
 		goto bail;
 	e = &route->entry[0];
 	s = e->session;
-	b = this_cpu_ptr(s->cpu)->cur;
+	/* Not this_cpu_ptr(): DEBUG_PREEMPT's check of it is a call. */
+	b = raw_cpu_ptr(s->cpu)->cur;
 	if (unlikely(!b || b->offset + room > s->buffer_size))
 		goto bail;
 	h = (struct etl_event_header *)(b->data + b->offset);
@@ -333,6 +338,9 @@ static __always_inline long etw_write_short_lane(struct etw_file *ef,
 		     offsetof(typeof(*u), count) != 48 ||
 		     offsetof(typeof(*u), flags) != 52);
 	preempt_disable();
+	/* etw_write_fast()'s read side, checked outside the window. */
+	RCU_LOCKDEP_WARN(!rcu_read_lock_sched_held(),
+			 "etw: the fast write outside an RCU read side");
 	pagefault_disable();
 	/*
 	 * The clock first: before anything the rest keeps in registers.
