@@ -10,7 +10,8 @@
 #      lockup detectors, fault injection), built once per machine and kept
 #      in /var/cache/etw/debug-kernel/ (scripts/debug-kernel/build.sh;
 #      REBUILD=1 builds it again)
-#   2. etw.ko against it with W=1 and warnings as errors
+#   2. etw.ko against it with W=1 and warnings as errors, objtool's
+#      warnings too
 #   3. two boots at once in the VM lane (scripts/vm/, the same disk): the
 #      fuzzer (ETW_FUZZ_CALLS, default 200,000, and the 32-bit run), and
 #      every other selftest, a short stress and fault_inject_test
@@ -37,12 +38,18 @@ rel=$(cat "$kdir/release")
 
 step "build"
 gate "build: libetw, etw, selftests" fatal $MAKE lib tools selftests stage
+# objtool runs when etw.o is linked: never skipped as up to date.
+rm -f "$BUILD/kmod/linux/etw.o"
 gate "build: etw.ko for $rel, W=1" fatal sh -c "$MAKE module KDIR=$kdir/linux > $log/build-$rel.log 2>&1 || { cat $log/build-$rel.log; exit 1; }"
 # module/build.mk names the build after KDIR's last component.
 ko=$BUILD/kmod/linux/etw.ko
-# objtool's findings (not errors): a call inside a user-access window,
-# where the checkers' instrumentation turns an inline into a call.
-grep -h 'objtool:' "$log/build-$rel.log" | sed 's/^/# /' || true
+# objtool's findings are warnings to the kernel's build, failures here: a
+# call inside a user access window (the checkers' instrumentation turns
+# an inline check or copy into a call), a stack or frame error.
+objtool_clean() {
+	! grep -h 'objtool:' "$log/build-$rel.log" | sed 's/^/# /' | grep .
+}
+gate "objtool: no warning from etw.ko for $rel" go objtool_clean
 
 step "VM: $rel"
 vm=$BUILD/vm/$rel
