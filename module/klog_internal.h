@@ -62,6 +62,7 @@ void klog_lanes_flush(struct klog_session *k, bool final);
 void klog_lanes_keep_up(struct klog_session *k);
 void klog_lanes_release(struct klog_session *k);
 u64 klog_lanes_lost(struct klog_session *k);
+void klog_lanes_add_lost(struct klog_session *k, u32 n);
 
 /* klog_session.c: session.c's calls */
 int klog_session_check(struct etw_session_info *in);
@@ -95,6 +96,6 @@ const struct klog_stack *klog_task_stack(u16 hook);
 void klog_task_stacks_exit(void);
 
 /* klog_rundown.c: DCStart/DCEnd of processes, threads and images */
-void klog_rundown(struct klog_session *k, bool end);
+int klog_rundown(struct klog_session *k, bool end);
 
 #endif /* _ETW_KLOG_INTERNAL_H */

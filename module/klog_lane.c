@@ -154,6 +154,25 @@ void klog_lane_lost(struct klog_lane *l)
 		l->cur->events_lost = true;
 }
 
+/* @n records lost outside a probe (a rundown without memory). */
+void klog_lanes_add_lost(struct klog_session *k, u32 n)
+{
+	struct klog_lane *l;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	l = this_cpu_ptr(k->lane);
+	/* As klog_write() takes the lane: an NMI inside counts its own. */
+	l->nest++;
+	barrier();
+	l->events_lost += n;
+	if (l->cur)
+		l->cur->events_lost = true;
+	barrier();
+	l->nest--;
+	local_irq_restore(flags);
+}
+
 /* This CPU's lane: its partial buffer to the hand-over list. */
 static void klog_lane_flush_ipi(void *arg)
 {

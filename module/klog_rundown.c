@@ -30,7 +30,10 @@ struct klog_rundown_scratch {
 	char path[KLOG_PATH_MAX];
 };
 
-/* References to every task, leaders before their threads; *@n of them. */
+/*
+ * References to every task, leaders before their threads; *@n of them.
+ * NULL without memory, *@n the tasks there were.
+ */
 static struct task_struct **klog_tasks(unsigned int *n)
 {
 	struct task_struct **tasks, *g, *t;
@@ -40,6 +43,7 @@ static struct task_struct **klog_tasks(unsigned int *n)
 	for_each_process_thread(g, t)
 		count++;
 	rcu_read_unlock();
+	*n = count;
 	/* Room for the tasks created meanwhile; any later ones are live. */
 	cap = count + 256;
 	tasks = kvmalloc_array(cap, sizeof(*tasks), GFP_KERNEL);
@@ -106,22 +110,31 @@ static void klog_rundown_task(struct klog_session *k, struct task_struct *t,
 	}
 }
 
-void klog_rundown(struct klog_session *k, bool end)
+/*
+ * Without memory for its scratch or its list of tasks, the rundown writes
+ * nothing: at start -ENOMEM, which fails the start; at stop (which cannot
+ * fail) each task's DCEnd, and Idle's, counted lost instead, one a task.
+ */
+int klog_rundown(struct klog_session *k, bool end)
 {
 	struct klog_rundown_scratch *sc;
 	struct task_struct **tasks;
-	unsigned int i, n;
+	unsigned int i, n = 0;
 
 	if (!(k->flags & (ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD |
 			  ETW_KFLAG_IMAGE_LOAD)))
-		return;
+		return 0;
 	sc = kmalloc(sizeof(*sc), GFP_KERNEL);
-	if (!sc)
-		return;
+	tasks = sc ? klog_tasks(&n) : NULL;
+	if (!tasks) {
+		kfree(sc);
+		if (end)
+			klog_lanes_add_lost(k, n + 1);
+		return -ENOMEM;
+	}
 	klog_rundown_idle(k, sc, end);
 	klog_lanes_keep_up(k);
-	tasks = klog_tasks(&n);
-	for (i = 0; tasks && i < n; i++) {
+	for (i = 0; i < n; i++) {
 		klog_rundown_task(k, tasks[i], sc, end);
 		put_task_struct(tasks[i]);
 		/* Faster than the work item could give the lane a spare. */
@@ -130,4 +143,5 @@ void klog_rundown(struct klog_session *k, bool end)
 	}
 	kvfree(tasks);
 	kfree(sc);
+	return 0;
 }

@@ -93,7 +93,11 @@ int klog_session_create(struct etw_session *s)
 	return 0;
 }
 
-/* Start and stop sources for the union of the attached sessions' flags. */
+/*
+ * Start and stop sources for the union of the attached sessions' flags.
+ * The starts first: one that fails stops nothing, so the caller's going
+ * back to the old flags only stops what started (a stop cannot fail).
+ */
 static int klog_sources_update(u32 want)
 {
 	const struct klog_source *src;
@@ -101,14 +105,6 @@ static int klog_sources_update(u32 want)
 	unsigned int i;
 	int ret = 0;
 
-	for (i = 0; i < klog_nr_sources; i++) {
-		src = klog_sources[i];
-		if (!(want & src->flags) && klog_source_on[i]) {
-			src->stop();
-			klog_source_on[i] = false;
-			stopped = true;
-		}
-	}
 	for (i = 0; i < klog_nr_sources && !ret; i++) {
 		src = klog_sources[i];
 		if ((want & src->flags) && !klog_source_on[i]) {
@@ -117,6 +113,14 @@ static int klog_sources_update(u32 want)
 				pr_warn("etw: kernel source %s: %d\n", src->name, ret);
 			else
 				klog_source_on[i] = true;
+		}
+	}
+	for (i = 0; i < klog_nr_sources && !ret; i++) {
+		src = klog_sources[i];
+		if (!(want & src->flags) && klog_source_on[i]) {
+			src->stop();
+			klog_source_on[i] = false;
+			stopped = true;
 		}
 	}
 	/* A probe still running may use what its stop freed. */
@@ -148,7 +152,11 @@ static int klog_route_change(struct klog_session *add, struct klog_session *del)
 	struct klog_route *old = klog_route_get(), *r;
 	unsigned int i;
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	/*
+	 * Leaving cannot fail (stop cannot), and a route without the others
+	 * would stop their records: a small allocation that waits for memory.
+	 */
+	r = kzalloc(sizeof(*r), add ? GFP_KERNEL : GFP_KERNEL | __GFP_NOFAIL);
 	if (!r)
 		return -ENOMEM;
 	for (i = 0; old && i < old->count; i++)
@@ -181,13 +189,14 @@ int klog_session_attach(struct etw_session *s)
 		return ret;
 	k->attached = true;
 	ret = klog_recompute();
+	/* A rundown without memory: the start fails, as Windows' would. */
+	ret = ret ?: klog_rundown(k, false);
 	if (ret) {
 		klog_session_detach(s);
 		/* Writers that found it on the route are done with it. */
 		synchronize_rcu();
 		return ret;
 	}
-	klog_rundown(k, false);
 	for (i = 0; i < klog_nr_sources; i++)
 		if (klog_sources[i]->session_start &&
 		    (k->flags & klog_sources[i]->flags))
@@ -219,14 +228,7 @@ void klog_session_detach(struct etw_session *s)
 			klog_sources[i]->session_stop(k);
 	klog_rundown(k, true);
 	klog_write(&ev);
-	/* Off the route even without memory for a new one: an empty route. */
-	if (klog_route_change(NULL, k)) {
-		struct klog_route *old = klog_route_get();
-
-		RCU_INIT_POINTER(klog_route, NULL);
-		synchronize_rcu();
-		kfree(old);
-	}
+	klog_route_change(NULL, k);
 	k->attached = false;
 	klog_recompute();
 }
