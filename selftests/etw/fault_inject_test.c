@@ -11,17 +11,23 @@
  * traits, StartTrace (ioctl and Win32), enabling and the notification
  * queues, writes with payloads too large for the stack, pool growth,
  * consumer attach (logger and copy consumer), a kept session's next
- * logger, writer fds.  Each failure must be ENOMEM (through the Win32
- * API, ERROR_NOT_ENOUGH_MEMORY) and change nothing; each success must
- * work; the books stay exact (accepted = delivered + EventsLost); and the
- * module unloads at the end.  Then each ioctl path once more with every
- * one of its allocations failed in turn (/proc/thread-self/fail-nth).  What leaked, kmemleak finds after the run
- * (scripts/vm/init.sh).  Skips on a kernel without fault injection.
+ * logger, writer fds; the kernel logger: its start with each kernel
+ * flag (its sources' tracepoints, kprobe and perf events, its rundown),
+ * TraceSetInformation's EnableFlags, stack list and profile interval, and
+ * its stop.  Each failure must be ENOMEM (through the Win32 API,
+ * ERROR_NOT_ENOUGH_MEMORY) and change nothing; each success must work;
+ * a stop always works; the books stay exact (accepted = delivered +
+ * EventsLost); and the module unloads at the end.  Then each ioctl path
+ * once more with every one of its allocations failed in turn
+ * (/proc/thread-self/fail-nth).  What leaked, kmemleak finds after the
+ * run (scripts/vm/init.sh).  Skips on a kernel without fault injection.
  */
 #include <poll.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include <windows.h>
@@ -36,6 +42,8 @@
 #define ITERATIONS	100
 /* Each path must have failed at least this often, and worked too. */
 #define MIN_FAILS	10
+/* Most allocations one ioctl path makes (the kernel logger's start). */
+#define MAX_SITES	2000
 
 /* Write @value to the attribute @attr of both fault types: 0 or -errno. */
 static int fault_set(const char *attr, const char *value)
@@ -154,10 +162,15 @@ FIXTURE_SETUP(fi)
 
 FIXTURE_TEARDOWN(fi)
 {
+	struct etw_session_control c = { .size = sizeof(c), .code = ETW_CONTROL_STOP };
+
 	if (self->fd < 0)
 		return;
 	fault_arm(0);
 	kmsg("etw-faults: end");
+	/* A kernel logger a failed test left. */
+	snprintf(c.info.name, sizeof(c.info.name), "%s", KERNEL_LOGGER_NAMEA);
+	ioctl(self->fd, ETW_IOC_SESSION_CONTROL, &c);
 	etw_stop_test_sessions(self->fd);
 	close(self->fd);
 }
@@ -702,6 +715,182 @@ TEST_F(fi, writer_fds)
 	EXPECT_BOTH(&t, "writer fd");
 }
 
+/* The NT Kernel Logger's properties, as Microsoft's sample has them. */
+struct kprops {
+	EVENT_TRACE_PROPERTIES p;
+	char name[sizeof(KERNEL_LOGGER_NAMEA)];
+};
+
+static EVENT_TRACE_PROPERTIES *kernel_props(struct kprops *b, ULONG flags)
+{
+	memset(b, 0, sizeof(*b));
+	b->p.Wnode.BufferSize = sizeof(*b);
+	b->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	b->p.Wnode.ClientContext = 1;
+	b->p.Wnode.Guid = SystemTraceControlGuid;
+	b->p.EnableFlags = flags;
+	b->p.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+	b->p.BufferSize = 16;
+	b->p.LoggerNameOffset = offsetof(struct kprops, name);
+	return &b->p;
+}
+
+/* EnableFlags of a system logger, through TraceQueryInformation. */
+static ULONG kernel_flags(CONTROLTRACE_ID h)
+{
+	ULONG masks[8] = { 0 }, len = 0;
+
+	if (TraceQueryInformation(h, TraceSystemTraceEnableFlagsInfo, masks,
+				  sizeof(masks), &len) != ERROR_SUCCESS)
+		return ~0u;
+	return masks[0];
+}
+
+/* A child that starts, maps its images and ends: kernel records. */
+static int run_true(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (!pid) {
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static const struct {
+	ULONG flag;
+	const char *name;
+} kernel_flag_list[] = {
+	{ EVENT_TRACE_FLAG_PROCESS, "process" },
+	{ EVENT_TRACE_FLAG_THREAD, "thread" },
+	{ EVENT_TRACE_FLAG_IMAGE_LOAD, "image" },
+	{ EVENT_TRACE_FLAG_PROFILE, "profile" },
+	{ EVENT_TRACE_FLAG_CSWITCH, "cswitch" },
+	{ EVENT_TRACE_FLAG_DISK_IO, "disk" },
+};
+
+#define KERNEL_ALL_FLAGS (EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD | \
+			  EVENT_TRACE_FLAG_IMAGE_LOAD | EVENT_TRACE_FLAG_PROFILE | \
+			  EVENT_TRACE_FLAG_CSWITCH | EVENT_TRACE_FLAG_DISK_IO)
+/* Starts of the kernel logger per flag: each attaches and detaches. */
+#define KERNEL_ITERATIONS	20
+
+/*
+ * The NT Kernel Logger started with each kernel flag, its EnableFlags
+ * raised to all of them, its stack list and the profile interval set,
+ * and its stop, each with a share of etw.ko's allocations failing: a
+ * start or a setting that fails is ERROR_NOT_ENOUGH_MEMORY and leaves
+ * no session, or the flags as they were (every source it started
+ * stopped again); a stop always works.  A second system logger runs
+ * throughout: whatever failed, it still gets its records (a child's
+ * process records) after each flag's round, and the kernel logger
+ * starts again with every flag at the end.
+ */
+TEST_F(fi, kernel_logger)
+{
+	struct tally start_t = { 0 }, flags_t = { 0 }, stacks_t = { 0 }, iv_t = { 0 };
+	CLASSIC_EVENT_ID ids[2];
+	TRACE_PROFILE_INTERVAL iv = { .Source = 0 };
+	struct sprops {
+		EVENT_TRACE_PROPERTIES p;
+		char name[64];
+	} sb;
+	CONTROLTRACE_ID h, witness;
+	struct kprops b;
+	unsigned int f;
+	ULONG err, all = KERNEL_ALL_FLAGS;
+	long n;
+	int i;
+
+	/* The witness: a system logger of its own, process events. */
+	memset(&sb, 0, sizeof(sb));
+	sb.p.Wnode.BufferSize = sizeof(sb);
+	sb.p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	sb.p.Wnode.ClientContext = 1;
+	sb.p.LogFileMode = EVENT_TRACE_SYSTEM_LOGGER_MODE | EVENT_TRACE_REAL_TIME_MODE;
+	sb.p.EnableFlags = EVENT_TRACE_FLAG_PROCESS;
+	sb.p.BufferSize = 16;
+	sb.p.LoggerNameOffset = offsetof(struct sprops, name);
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&witness, "etwtest-fi-witness", &sb.p));
+	memset(ids, 0, sizeof(ids));
+	/* Process/Start and Thread/CSwitch (Thread's class GUID). */
+	memcpy(&ids[0].EventGuid, "\xd0\xa8\x6f\x3d\x05\xfe\xd0\x11\x9d\xda\x00\xc0\x4f\xd7\xba\x7c", 16);
+	ids[0].Type = 1;
+	memcpy(&ids[1].EventGuid, "\xd1\xa8\x6f\x3d\x05\xfe\xd0\x11\x9d\xda\x00\xc0\x4f\xd7\xba\x7c", 16);
+	ids[1].Type = 36;
+
+	for (f = 0; f < sizeof(kernel_flag_list) / sizeof(kernel_flag_list[0]); f++) {
+		ULONG flag = kernel_flag_list[f].flag;
+
+		for (i = 0; i < KERNEL_ITERATIONS; i++) {
+			ASSERT_EQ(0, fault_arm(3));
+			err = StartTraceA(&h, KERNEL_LOGGER_NAMEA, kernel_props(&b, flag));
+			ASSERT_EQ(0, fault_arm(0));
+			TALLY(&start_t, win32_errno(err));
+			if (err) {
+				EXPECT_EQ(ERROR_NOT_ENOUGH_MEMORY, err)
+					TH_LOG("%s start", kernel_flag_list[f].name);
+				EXPECT_EQ(-ENOENT, query_by_name(self->fd, KERNEL_LOGGER_NAMEA));
+				continue;
+			}
+			/* Every other source too: all of them or none. */
+			ASSERT_EQ(0, fault_arm(3));
+			err = TraceSetInformation(h, TraceSystemTraceEnableFlagsInfo, &all,
+						  sizeof(all));
+			ASSERT_EQ(0, fault_arm(0));
+			TALLY(&flags_t, win32_errno(err));
+			EXPECT_EQ(err ? flag : all, kernel_flags(h))
+				TH_LOG("%s flags: %lu", kernel_flag_list[f].name, (unsigned long)err);
+			ASSERT_EQ(0, fault_arm(30));
+			err = TraceSetInformation(h, TraceStackTracingInfo, ids, sizeof(ids));
+			ASSERT_EQ(0, fault_arm(0));
+			TALLY(&stacks_t, win32_errno(err));
+			iv.Interval = 5000 + i;
+			ASSERT_EQ(0, fault_arm(30));
+			err = TraceSetInformation(0, TraceSampledProfileIntervalInfo, &iv,
+						  sizeof(iv));
+			ASSERT_EQ(0, fault_arm(0));
+			TALLY(&iv_t, win32_errno(err));
+			ASSERT_EQ(0, fault_arm(10));
+			err = stop_trace(h);
+			ASSERT_EQ(0, fault_arm(0));
+			EXPECT_EQ(ERROR_SUCCESS, err) TH_LOG("%s stop", kernel_flag_list[f].name);
+			EXPECT_EQ(-ENOENT, query_by_name(self->fd, KERNEL_LOGGER_NAMEA));
+		}
+		/* The witness still on the kernel logger's route. */
+		etw_drain_raw(self->fd, witness, 16, NULL, NULL);
+		ASSERT_EQ(0, run_true());
+		n = etw_drain_raw(self->fd, witness, 16, NULL, NULL);
+		EXPECT_LT(0, n) TH_LOG("after %s: the witness recorded nothing",
+				       kernel_flag_list[f].name);
+		EXPECT_EQ(EVENT_TRACE_FLAG_PROCESS, kernel_flags(witness));
+	}
+	/* Every source starts again, and stops. */
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&h, KERNEL_LOGGER_NAMEA,
+					     kernel_props(&b, KERNEL_ALL_FLAGS)));
+	EXPECT_EQ(KERNEL_ALL_FLAGS, kernel_flags(h));
+	EXPECT_EQ(ERROR_SUCCESS, stop_trace(h));
+	iv.Interval = 10000;
+	EXPECT_EQ(ERROR_SUCCESS, TraceSetInformation(0, TraceSampledProfileIntervalInfo,
+						     &iv, sizeof(iv)));
+	EXPECT_EQ(ERROR_SUCCESS, stop_trace(witness));
+	TH_LOG("start: %d worked, %d ENOMEM; flags: %d, %d; stacks: %d, %d; interval: %d, %d",
+	       start_t.ok, start_t.nomem, flags_t.ok, flags_t.nomem, stacks_t.ok,
+	       stacks_t.nomem, iv_t.ok, iv_t.nomem);
+	EXPECT_LE(MIN_FAILS, start_t.nomem);
+	EXPECT_LT(0, start_t.ok);
+	EXPECT_LT(0, flags_t.nomem);
+	EXPECT_LT(0, flags_t.ok);
+	EXPECT_LT(0, stacks_t.nomem);
+	EXPECT_LT(0, stacks_t.ok);
+	EXPECT_LT(0, iv_t.nomem);
+	EXPECT_LT(0, iv_t.ok);
+}
+
 /*
  * This thread's fail-nth (/proc/thread-self/fail-nth, kept open: opening
  * it allocates): its @n-th allocation from now on fails.
@@ -728,10 +917,30 @@ static int fail_nth_left(void)
 	return atoi(v);
 }
 
-enum { OP_OPEN, OP_REGISTER, OP_TRAITS, OP_START, OP_ENABLE, OP_ATTACH, OP_WRITER, OP_COUNT };
+enum {
+	OP_OPEN, OP_REGISTER, OP_TRAITS, OP_START, OP_ENABLE, OP_ATTACH, OP_WRITER,
+	OP_KERNEL_LOGGER, OP_COUNT
+};
 static const char *const op_names[OP_COUNT] = {
 	"open", "register", "traits", "start", "enable", "logger attach", "writer fd",
+	"kernel logger start",
 };
+
+/* The NT Kernel Logger with every kernel flag, through the ioctl. */
+static int start_kernel_logger(int fd, __u32 *id)
+{
+	struct etw_session_start st = { .size = sizeof(st) };
+	int ret;
+
+	snprintf(st.info.name, sizeof(st.info.name), "%s", KERNEL_LOGGER_NAMEA);
+	st.info.log_file_mode = ETW_MODE_REAL_TIME;
+	st.info.buffer_size_kb = 16;
+	st.info.enable_flags = KERNEL_ALL_FLAGS;
+	ret = etw_ioctl_err(fd, ETW_IOC_SESSION_START, &st);
+	if (!ret)
+		*id = st.info.logger_id;
+	return ret;
+}
 
 /*
  * One operation with the fail-nth set: its result, 0 or -errno, and in
@@ -777,6 +986,10 @@ static int run_op(int op, int fd, const __u8 guid[16], __u32 reg, __u32 id,
 		ret = attach(fd, id, ETW_CONSUMER_F_LOGGER, NULL, &a);
 		*made = ret;
 		return ret < 0 ? ret : 0;
+	case OP_KERNEL_LOGGER:
+		ret = start_kernel_logger(fd, &sid);
+		*made = ret ? -1 : (int)sid;
+		return ret;
 	default:
 		ret = etw_ioctl_err(fd, ETW_IOC_WRITER_OPEN, &o);
 		*made = ret ? -1 : o.fd;
@@ -807,7 +1020,7 @@ TEST_F(fi, every_allocation_site_once)
 	ASSERT_EQ(0, etw_register_simple(pf, self->guid, &reg));
 	for (op = 0; op < OP_COUNT; op++) {
 		sites = nomem = 0;
-		for (n = 1; n < 400; n++) {
+		for (n = 1; n < MAX_SITES; n++) {
 			/* A fresh file: its first registration maps its state. */
 			if (op == OP_REGISTER)
 				ASSERT_LE(0, made = open(ETW_DEV, O_RDWR | O_CLOEXEC));
@@ -830,7 +1043,9 @@ TEST_F(fi, every_allocation_site_once)
 			/* Undo, and check a failure left nothing. */
 			if (op == OP_START && ret)
 				EXPECT_EQ(-ENOENT, query_by_name(self->fd, "etwtest-fi-nth"));
-			if (op == OP_START && !ret)
+			if (op == OP_KERNEL_LOGGER && ret)
+				EXPECT_EQ(-ENOENT, query_by_name(self->fd, KERNEL_LOGGER_NAMEA));
+			if ((op == OP_START || op == OP_KERNEL_LOGGER) && !ret)
 				EXPECT_EQ(0, etw_session_ctl(self->fd, made, ETW_CONTROL_STOP, NULL));
 			if (op == OP_ENABLE) {
 				EXPECT_EQ(ret ? 0 : 1, stores(pf, reg, id)) TH_LOG("enable %d", n);
@@ -848,7 +1063,8 @@ TEST_F(fi, every_allocation_site_once)
 				struct etw_provider_unregister u = { .size = sizeof(u), .reg_id = treg };
 
 				EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_PROVIDER_UNREGISTER, &u));
-			} else if (op != OP_START && op != OP_ENABLE && made >= 0) {
+			} else if (op != OP_START && op != OP_KERNEL_LOGGER && op != OP_ENABLE &&
+				   made >= 0) {
 				close(made);
 			}
 			if (n < 0)
@@ -857,7 +1073,8 @@ TEST_F(fi, every_allocation_site_once)
 		TH_LOG("%s: %d allocations failed one at a time, %d of them ENOMEM",
 		       op_names[op], sites, nomem);
 		EXPECT_LT(0, nomem) TH_LOG("%s", op_names[op]);
-		EXPECT_GT(0, n) TH_LOG("%s made more than 400 allocations", op_names[op]);
+		EXPECT_GT(0, n) TH_LOG("%s made more than %d allocations", op_names[op],
+				       MAX_SITES);
 	}
 	close(pf);
 	close(nth_fd);
