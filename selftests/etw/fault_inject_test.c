@@ -206,13 +206,22 @@ struct tally {
 		EXPECT_LT(0, (t)->ok);					\
 	} while (0)
 
-/* QUERY of the session named @name: 0 or -errno. */
-static int query_by_name(int fd, const char *name)
+/* QUERY of the session named @name: 0 or -errno; its id in @id. */
+static int query_id_by_name(int fd, const char *name, __u32 *id)
 {
 	struct etw_session_control c = { .size = sizeof(c), .code = ETW_CONTROL_QUERY };
+	int ret;
 
 	snprintf(c.info.name, sizeof(c.info.name), "%s", name);
-	return etw_ioctl_err(fd, ETW_IOC_SESSION_CONTROL, &c);
+	ret = etw_ioctl_err(fd, ETW_IOC_SESSION_CONTROL, &c);
+	if (!ret && id)
+		*id = c.info.logger_id;
+	return ret;
+}
+
+static int query_by_name(int fd, const char *name)
+{
+	return query_id_by_name(fd, name, NULL);
 }
 
 static int start_session_mode(int fd, const char *name, __u32 mode, __u32 kb,
@@ -800,6 +809,7 @@ TEST_F(fi, kernel_logger)
 		char name[64];
 	} sb;
 	CONTROLTRACE_ID h, witness;
+	__u32 witness_id;
 	struct kprops b;
 	unsigned int f;
 	ULONG err, all = KERNEL_ALL_FLAGS;
@@ -816,6 +826,7 @@ TEST_F(fi, kernel_logger)
 	sb.p.BufferSize = 16;
 	sb.p.LoggerNameOffset = offsetof(struct sprops, name);
 	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&witness, "etwtest-fi-witness", &sb.p));
+	ASSERT_EQ(0, query_id_by_name(self->fd, "etwtest-fi-witness", &witness_id));
 	memset(ids, 0, sizeof(ids));
 	/* Process/Start and Thread/CSwitch (Thread's class GUID). */
 	memcpy(&ids[0].EventGuid, "\xd0\xa8\x6f\x3d\x05\xfe\xd0\x11\x9d\xda\x00\xc0\x4f\xd7\xba\x7c", 16);
@@ -862,9 +873,9 @@ TEST_F(fi, kernel_logger)
 			EXPECT_EQ(-ENOENT, query_by_name(self->fd, KERNEL_LOGGER_NAMEA));
 		}
 		/* The witness still on the kernel logger's route. */
-		etw_drain_raw(self->fd, witness, 16, NULL, NULL);
+		ASSERT_LE(0, etw_drain_raw(self->fd, witness_id, 16, NULL, NULL));
 		ASSERT_EQ(0, run_true());
-		n = etw_drain_raw(self->fd, witness, 16, NULL, NULL);
+		n = etw_drain_raw(self->fd, witness_id, 16, NULL, NULL);
 		EXPECT_LT(0, n) TH_LOG("after %s: the witness recorded nothing",
 				       kernel_flag_list[f].name);
 		EXPECT_EQ(EVENT_TRACE_FLAG_PROCESS, kernel_flags(witness));
