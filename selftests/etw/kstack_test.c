@@ -219,7 +219,7 @@ struct profile_seen {
 	__u64 fn_start, fn_end, caller_start, caller_end;
 	long samples;		/* of this thread */
 	long samples_in_fn;	/* ... whose IP is in the function */
-	long samples_later;	/* ... after its first stack */
+	long samples_later;	/* ... after the first stack of their CPU */
 	long stacks;		/* StackWalks that follow one of them */
 	long stacks_with_fn;	/* ... holding a frame in the function */
 	long stacks_with_caller;
@@ -229,6 +229,11 @@ struct profile_seen {
 	/* The last sample of each CPU: its stack must come next. */
 	__u64 last_ts[64];
 	__u32 last_tid[64];
+	/*
+	 * A stack seen on the CPU: stacks are on from there.  Per CPU, since
+	 * the CPUs' buffers come one after another, not in time order.
+	 */
+	bool cpu_stacks[64];
 };
 
 static void profile_fn(const struct krec *r, void *ctx)
@@ -248,7 +253,7 @@ static void profile_fn(const struct krec *r, void *ctx)
 			return;
 		s->samples++;
 		s->samples_in_fn += ip >= s->fn_start && ip < s->fn_end;
-		s->samples_later += s->stacks > 0;
+		s->samples_later += s->cpu_stacks[cpu];
 	} else if (r->hook == HOOK_STACK_WALK && r->payload_size >= 16) {
 		__u64 ts, f;
 		__u32 tid;
@@ -256,6 +261,7 @@ static void profile_fn(const struct krec *r, void *ctx)
 
 		memcpy(&ts, r->payload, 8);
 		memcpy(&tid, r->payload + 12, 4);
+		s->cpu_stacks[cpu] = true;
 		if (tid != s->tid)
 			return;
 		if (ts != r->timestamp || ts != s->last_ts[cpu] ||
