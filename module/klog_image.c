@@ -11,8 +11,14 @@
  * of ld's output), so address - ImageBase is the file's virtual address
  * for a PIE or shared object; ImageSize reaches to the end of the
  * executable mapping.  Each is followed by its identity, the ELF
- * build-id (klog_image_id.c).  A process's images unload with it: Linux has no
- * munmap hook, so Image/Unload is written for kernel modules only.
+ * build-id (klog_image_id.c).
+ *
+ * Image/Unload: Linux has no munmap tracepoint either; a kprobe on
+ * remove_vma(), which munmap and the teardown of an address space (exit,
+ * exec) call for each mapping they drop while its file is still held,
+ * writes the same record as the mapping's Load.  Debian's 6.1 inlines
+ * remove_vma(); there unlink_file_vma(), which the same two paths call for
+ * each mapping (free_pgtables()) before it, stands in.
  */
 #include <linux/dcache.h>
 #include <linux/err.h>
@@ -113,6 +119,42 @@ void klog_image_vma(u16 hook, u32 pid, struct vm_area_struct *vma, char *buf,
 			 vma->vm_file, target, ts);
 }
 
+/*
+ * Is @vma, being removed, one of the current process's images?  munmap
+ * (exec's own scratch mappings excepted: they had no Load), the address
+ * space exit is leaving, or the one exec replaced (the images fork
+ * copied, or an earlier exec loaded).  The last reference to an address
+ * space dropped by another task (a /proc reader) is not.
+ */
+static bool klog_unmap_ours(struct vm_area_struct *vma)
+{
+	struct task_struct *t = current;
+
+	if (t->flags & PF_KTHREAD)
+		return false;
+	if (vma->vm_mm == t->mm)
+		return !t->in_execve;
+	if (!t->mm)
+		return vma->vm_mm == t->active_mm;
+	return t->in_execve;
+}
+
+/* remove_vma(vma, ...) or unlink_file_vma(vma): a mapping leaves. */
+static int klog_unmap_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct vm_area_struct *vma;
+
+	if (!klog_enabled(ETW_KFLAG_IMAGE_LOAD))
+		return 0;
+	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
+	if (!vma || !(vma->vm_flags & VM_EXEC) || !vma->vm_file ||
+	    !klog_unmap_ours(vma))
+		return 0;
+	klog_image_vma(KLOG_HOOK_IMAGE_UNLOAD, klog_pid(current), vma,
+		       this_cpu_ptr(klog_image_scratch)->path, NULL, 0);
+	return 0;
+}
+
 /* Every image of @mm; its mmap lock held. */
 void klog_image_mm(u16 hook, u32 pid, struct mm_struct *mm, char *buf,
 		   struct klog_session *target, u64 ts)
@@ -125,8 +167,9 @@ void klog_image_mm(u16 hook, u32 pid, struct mm_struct *mm, char *buf,
 
 /*
  * At exec (a probe, preemption disabled): the images of the new address
- * space, the executable and its interpreter.  The mmap lock only if it is
- * free: a probe cannot wait for it.
+ * space, the executable and its interpreter; at fork, those the child's
+ * copy of its parent's holds.  The mmap lock only if it is free: a probe
+ * cannot wait for it.
  */
 void klog_image_exec(struct task_struct *t)
 {
@@ -160,6 +203,38 @@ static struct kprobe klog_mmap_kp = {
 	.pre_handler = klog_mmap_pre,
 };
 
+static struct kprobe klog_unmap_kp = {
+	.pre_handler = klog_unmap_pre,
+};
+
+/* Where a mapping leaves, the vma the first argument: the first found. */
+static const char *const klog_unmap_syms[] = {
+	"remove_vma",
+	"unlink_file_vma",
+};
+
+/* A kprobe is one-shot: a fresh one each time the source starts. */
+static int klog_kprobe_register(struct kprobe *kp)
+{
+	kp->addr = NULL;
+	kp->flags = 0;
+	return register_kprobe(kp);
+}
+
+static int klog_unmap_register(void)
+{
+	unsigned int i;
+	int ret = -ENOENT;
+
+	for (i = 0; i < ARRAY_SIZE(klog_unmap_syms) && ret == -ENOENT; i++) {
+		klog_unmap_kp.symbol_name = klog_unmap_syms[i];
+		ret = klog_kprobe_register(&klog_unmap_kp);
+	}
+	if (ret)
+		pr_warn("etw: kprobe %s: %d\n", klog_unmap_kp.symbol_name, ret);
+	return ret;
+}
+
 static int klog_image_start(void)
 {
 	int ret;
@@ -168,21 +243,30 @@ static int klog_image_start(void)
 		klog_image_scratch = alloc_percpu(struct klog_image_scratch);
 	if (!klog_image_scratch)
 		return -ENOMEM;
-	/* A kprobe is one-shot: a fresh one each time the source starts. */
-	klog_mmap_kp.addr = NULL;
-	klog_mmap_kp.flags = 0;
-	ret = register_kprobe(&klog_mmap_kp);
-	if (ret)
+	ret = klog_kprobe_register(&klog_mmap_kp);
+	if (ret) {
+		pr_warn("etw: kprobe %s: %d\n", klog_mmap_kp.symbol_name, ret);
 		return ret;
+	}
+	ret = klog_unmap_register();
+	if (ret)
+		goto err_mmap;
 	ret = klog_kernel_images_start();
 	if (ret)
-		unregister_kprobe(&klog_mmap_kp);
+		goto err_unmap;
+	return 0;
+
+err_unmap:
+	unregister_kprobe(&klog_unmap_kp);
+err_mmap:
+	unregister_kprobe(&klog_mmap_kp);
 	return ret;
 }
 
 static void klog_image_stop(void)
 {
 	klog_kernel_images_stop();
+	unregister_kprobe(&klog_unmap_kp);
 	unregister_kprobe(&klog_mmap_kp);
 }
 

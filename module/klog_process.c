@@ -6,7 +6,8 @@
  *
  * - fork (a new thread group): Process/Start with the parent's image and
  *   command line (the child runs the parent's program), then Thread/Start
- *   and Thread/SetName of its first thread.
+ *   and Thread/SetName of its first thread, and Image/Load of the images
+ *   its copy of the parent's address space holds.
  * - clone of a thread: Thread/Start and SetName.
  * - exec: Process/Start again for the same ProcessId, with the new image
  *   and command line; PerfView begins a new instance of the process at a
@@ -247,6 +248,10 @@ static void klog_probe_fork(void *data, struct task_struct *parent,
 				  NULL, ts);
 		klog_thread_name_write(child, child->comm, NULL, ts);
 	}
+	/* A new address space: the images it copied, loaded in the child. */
+	if (klog_enabled(ETW_KFLAG_IMAGE_LOAD) && child->mm &&
+	    child->mm != parent->mm && !(child->flags & PF_KTHREAD))
+		klog_image_exec(child);
 }
 
 static void klog_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
