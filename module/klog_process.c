@@ -16,7 +16,10 @@
  *   the image loads of its new address space.
  * - exit: Thread/End of each thread; Process/End with the last one (the
  *   group's live count reached 0, once), ExitStatus the exit code, or 128 + the
- *   signal for a process a signal killed, as shells report it.
+ *   signal for a process a signal killed, as shells report it.  Its image
+ *   name and command line are those of Start: the address space is gone by
+ *   the exit tracepoint, so a kprobe on exit_mm_release(), where the last
+ *   thread still has it, keeps them in a slot until then.
  * - kernel threads are processes of their own (tgid == pid, parent
  *   kthreadd), their name their comm, no command line.
  * - ids are the initial PID namespace's: ETL has one id space.
@@ -30,6 +33,7 @@
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
+#include <linux/kprobes.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
@@ -40,6 +44,7 @@
 #include <linux/audit.h>
 #include <linux/uaccess.h>
 #include <linux/uidgid.h>
+#include <linux/vmalloc.h>
 
 #include "internal.h"
 #include "klog_proc.h"
@@ -295,20 +300,103 @@ static bool klog_first_end(struct task_struct *p)
 	return xchg(&klog_ended[hash_64(key, ilog2(KLOG_ENDED_SLOTS))], key) != key;
 }
 
+/*
+ * What a process's End says of it, kept from its last thread's
+ * exit_mm_release() (its address space still there) to the exit
+ * tracepoint: @key is the process's start key (0: free), @ready set once
+ * @p is filled.  More processes than slots between the two: End falls
+ * back to the comm and no command line.
+ */
+struct klog_exit_slot {
+	u64 key;
+	int ready;
+	struct klog_proc p;
+};
+
+#define KLOG_EXIT_SLOTS		64
+/* A slot's key while one thread reads and frees it: no start key. */
+#define KLOG_EXIT_TAKEN		U64_MAX
+static struct klog_exit_slot *klog_exit_slots;
+
+/* exit_mm_release(tsk, mm): a thread leaves its address space. */
+static int klog_exit_mm_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+	struct klog_exit_slot *slot;
+	u64 key;
+	int i;
+
+	/* The group's last live thread, of a user process. */
+	if (!klog_enabled(ETW_KFLAG_PROCESS) || !t->mm ||
+	    (t->flags & PF_KTHREAD) || atomic_read(&t->signal->live))
+		return 0;
+	key = etw_start_key_of(t);
+	for (i = 0; i < KLOG_EXIT_SLOTS; i++) {
+		slot = &klog_exit_slots[i];
+		if (!READ_ONCE(slot->key) && !cmpxchg(&slot->key, 0, key))
+			break;
+	}
+	if (i == KLOG_EXIT_SLOTS)
+		return 0;
+	slot->p.cmd_len = 0;
+	klog_proc_current(&slot->p);
+	/* Pairs with klog_exit_kept()'s acquire: @p is whole when read. */
+	smp_store_release(&slot->ready, 1);
+	return 0;
+}
+
+static struct kprobe klog_exit_mm_kp = {
+	.symbol_name = "exit_mm_release",
+	.pre_handler = klog_exit_mm_pre,
+};
+
+/*
+ * The name and command line kept for the process of @key into @p, if
+ * @use; the slot is freed either way (each thread whose live count was 0
+ * at its exit looks, so the slot's own thread frees it at the latest).
+ */
+static bool klog_exit_kept(u64 key, struct klog_proc *p, bool use)
+{
+	struct klog_exit_slot *slot;
+	int i;
+
+	for (i = 0; i < KLOG_EXIT_SLOTS; i++) {
+		slot = &klog_exit_slots[i];
+		/* Acquire: pairs with the release that made it ready. */
+		if (READ_ONCE(slot->key) != key || !smp_load_acquire(&slot->ready) ||
+		    cmpxchg(&slot->key, key, KLOG_EXIT_TAKEN) != key)
+			continue;
+		if (use) {
+			memcpy(p->image, slot->p.image, sizeof(p->image));
+			memcpy(p->cmd, slot->p.cmd, slot->p.cmd_len);
+			p->cmd_len = slot->p.cmd_len;
+		}
+		WRITE_ONCE(slot->ready, 0);
+		/* Release: the copy is done before another thread claims it. */
+		smp_store_release(&slot->key, 0);
+		return true;
+	}
+	return false;
+}
+
 static void klog_probe_exit(void *data, struct task_struct *p)
 {
 	struct klog_proc_scratch *sc = this_cpu_ptr(klog_proc_scratch);
 	u64 ts = klog_clock();
+	bool first;
 
 	if (klog_enabled(ETW_KFLAG_THREAD))
 		klog_thread_write(KLOG_HOOK_THREAD_END, p, klog_tid(p), NULL, ts);
-	if (!klog_enabled(ETW_KFLAG_PROCESS) || atomic_read(&p->signal->live) ||
-	    !klog_first_end(p))
+	if (atomic_read(&p->signal->live))
 		return;
-	/* The address space is gone: the name is the comm, no command line. */
+	first = klog_first_end(p);
 	klog_proc_ids(&sc->p, p);
-	/* The process's name: its leader's comm, whichever thread ends last. */
-	klog_comm_into(sc->p.image, p->group_leader);
+	if (!klog_exit_kept(sc->p.key, &sc->p, first)) {
+		/* None kept: the name is the leader's comm, no command line. */
+		klog_comm_into(sc->p.image, p->group_leader);
+	}
+	if (!first || !klog_enabled(ETW_KFLAG_PROCESS))
+		return;
 	sc->p.exit_status = klog_exit_status(p);
 	klog_process_write(KLOG_HOOK_PROCESS_END, &sc->p, NULL, ts, sc->payload);
 }
@@ -329,15 +417,37 @@ static struct klog_tp klog_process_tps[] = {
 
 static int klog_process_start(void)
 {
+	int ret;
+
 	if (!klog_proc_scratch)
 		klog_proc_scratch = alloc_percpu(struct klog_proc_scratch);
 	if (!klog_proc_scratch)
 		return -ENOMEM;
-	return klog_tp_register(klog_process_tps, ARRAY_SIZE(klog_process_tps));
+	if (!klog_exit_slots)
+		klog_exit_slots = vmalloc_array(KLOG_EXIT_SLOTS,
+						sizeof(*klog_exit_slots));
+	if (!klog_exit_slots)
+		return -ENOMEM;
+	/* No probe runs: slots a stop left kept are free again. */
+	memset(klog_exit_slots, 0, KLOG_EXIT_SLOTS * sizeof(*klog_exit_slots));
+	ret = klog_tp_register(klog_process_tps, ARRAY_SIZE(klog_process_tps));
+	if (ret)
+		return ret;
+	/* A kprobe is one-shot: a fresh one each time the source starts. */
+	klog_exit_mm_kp.addr = NULL;
+	klog_exit_mm_kp.flags = 0;
+	ret = register_kprobe(&klog_exit_mm_kp);
+	if (ret) {
+		pr_warn("etw: kprobe %s: %d\n", klog_exit_mm_kp.symbol_name, ret);
+		klog_tp_unregister(klog_process_tps,
+				   ARRAY_SIZE(klog_process_tps));
+	}
+	return ret;
 }
 
 static void klog_process_stop(void)
 {
+	unregister_kprobe(&klog_exit_mm_kp);
 	klog_tp_unregister(klog_process_tps, ARRAY_SIZE(klog_process_tps));
 }
 
@@ -346,6 +456,8 @@ void klog_process_exit(void)
 {
 	free_percpu(klog_proc_scratch);
 	klog_proc_scratch = NULL;
+	vfree(klog_exit_slots);
+	klog_exit_slots = NULL;
 }
 
 /*
