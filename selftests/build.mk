@@ -21,7 +21,14 @@ SELFTESTS	+= $(BUILD)/selftests/winsrc_test_default
 # The harness's timeouts scale on a slower kernel (make check-debug).
 SELFTEST_CFLAGS	:= -include selftests/etw/timeout_scale.h
 
-selftests: $(SELFTESTS) $(SELFTESTS_32)
+# The library kernel_logger_test's child loads and unloads (/usr/lib in the VM).
+DLOPEN_LIB	:= $(BUILD)/selftests-lib/libetw_selftest_dlopen.so
+
+selftests: $(SELFTESTS) $(SELFTESTS_32) $(DLOPEN_LIB)
+
+$(DLOPEN_LIB): selftests/etw/dlopen_lib.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $<
 
 $(BUILD)/selftests/%: selftests/etw/%.c $(SELFTEST_HDRS) $(LIB_A) $(KSRC)/.stamp
 	@mkdir -p $(@D)
@@ -46,7 +53,7 @@ STAGE := $(BUILD)/stage
 stage: lib tools selftests examples scripts/vm/demo.sh
 	@rm -rf $(STAGE)
 	@mkdir -p $(STAGE)/usr/bin $(STAGE)/usr/lib $(STAGE)/selftests $(STAGE)/usr/share/etw
-	@cp -a $(BUILD)/lib/libetw.so* $(STAGE)/usr/lib/
+	@cp -a $(BUILD)/lib/libetw.so* $(DLOPEN_LIB) $(STAGE)/usr/lib/
 	@cp $(ETW_TOOL) $(STAGE)/usr/bin/
 	@cp $(BUILD)/examples/provider $(STAGE)/usr/bin/etw-example-provider
 	@cp $(BUILD)/examples/tracelogging $(STAGE)/usr/bin/etw-example-tracelogging

@@ -8,13 +8,17 @@
  * shows, exactly:
  *
  * - the child's Process/Start with its image name, command line and
- *   parent, and Process/End with its exit code;
+ *   parent, and Process/End with its exit code, image name and command
+ *   line;
  * - its second thread's Thread/Start and the name it gave itself;
  * - its executable and libraries as Image/Load at the addresses of its
  *   /proc/PID/maps (the child saves it before it exits), each with a
- *   DbgID_RSDS of the same time carrying the file's ELF build-id;
- * - Process/DCStart of every process /proc listed at start, DCEnd and
- *   RundownComplete at stop;
+ *   DbgID_RSDS of the same time carrying the file's ELF build-id, and an
+ *   Image/Unload at its exit the same as its Load;
+ * - a library it dlopen()s and dlclose()s: its Load at the addresses its
+ *   maps showed, its Unload the same, later;
+ * - Process/DCStart of every process /proc listed at start, DCEnd (with
+ *   this test's command line) and RundownComplete at stop;
  * - every kernel record well formed: the layout of its (group, opcode,
  *   version), its sizes exact.
  *
@@ -25,6 +29,7 @@
  * privilege the kernel logger needs.
  */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -46,6 +51,8 @@
 #define KLOG_FILE	"/tmp/etwtest-klog.etl"
 #define THREAD_NAME	"klog-thread"
 #define CHILD_EXIT	7
+/* Built beside the selftests, in /usr/lib of the VM; no test links it. */
+#define DLOPEN_LIB	"libetw_selftest_dlopen.so"
 
 static const GUID process_guid = { 0x3d6fa8d0, 0xfe05, 0x11d0,
 	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
@@ -75,6 +82,58 @@ static void *child_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * The mappings of @lib in our maps: the start of its offset-0 mapping, its
+ * executable one, its path; how many executable ones.
+ */
+static int child_lib_maps(const char *lib, unsigned long *base,
+			  unsigned long *lo, unsigned long *hi, char *path)
+{
+	unsigned long a, b, off;
+	char line[512], perms[8], p[256];
+	int n = 0;
+	FILE *m = fopen("/proc/self/maps", "r");
+
+	if (!m)
+		_exit(102);
+	while (fgets(line, sizeof(line), m)) {
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", &a, &b, perms,
+			   &off, p) != 5 || !strstr(p, lib))
+			continue;
+		if (!off)
+			*base = a;
+		if (perms[2] == 'x') {
+			*lo = a;
+			*hi = b;
+			strcpy(path, p);
+			n++;
+		}
+	}
+	fclose(m);
+	return n;
+}
+
+/* dlopen() and dlclose() DLOPEN_LIB; its mapping while loaded, for @f. */
+static void child_dlopen(FILE *f)
+{
+	unsigned long base = 0, lo = 0, hi = 0;
+	char path[256] = "";
+	int (*fn)(int);
+	void *h = dlopen(DLOPEN_LIB, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h)
+		_exit(103);
+	fn = (int (*)(int))dlsym(h, "etw_selftest_dlopen_lib");
+	if (!fn || fn(1) != 2 || child_lib_maps(DLOPEN_LIB, &base, &lo, &hi,
+						path) != 1)
+		_exit(104);
+	dlclose(h);
+	/* Unmapped now, or there is no unload to see. */
+	if (child_lib_maps(DLOPEN_LIB, &base, &lo, &hi, path))
+		_exit(105);
+	fprintf(f, "dl %lx %lx %lx %s\n", base, lo, hi, path);
+}
+
 static void child_main(const char *out)
 {
 	char line[512];
@@ -86,10 +145,13 @@ static void child_main(const char *out)
 		_exit(100);
 	pthread_barrier_wait(&child_barrier);
 	f = fopen(out, "w");
-	m = fopen("/proc/self/maps", "r");
-	if (!f || !m)
+	if (!f)
 		_exit(101);
 	fprintf(f, "tid %d\n", child_thread_tid);
+	child_dlopen(f);
+	m = fopen("/proc/self/maps", "r");
+	if (!m)
+		_exit(101);
 	while (fgets(line, sizeof(line), m))
 		fputs(line, f);
 	fclose(m);
@@ -163,8 +225,9 @@ static int proc_pids(int *pids, int max)
 #define MAX_IMAGES	512
 
 struct image_ev {
+	UCHAR op;		/* 10 Load, 2 Unload */
 	uint64_t base, size;
-	uint32_t pid;
+	uint32_t pid, checksum, time_stamp;
 	char path[256];
 	LONGLONG time;
 };
@@ -190,6 +253,9 @@ struct seen {
 	uint32_t child_parent;
 	int child_ends;
 	int32_t child_exit;
+	char child_end_image[256];
+	char child_end_cmdline[1024];
+	char dcend_self_cmdline[1024];
 	int exit5;		/* Process/Ends with ExitStatus 5 */
 	uint32_t thread_tid;
 	int thread_start_ok;
@@ -277,6 +343,10 @@ static void on_process(struct seen *s, const EVENT_RECORD *r)
 		if (pid == (uint32_t)s->child) {
 			s->child_ends++;
 			s->child_exit = status;
+			snprintf(s->child_end_image, sizeof(s->child_end_image),
+				 "%s", image);
+			snprintf(s->child_end_cmdline,
+				 sizeof(s->child_end_cmdline), "%s", cmd);
 		}
 		break;
 	case 3:
@@ -284,8 +354,11 @@ static void on_process(struct seen *s, const EVENT_RECORD *r)
 			s->dcstart_pids[s->n_dcstart++] = (int)pid;
 		break;
 	case 4:
-		if (pid == (uint32_t)s->parent)
+		if (pid == (uint32_t)s->parent) {
 			s->dcend_self++;
+			snprintf(s->dcend_self_cmdline,
+				 sizeof(s->dcend_self_cmdline), "%s", cmd);
+		}
 		break;
 	default:
 		bad(s, "process opcode", r);
@@ -347,12 +420,15 @@ static void on_image(struct seen *s, const EVENT_RECORD *r)
 			memcpy(&s->etw_size, d + 8, 8);
 		}
 	}
-	if (op != 10 || s->n_images == MAX_IMAGES)
+	if ((op != 10 && op != 2) || s->n_images == MAX_IMAGES)
 		return;
 	im = &s->images[s->n_images++];
+	im->op = op;
 	memcpy(&im->base, d, 8);
 	memcpy(&im->size, d + 8, 8);
 	memcpy(&im->pid, d + 16, 4);
+	memcpy(&im->checksum, d + 20, 4);
+	memcpy(&im->time_stamp, d + 24, 4);
 	snprintf(im->path, sizeof(im->path), "%s", path);
 	im->time = r->EventHeader.TimeStamp.QuadPart;
 }
@@ -439,8 +515,8 @@ static bool image_identified(const struct seen *s, const char *path, uint64_t ba
 		    strcmp(x->path, path) || memcmp(x->id, id, 20))
 			continue;
 		for (int j = 0; j < s->n_images; j++)
-			if (s->images[j].pid == x->pid && s->images[j].base == base &&
-			    s->images[j].time == x->time)
+			if (s->images[j].op == 10 && s->images[j].pid == x->pid &&
+			    s->images[j].base == base && s->images[j].time == x->time)
 				return true;
 	}
 	return false;
@@ -483,11 +559,78 @@ static bool image_loaded(const struct seen *s, const char *path, uint64_t base,
 	for (int i = 0; i < s->n_images; i++) {
 		const struct image_ev *im = &s->images[i];
 
-		if (im->pid == (uint32_t)s->child && !strcmp(im->path, path) &&
-		    im->base == base && lo >= im->base && hi <= im->base + im->size)
+		if (im->op == 10 && im->pid == (uint32_t)s->child &&
+		    !strcmp(im->path, path) && im->base == base &&
+		    lo >= im->base && hi <= im->base + im->size)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * The Load before the child's Image/Unload @u: the same image (base,
+ * size, checksum, time stamp, file name), as Windows' Unload repeats its
+ * Load.
+ */
+static bool unload_matches_load(const struct seen *s, const struct image_ev *u)
+{
+	for (int i = 0; i < s->n_images; i++) {
+		const struct image_ev *im = &s->images[i];
+
+		if (im->op == 10 && im->pid == u->pid && im->base == u->base &&
+		    im->size == u->size && im->checksum == u->checksum &&
+		    im->time_stamp == u->time_stamp && !strcmp(im->path, u->path) &&
+		    im->time < u->time)
+			return true;
+	}
+	return false;
+}
+
+/* How many Image/Unloads of the child for @path at @base, after @after. */
+static int image_unloads(const struct seen *s, const char *path, uint64_t base,
+			 LONGLONG after)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->n_images; i++) {
+		const struct image_ev *im = &s->images[i];
+
+		n += im->op == 2 && im->pid == (uint32_t)s->child &&
+		     !strcmp(im->path, path) && im->base == base &&
+		     im->time > after;
+	}
+	return n;
+}
+
+/* The time of the child's last Image/Unload of @path, or 0. */
+static LONGLONG image_unload_time(const struct seen *s, const char *path)
+{
+	LONGLONG t = 0;
+
+	for (int i = 0; i < s->n_images; i++)
+		if (s->images[i].op == 2 && s->images[i].pid == (uint32_t)s->child &&
+		    !strcmp(s->images[i].path, path))
+			t = s->images[i].time;
+	return t;
+}
+
+/* Our own command line, its arguments joined by spaces. */
+static void own_cmdline(char *out, size_t room)
+{
+	size_t n, i;
+	FILE *f = fopen("/proc/self/cmdline", "r");
+
+	out[0] = 0;
+	if (!f)
+		return;
+	n = fread(out, 1, room - 1, f);
+	fclose(f);
+	while (n && !out[n - 1])
+		n--;
+	for (i = 0; i < n; i++)
+		if (!out[i])
+			out[i] = ' ';
+	out[n] = 0;
 }
 
 static int run_child(pid_t *pid)
@@ -537,7 +680,9 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 {
 	static struct seen s;
 	static int before[MAX_PIDS], after[MAX_PIDS];
-	char exe[512], base_name[64], want_cmd[1024], line[512];
+	char exe[512], base_name[64], want_cmd[1024], line[512], dl_path[256];
+	unsigned long dl_base, dl_lo, dl_hi;
+	LONGLONG dl_unload;
 	EVENT_TRACE_LOGFILEA lf;
 	PROCESSTRACE_HANDLE h;
 	CONTROLTRACE_ID id;
@@ -573,6 +718,8 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 	f = fopen(CHILD_OUT, "r");
 	ASSERT_NE(NULL, f);
 	ASSERT_EQ(1, fscanf(f, "tid %u\n", &s.thread_tid));
+	ASSERT_EQ(4, fscanf(f, "dl %lx %lx %lx %255s\n", &dl_base, &dl_lo, &dl_hi,
+			    dl_path));
 
 	memset(&lf, 0, sizeof(lf));
 	lf.LogFileName = (LPSTR)KLOG_FILE;
@@ -600,6 +747,26 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 	EXPECT_EQ((uint32_t)getpid(), s.child_parent);
 	EXPECT_EQ(1, s.child_ends);
 	EXPECT_EQ(CHILD_EXIT, s.child_exit);
+	/* End names the process as its Start did, though its memory is gone. */
+	EXPECT_STREQ(base_name, s.child_end_image);
+	EXPECT_STREQ(want_cmd, s.child_end_cmdline);
+	/* DCEnd of a live process: its command line too. */
+	own_cmdline(line, sizeof(line));
+	EXPECT_STREQ(line, s.dcend_self_cmdline);
+
+	/* Every Unload of the child repeats a Load of its before it. */
+	for (i = 0; i < s.n_images; i++)
+		if (s.images[i].op == 2 && s.images[i].pid == (uint32_t)s.child)
+			EXPECT_TRUE(unload_matches_load(&s, &s.images[i]))
+				TH_LOG("Image/Unload of %s at 0x%llx size 0x%llx: no such Load",
+				       s.images[i].path,
+				       (unsigned long long)s.images[i].base,
+				       (unsigned long long)s.images[i].size);
+	/* The dlclose()d library: loaded where its maps showed, unloaded once. */
+	EXPECT_TRUE(image_loaded(&s, dl_path, dl_base, dl_lo, dl_hi))
+		TH_LOG("no Image/Load of %s at 0x%lx", dl_path, dl_base);
+	EXPECT_EQ(1, image_unloads(&s, dl_path, dl_base, 0));
+	dl_unload = image_unload_time(&s, dl_path);
 
 	/* Its second thread, and the name it gave itself. */
 	EXPECT_EQ(1, s.thread_start_ok);
@@ -637,6 +804,10 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 		EXPECT_TRUE(image_identified(&s, path, base))
 			TH_LOG("no DbgID_RSDS of %s at 0x%lx with its build-id and time",
 			       path, base);
+		/* Unloaded as the child exits: after the dlclose()d library. */
+		EXPECT_EQ(1, image_unloads(&s, path, base, dl_unload))
+			TH_LOG("not one Image/Unload of %s at 0x%lx at exit", path,
+			       base);
 		checked++;
 	}
 	fclose(f);
