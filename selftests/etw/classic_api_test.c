@@ -390,6 +390,8 @@ TEST_F(classic, trace_message_in_an_etl_file)
 	CONTROLTRACE_ID seq;
 	__u32 v = 0xa1b2c3d4;
 
+	/* One CPU's buffer: the file holds the records in the order written. */
+	ASSERT_EQ(0, etw_pin_cpu(0));
 	ASSERT_EQ(ERROR_SUCCESS, start_mode("etwtest-classic-seq", 8, 0,
 					    EVENT_TRACE_USE_LOCAL_SEQUENCE, &seq));
 	/* WPP's usual flags: sequence, GUID, time stamp, system info. */
