@@ -12,7 +12,8 @@
 #      REBUILD=1 builds it again)
 #   2. etw.ko against it with W=1 and warnings as errors, objtool's
 #      warnings too
-#   3. two boots at once in the VM lane (scripts/vm/, the same disk): the
+#   3. two boots at once in the VM lane (scripts/vm/, the same disk; QEMU's
+#      -accel tcg,thread=single unless ETW_VM_ACCEL says otherwise): the
 #      fuzzer (ETW_FUZZ_CALLS, default 200,000, and the 32-bit run), and
 #      every other selftest, a short stress and fault_inject_test
 #      (failslab and fail_page_alloc inside etw.ko) among them; in each,
@@ -81,6 +82,13 @@ else
 	tests_fuzz="fuzz_test fuzz_test_32"
 	tests_tests=$(grep -vxE 'fuzz_test|fuzz_test_32' "$BUILD/stage/selftests/list")
 fi
+# Kernel text patched while two vCPUs of multi-threaded TCG run it can
+# oops the guest (Documentation/guarantees.rst), and this lane attaches the
+# kernel logger's sources hundreds of times (fault_inject_test, the fuzzer's
+# kernel flags): each boot runs its vCPUs on one host thread.  The two
+# boots at once still keep both of this machine's cores busy.
+ETW_VM_ACCEL=${ETW_VM_ACCEL:-tcg,thread=single}
+export ETW_VM_ACCEL
 scripts/vm/disk.sh "$vm/disk-ext4.img"	# once, before the two boots share it
 t0=$(date +%s)
 for job in $jobs; do
