@@ -436,9 +436,21 @@ TEST_F(kstack, cswitch_records_pair_with_proc_counts)
 			usleep(1000);
 		_exit(0);
 	}
-	/* A zombie's counts are final: its last switch is counted. */
+	/*
+	 * A zombie's parent is woken before its last switch (exit_notify()
+	 * comes before do_task_dead()): its counts are final once they stop
+	 * changing.
+	 */
 	ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT));
 	proc = proc_switches(pid);
+	for (int same = 0, i = 0; same < 3 && i < 200; i++) {
+		long now;
+
+		usleep(20000);
+		now = proc_switches(pid);
+		same = now == proc ? same + 1 : 0;
+		proc = now;
+	}
 	s.tid = pid;
 	ASSERT_LE(0, drain_kernel(self->fd, self->id, sched_fn, &s, NULL, &lost));
 	waitpid(pid, NULL, 0);
