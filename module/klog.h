@@ -153,6 +153,12 @@ bool klog_stack_wanted(u16 hook);
  */
 unsigned int klog_write(const struct klog_event *ev);
 
+/*
+ * Count @n records of @flag lost on this CPU in each session that enabled
+ * @flag: records a probe missed before it could build them.  Any context.
+ */
+void klog_write_lost(u32 flag, u32 n);
+
 /* The session clock now, NMI-safe: what klog_write() stamps. */
 u64 klog_clock(void);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Image events (EVENT_TRACE_FLAG_IMAGE_LOAD), Image_Load V3: an image is
- * an executable file mapping.  Linux has no mmap tracepoint, so a kprobe
+ * an executable file mapping.  Linux has no mmap tracepoint, so a probe
  * on perf_event_mmap(), which every mapping (and mprotect adding
  * PROT_EXEC) passes through, sees each one; the mappings exec makes are
  * written at exec instead (klog_process.c), after the new process.
@@ -13,12 +13,19 @@
  * executable mapping.  Each is followed by its identity, the ELF
  * build-id (klog_image_id.c).
  *
- * Image/Unload: Linux has no munmap tracepoint either; a kprobe on
+ * Image/Unload: Linux has no munmap tracepoint either; a probe on
  * remove_vma(), which munmap and the teardown of an address space (exit,
  * exec) call for each mapping they drop while its file is still held,
  * writes the same record as the mapping's Load.  Debian's 6.1 inlines
  * remove_vma(); there unlink_file_vma(), which the same two paths call for
  * each mapping (free_pgtables()) before it, stands in.
+ *
+ * Both are kretprobes: the entry, an int3 handler where the function is
+ * not ftrace-able (which lockdep counts as NMI), only keeps the mapping;
+ * the return, an ordinary context with preemption disabled, names the
+ * file with d_path() (whose seqlocks an NMI may not read) and writes the
+ * record.  A hit the kretprobe missed (its instances all in use) counts
+ * one record lost, image or not.
  */
 #include <linux/dcache.h>
 #include <linux/err.h>
@@ -139,19 +146,83 @@ static bool klog_unmap_ours(struct vm_area_struct *vma)
 	return t->in_execve;
 }
 
+/*
+ * What a probe's entry keeps of an executable file mapping for its
+ * return.  The file outlives the return without a reference of ours: at
+ * mmap the caller holds the mmap lock, so the mapping stays; at unmap
+ * the mapping's own fput() leaves the release to this task's next
+ * task_work run (return to user space, or exit_task_work() after
+ * exit_mm()), and only the address space's owner, never a kernel thread,
+ * is kept (klog_unmap_ours()).
+ */
+struct klog_image_kept {
+	struct file *file;
+	u64 base;
+	u64 size;
+	u32 pid;
+};
+
+static bool klog_image_keep(struct kretprobe_instance *ri,
+			    struct vm_area_struct *vma)
+{
+	struct klog_image_kept *kept = (void *)ri->data;
+
+	if (!vma || !(vma->vm_flags & VM_EXEC) || !vma->vm_file)
+		return false;
+	kept->file = vma->vm_file;
+	kept->base = vma->vm_start - ((u64)vma->vm_pgoff << PAGE_SHIFT);
+	kept->size = vma->vm_end - kept->base;
+	kept->pid = klog_pid(current);
+	return true;
+}
+
+/* The kept mapping's record, from a kretprobe's return. */
+static void klog_image_kept_write(u16 hook, struct kretprobe_instance *ri)
+{
+	struct klog_image_kept *kept = (void *)ri->data;
+	char *path;
+
+	if (!klog_image_scratch)
+		return;
+	path = d_path(&kept->file->f_path,
+		      this_cpu_ptr(klog_image_scratch)->path, KLOG_PATH_MAX);
+	if (IS_ERR(path))
+		return;
+	klog_image_write(hook, kept->pid, kept->base, kept->size, 0, path,
+			 kept->file, NULL, 0);
+}
+
+/* Hits @rp missed since the last look, counted lost. */
+static void klog_image_missed(struct kretprobe *rp, unsigned long *seen)
+{
+	unsigned long missed = READ_ONCE(rp->kp.nmissed) +
+			       (unsigned int)READ_ONCE(rp->nmissed);
+	unsigned long last = READ_ONCE(*seen);
+
+	if (missed != last && cmpxchg(seen, last, missed) == last)
+		klog_write_lost(ETW_KFLAG_IMAGE_LOAD, missed - last);
+}
+
+static unsigned long klog_unmap_seen, klog_mmap_seen;
+
 /* remove_vma(vma, ...) or unlink_file_vma(vma): a mapping leaves. */
-static int klog_unmap_pre(struct kprobe *kp, struct pt_regs *regs)
+static int klog_unmap_entry(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
 {
 	struct vm_area_struct *vma;
 
 	if (!klog_enabled(ETW_KFLAG_IMAGE_LOAD))
-		return 0;
+		return 1;
+	klog_image_missed(get_kretprobe(ri), &klog_unmap_seen);
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
-	if (!vma || !(vma->vm_flags & VM_EXEC) || !vma->vm_file ||
-	    !klog_unmap_ours(vma))
-		return 0;
-	klog_image_vma(KLOG_HOOK_IMAGE_UNLOAD, klog_pid(current), vma,
-		       this_cpu_ptr(klog_image_scratch)->path, NULL, 0);
+	if (!vma || !klog_unmap_ours(vma) || !klog_image_keep(ri, vma))
+		return 1;
+	return 0;
+}
+
+static int klog_unmap_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	klog_image_kept_write(KLOG_HOOK_IMAGE_UNLOAD, ri);
 	return 0;
 }
 
@@ -183,28 +254,39 @@ void klog_image_exec(struct task_struct *t)
 }
 
 /* perf_event_mmap(vma): a new mapping of the current process. */
-static int klog_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
+static int klog_mmap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct vm_area_struct *vma;
 
 	/* exec's own mappings are written when the process is. */
-	if (!klog_enabled(ETW_KFLAG_IMAGE_LOAD) || current->in_execve)
-		return 0;
+	if (!klog_enabled(ETW_KFLAG_IMAGE_LOAD))
+		return 1;
+	klog_image_missed(get_kretprobe(ri), &klog_mmap_seen);
+	if (current->in_execve)
+		return 1;
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
-	if (!vma || vma->vm_mm != current->mm)
-		return 0;
-	klog_image_vma(KLOG_HOOK_IMAGE_LOAD, klog_pid(current), vma,
-		       this_cpu_ptr(klog_image_scratch)->path, NULL, 0);
+	if (!vma || vma->vm_mm != current->mm || !klog_image_keep(ri, vma))
+		return 1;
 	return 0;
 }
 
-static struct kprobe klog_mmap_kp = {
-	.symbol_name = "perf_event_mmap",
-	.pre_handler = klog_mmap_pre,
+static int klog_mmap_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	klog_image_kept_write(KLOG_HOOK_IMAGE_LOAD, ri);
+	return 0;
+}
+
+static struct kretprobe klog_mmap_rp = {
+	.kp.symbol_name = "perf_event_mmap",
+	.entry_handler = klog_mmap_entry,
+	.handler = klog_mmap_ret,
+	.data_size = sizeof(struct klog_image_kept),
 };
 
-static struct kprobe klog_unmap_kp = {
-	.pre_handler = klog_unmap_pre,
+static struct kretprobe klog_unmap_rp = {
+	.entry_handler = klog_unmap_entry,
+	.handler = klog_unmap_ret,
+	.data_size = sizeof(struct klog_image_kept),
 };
 
 /* Where a mapping leaves, the vma the first argument: the first found. */
@@ -213,12 +295,20 @@ static const char *const klog_unmap_syms[] = {
 	"unlink_file_vma",
 };
 
-/* A kprobe is one-shot: a fresh one each time the source starts. */
-static int klog_kprobe_register(struct kprobe *kp)
+/*
+ * A kretprobe is one-shot: a fresh one each time the source starts.  Its
+ * instances are the tasks inside the function at once; the unmap one may
+ * sleep there.
+ */
+static int klog_kretprobe_register(struct kretprobe *rp, unsigned long *seen)
 {
-	kp->addr = NULL;
-	kp->flags = 0;
-	return register_kprobe(kp);
+	rp->kp.addr = NULL;
+	rp->kp.flags = 0;
+	rp->kp.nmissed = 0;
+	rp->nmissed = 0;
+	rp->maxactive = max(32U, 8 * num_possible_cpus());
+	*seen = 0;
+	return register_kretprobe(rp);
 }
 
 static int klog_unmap_register(void)
@@ -227,11 +317,12 @@ static int klog_unmap_register(void)
 	int ret = -ENOENT;
 
 	for (i = 0; i < ARRAY_SIZE(klog_unmap_syms) && ret == -ENOENT; i++) {
-		klog_unmap_kp.symbol_name = klog_unmap_syms[i];
-		ret = klog_kprobe_register(&klog_unmap_kp);
+		klog_unmap_rp.kp.symbol_name = klog_unmap_syms[i];
+		ret = klog_kretprobe_register(&klog_unmap_rp, &klog_unmap_seen);
 	}
 	if (ret)
-		pr_warn("etw: kprobe %s: %d\n", klog_unmap_kp.symbol_name, ret);
+		pr_warn("etw: kretprobe %s: %d\n", klog_unmap_rp.kp.symbol_name,
+			ret);
 	return ret;
 }
 
@@ -243,9 +334,10 @@ static int klog_image_start(void)
 		klog_image_scratch = alloc_percpu(struct klog_image_scratch);
 	if (!klog_image_scratch)
 		return -ENOMEM;
-	ret = klog_kprobe_register(&klog_mmap_kp);
+	ret = klog_kretprobe_register(&klog_mmap_rp, &klog_mmap_seen);
 	if (ret) {
-		pr_warn("etw: kprobe %s: %d\n", klog_mmap_kp.symbol_name, ret);
+		pr_warn("etw: kretprobe %s: %d\n", klog_mmap_rp.kp.symbol_name,
+			ret);
 		return ret;
 	}
 	ret = klog_unmap_register();
@@ -257,17 +349,17 @@ static int klog_image_start(void)
 	return 0;
 
 err_unmap:
-	unregister_kprobe(&klog_unmap_kp);
+	unregister_kretprobe(&klog_unmap_rp);
 err_mmap:
-	unregister_kprobe(&klog_mmap_kp);
+	unregister_kretprobe(&klog_mmap_rp);
 	return ret;
 }
 
 static void klog_image_stop(void)
 {
 	klog_kernel_images_stop();
-	unregister_kprobe(&klog_unmap_kp);
-	unregister_kprobe(&klog_mmap_kp);
+	unregister_kretprobe(&klog_unmap_rp);
+	unregister_kretprobe(&klog_mmap_rp);
 }
 
 /* Module exit: no probe runs. */

@@ -237,3 +237,17 @@ bool klog_stack_wanted(u16 hook)
 {
 	return hook < KLOG_STACK_HOOKS && test_bit(hook, klog_stack_union);
 }
+
+void klog_write_lost(u32 flag, u32 n)
+{
+	const struct klog_route *r;
+	unsigned long flags;
+	unsigned int i;
+
+	local_irq_save(flags);
+	r = rcu_dereference_sched(klog_route);
+	for (i = 0; r && i < r->count; i++)
+		if (READ_ONCE(r->k[i]->flags) & flag)
+			klog_lanes_add_lost(r->k[i], n);
+	local_irq_restore(flags);
+}
