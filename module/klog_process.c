@@ -187,9 +187,23 @@ static void klog_proc_current(struct klog_proc *p)
 		klog_comm_into(p->image, current);
 }
 
+/* The exit code as Windows' ExitStatus: the code, or 128 + the signal. */
+static s32 klog_exit_status(struct task_struct *t)
+{
+	int code = t->exit_code;
+
+	if (t->signal->flags & SIGNAL_GROUP_EXIT)
+		code = t->signal->group_exit_code;
+	if (code & 0x7f)
+		return 128 + (code & 0x7f);
+	return (code >> 8) & 0xff;
+}
+
 /*
  * Image name and command line of any process, in process context (the
  * rundown): its memory is read with access_process_vm(), which may sleep.
+ * A process that has exited but is not reaped yet (its leader a zombie,
+ * no thread live) has no memory left: its comm, and its exit status.
  */
 void klog_proc_task(struct klog_proc *p, struct task_struct *t)
 {
@@ -219,18 +233,9 @@ void klog_proc_task(struct klog_proc *p, struct task_struct *t)
 	}
 	if (!p->image[0])
 		klog_comm_into(p->image, t);
-}
-
-/* The exit code as Windows' ExitStatus: the code, or 128 + the signal. */
-static s32 klog_exit_status(struct task_struct *t)
-{
-	int code = t->exit_code;
-
-	if (t->signal->flags & SIGNAL_GROUP_EXIT)
-		code = t->signal->group_exit_code;
-	if (code & 0x7f)
-		return 128 + (code & 0x7f);
-	return (code >> 8) & 0xff;
+	/* The leader's exit_state is set after its exit_code. */
+	if (READ_ONCE(t->exit_state) && !atomic_read(&t->signal->live))
+		p->exit_status = klog_exit_status(t);
 }
 
 static void klog_probe_fork(void *data, struct task_struct *parent,

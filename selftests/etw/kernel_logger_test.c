@@ -18,7 +18,8 @@
  * - a library it dlopen()s and dlclose()s: its Load at the addresses its
  *   maps showed, its Unload the same, later;
  * - Process/DCStart of every process /proc listed at start, DCEnd (with
- *   this test's command line) and RundownComplete at stop;
+ *   this test's command line; a zombie child's with its comm and exit
+ *   code) and RundownComplete at stop;
  * - every kernel record well formed: the layout of its (group, opcode,
  *   version), its sizes exact.
  *
@@ -51,6 +52,8 @@
 #define KLOG_FILE	"/tmp/etwtest-klog.etl"
 #define THREAD_NAME	"klog-thread"
 #define CHILD_EXIT	7
+/* The exit code of the child left unreaped over the DCEnd rundown. */
+#define ZOMBIE_EXIT	9
 /* Built beside the selftests, in /usr/lib of the VM; no test links it. */
 #define DLOPEN_LIB	"libetw_selftest_dlopen.so"
 
@@ -243,7 +246,7 @@ struct rsds_ev {
 
 /* What the callback gathered. */
 struct seen {
-	pid_t child, parent;
+	pid_t child, parent, zombie;
 	int dcstart_pids[MAX_PIDS], n_dcstart;
 	int dcend_self;
 	int rundown_complete;
@@ -256,6 +259,10 @@ struct seen {
 	char child_end_image[256];
 	char child_end_cmdline[1024];
 	char dcend_self_cmdline[1024];
+	int zombie_dcend;
+	int32_t zombie_exit;
+	char zombie_image[256];
+	char zombie_cmdline[1024];
 	int exit5;		/* Process/Ends with ExitStatus 5 */
 	uint32_t thread_tid;
 	int thread_start_ok;
@@ -358,6 +365,15 @@ static void on_process(struct seen *s, const EVENT_RECORD *r)
 			s->dcend_self++;
 			snprintf(s->dcend_self_cmdline,
 				 sizeof(s->dcend_self_cmdline), "%s", cmd);
+			if (status != 0x103)
+				bad(s, "a live process's DCEnd ExitStatus", r);
+		} else if (pid == (uint32_t)s->zombie) {
+			s->zombie_dcend++;
+			s->zombie_exit = status;
+			snprintf(s->zombie_image, sizeof(s->zombie_image), "%s",
+				 image);
+			snprintf(s->zombie_cmdline, sizeof(s->zombie_cmdline),
+				 "%s", cmd);
 		}
 		break;
 	default:
@@ -681,6 +697,8 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 	static struct seen s;
 	static int before[MAX_PIDS], after[MAX_PIDS];
 	char exe[512], base_name[64], want_cmd[1024], line[512], dl_path[256];
+	char comm[32] = "";
+	siginfo_t si;
 	unsigned long dl_base, dl_lo, dl_hi;
 	LONGLONG dl_unload;
 	EVENT_TRACE_LOGFILEA lf;
@@ -710,8 +728,20 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 	n_after = proc_pids(after, MAX_PIDS);
 
 	exit_code = run_child(&s.child);
+	/* A child that has exited, not reaped: a zombie at the DCEnd rundown. */
+	f = fopen("/proc/self/comm", "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(comm, sizeof(comm), f));
+	fclose(f);
+	comm[strcspn(comm, "\n")] = 0;
+	s.zombie = fork();
+	ASSERT_LE(0, s.zombie);
+	if (!s.zombie)
+		_exit(ZOMBIE_EXIT);
+	ASSERT_EQ(0, waitid(P_PID, s.zombie, &si, WEXITED | WNOWAIT));
 	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
 					    kernel_props(&b, 0, NULL)));
+	ASSERT_EQ(s.zombie, waitpid(s.zombie, &i, 0));
 	ASSERT_EQ(CHILD_EXIT, exit_code);
 	EXPECT_EQ(0, b.p.EventsLost);
 
@@ -830,6 +860,11 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 	}
 	EXPECT_EQ(1, s.dcend_self);
 	EXPECT_EQ(1, s.rundown_complete);
+	/* The zombie: its comm, no command line, its exit code. */
+	EXPECT_EQ(1, s.zombie_dcend);
+	EXPECT_EQ(ZOMBIE_EXIT, s.zombie_exit);
+	EXPECT_STREQ(comm, s.zombie_image);
+	EXPECT_STREQ("", s.zombie_cmdline);
 
 	/* The kernel's images in process 0: vmlinux, and this module's text. */
 	EXPECT_LE(0xffffffff80000000ULL, s.vmlinux_base);
