@@ -54,6 +54,12 @@
 #define CHILD_EXIT	7
 /* The exit code of the child left unreaped over the DCEnd rundown. */
 #define ZOMBIE_EXIT	9
+/*
+ * A child whose leader exits with LEADER_EXIT before its last thread,
+ * which exits with LATE_THREAD_EXIT: wait() reports the last one's.
+ */
+#define LEADER_EXIT	3
+#define LATE_THREAD_EXIT 4
 /* Built beside the selftests, in /usr/lib of the VM; no test links it. */
 #define DLOPEN_LIB	"libetw_selftest_dlopen.so"
 
@@ -164,6 +170,25 @@ static void child_main(const char *out)
 	exit(CHILD_EXIT);
 }
 
+/* The last thread of a process whose leader has exited. */
+static void *late_thread(void *arg)
+{
+	(void)arg;
+	usleep(50000);
+	syscall(SYS_exit, LATE_THREAD_EXIT);
+	return NULL;
+}
+
+/* A leader that exits (SYS_exit, not exit_group) before its thread. */
+static void leader_exits_first(void)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, late_thread, NULL))
+		_exit(101);
+	syscall(SYS_exit, LEADER_EXIT);
+}
+
 /* Run as the child when exec'd with CHILD_ARG, before the harness. */
 __attribute__((constructor)) static void maybe_child(void)
 {
@@ -246,7 +271,7 @@ struct rsds_ev {
 
 /* What the callback gathered. */
 struct seen {
-	pid_t child, parent, zombie;
+	pid_t child, parent, zombie, leader_first;
 	int dcstart_pids[MAX_PIDS], n_dcstart;
 	int dcend_self;
 	int rundown_complete;
@@ -260,6 +285,8 @@ struct seen {
 	char child_end_cmdline[1024];
 	char dcend_self_cmdline[1024];
 	int zombie_dcend;
+	int leader_first_ends;
+	int32_t leader_first_exit;
 	int32_t zombie_exit;
 	char zombie_image[256];
 	char zombie_cmdline[1024];
@@ -347,6 +374,10 @@ static void on_process(struct seen *s, const EVENT_RECORD *r)
 	case 2:
 		if (status == 5)
 			s->exit5++;
+		if (pid == (uint32_t)s->leader_first) {
+			s->leader_first_ends++;
+			s->leader_first_exit = status;
+		}
 		if (pid == (uint32_t)s->child) {
 			s->child_ends++;
 			s->child_exit = status;
@@ -728,6 +759,14 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 	n_after = proc_pids(after, MAX_PIDS);
 
 	exit_code = run_child(&s.child);
+	/* Its End's ExitStatus is what wait() reports: the last thread's. */
+	s.leader_first = fork();
+	ASSERT_LE(0, s.leader_first);
+	if (!s.leader_first)
+		leader_exits_first();
+	ASSERT_EQ(s.leader_first, waitpid(s.leader_first, &i, 0));
+	ASSERT_TRUE(WIFEXITED(i));
+	ASSERT_EQ(LATE_THREAD_EXIT, WEXITSTATUS(i));
 	/* A child that has exited, not reaped: a zombie at the DCEnd rundown. */
 	f = fopen("/proc/self/comm", "r");
 	ASSERT_NE(NULL, f);
@@ -860,6 +899,8 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 	}
 	EXPECT_EQ(1, s.dcend_self);
 	EXPECT_EQ(1, s.rundown_complete);
+	EXPECT_EQ(1, s.leader_first_ends);
+	EXPECT_EQ(LATE_THREAD_EXIT, s.leader_first_exit);
 	/* The zombie: its comm, no command line, its exit code. */
 	EXPECT_EQ(1, s.zombie_dcend);
 	EXPECT_EQ(ZOMBIE_EXIT, s.zombie_exit);
