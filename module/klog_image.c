@@ -109,21 +109,31 @@ void klog_image_write(u16 hook, u32 pid, u64 base, u64 size, u64 default_base,
 	preempt_enable();
 }
 
+/* Is @vma an executable file mapping?  Its image's base and size. */
+static bool klog_image_of(const struct vm_area_struct *vma, u64 *base,
+			  u64 *size)
+{
+	if (!(vma->vm_flags & VM_EXEC) || !vma->vm_file)
+		return false;
+	*base = vma->vm_start - ((u64)vma->vm_pgoff << PAGE_SHIFT);
+	*size = vma->vm_end - *base;
+	return true;
+}
+
 /* The image of @vma if it is an executable file mapping. */
 void klog_image_vma(u16 hook, u32 pid, struct vm_area_struct *vma, char *buf,
 		    struct klog_session *target, u64 ts)
 {
-	u64 base;
+	u64 base, size;
 	char *path;
 
-	if (!(vma->vm_flags & VM_EXEC) || !vma->vm_file)
+	if (!klog_image_of(vma, &base, &size))
 		return;
-	base = vma->vm_start - ((u64)vma->vm_pgoff << PAGE_SHIFT);
 	path = d_path(&vma->vm_file->f_path, buf, KLOG_PATH_MAX);
 	if (IS_ERR(path))
 		return;
-	klog_image_write(hook, pid, base, vma->vm_end - base, 0, path,
-			 vma->vm_file, target, ts);
+	klog_image_write(hook, pid, base, size, 0, path, vma->vm_file, target,
+			 ts);
 }
 
 /*
@@ -167,11 +177,9 @@ static bool klog_image_keep(struct kretprobe_instance *ri,
 {
 	struct klog_image_kept *kept = (void *)ri->data;
 
-	if (!vma || !(vma->vm_flags & VM_EXEC) || !vma->vm_file)
+	if (!vma || !klog_image_of(vma, &kept->base, &kept->size))
 		return false;
 	kept->file = vma->vm_file;
-	kept->base = vma->vm_start - ((u64)vma->vm_pgoff << PAGE_SHIFT);
-	kept->size = vma->vm_end - kept->base;
 	kept->pid = klog_pid(current);
 	return true;
 }

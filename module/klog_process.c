@@ -356,11 +356,12 @@ static struct kprobe klog_exit_mm_kp = {
 };
 
 /*
- * The name and command line kept for the process of @key into @p, if
- * @use; the slot is freed either way (each thread whose live count was 0
- * at its exit looks, so the slot's own thread frees it at the latest).
+ * The name and command line kept for the process of @key into @p (NULL:
+ * not wanted); the slot is freed either way (each thread whose live count
+ * was 0 at its exit looks, so the slot's own thread frees it at the
+ * latest).
  */
-static bool klog_exit_kept(u64 key, struct klog_proc *p, bool use)
+static bool klog_exit_kept(u64 key, struct klog_proc *p)
 {
 	struct klog_exit_slot *slot;
 	int i;
@@ -371,7 +372,7 @@ static bool klog_exit_kept(u64 key, struct klog_proc *p, bool use)
 		if (READ_ONCE(slot->key) != key || !smp_load_acquire(&slot->ready) ||
 		    cmpxchg(&slot->key, key, KLOG_EXIT_TAKEN) != key)
 			continue;
-		if (use) {
+		if (p) {
 			memcpy(p->image, slot->p.image, sizeof(p->image));
 			memcpy(p->cmd, slot->p.cmd, slot->p.cmd_len);
 			p->cmd_len = slot->p.cmd_len;
@@ -388,20 +389,20 @@ static void klog_probe_exit(void *data, struct task_struct *p)
 {
 	struct klog_proc_scratch *sc = this_cpu_ptr(klog_proc_scratch);
 	u64 ts = klog_clock();
-	bool first;
 
 	if (klog_enabled(ETW_KFLAG_THREAD))
 		klog_thread_write(KLOG_HOOK_THREAD_END, p, klog_tid(p), NULL, ts);
 	if (atomic_read(&p->signal->live))
 		return;
-	first = klog_first_end(p);
-	klog_proc_ids(&sc->p, p);
-	if (!klog_exit_kept(sc->p.key, &sc->p, first)) {
-		/* None kept: the name is the leader's comm, no command line. */
-		klog_comm_into(sc->p.image, p->group_leader);
-	}
-	if (!first || !klog_enabled(ETW_KFLAG_PROCESS))
+	if (!klog_first_end(p) || !klog_enabled(ETW_KFLAG_PROCESS)) {
+		/* No End from this thread: only free what was kept. */
+		klog_exit_kept(etw_start_key_of(p), NULL);
 		return;
+	}
+	klog_proc_ids(&sc->p, p);
+	/* None kept: the name is the leader's comm, no command line. */
+	if (!klog_exit_kept(sc->p.key, &sc->p))
+		klog_comm_into(sc->p.image, p->group_leader);
 	sc->p.exit_status = klog_exit_status(p);
 	klog_process_write(KLOG_HOOK_PROCESS_END, &sc->p, NULL, ts, sc->payload);
 }
