@@ -913,16 +913,9 @@ static EVENT_TRACE_PROPERTIES *pfile(struct pbuf *b, ULONG mode, const char *fil
 static const char *file_w(const struct pbuf *b)
 {
 	static char out[512];
-	char16_t c;
-	size_t i;
 
-	for (i = 0; i < sizeof(out) - 1; i++) {
-		memcpy(&c, (const char *)b + FILE_AT + 2 * i, 2);
-		out[i] = c < 0x80 ? (char)c : '?';
-		if (!c)
-			break;
-	}
-	out[sizeof(out) - 1] = 0;
+	etw_utf16_ascii((const char *)b + FILE_AT, sizeof(*b) - FILE_AT, out,
+			sizeof(out));
 	return out;
 }
 

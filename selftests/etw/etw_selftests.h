@@ -426,6 +426,29 @@ static inline void etw_read_only_free(void *p)
 }
 
 /*
+ * The UTF-16LE string at @p (at most @max bytes) as ASCII in @out (@room
+ * bytes, always terminated; other characters as '?'): the bytes it takes
+ * with its terminator, or -1 if none is within @max.
+ */
+static inline int etw_utf16_ascii(const void *p, size_t max, char *out,
+				  size_t room)
+{
+	const unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; 2 * i + 1 < max; i++) {
+		unsigned int c = b[2 * i] | b[2 * i + 1] << 8;
+
+		if (!c)
+			break;
+		if (i + 1 < room)
+			out[i] = c < 0x80 ? (char)c : '?';
+	}
+	out[i < room ? i : room - 1] = 0;
+	return 2 * i + 1 < max ? (int)(2 * i + 2) : -1;
+}
+
+/*
  * Run this thread on CPU @cpu, taken modulo the online CPUs (1 is "the
  * other CPU if there are two"): 0, or -1 with errno.
  */

@@ -36,6 +36,7 @@
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
 #include "etw_kmod.h"
+#include "kernel_props.h"
 
 #define FAILSLAB	"/sys/kernel/debug/failslab/"
 #define FAILPAGE	"/sys/kernel/debug/fail_page_alloc/"
@@ -724,23 +725,10 @@ TEST_F(fi, writer_fds)
 	EXPECT_BOTH(&t, "writer fd");
 }
 
-/* The NT Kernel Logger's properties, as Microsoft's sample has them. */
-struct kprops {
-	EVENT_TRACE_PROPERTIES p;
-	char name[sizeof(KERNEL_LOGGER_NAMEA)];
-};
-
-static EVENT_TRACE_PROPERTIES *kernel_props(struct kprops *b, ULONG flags)
+/* The NT Kernel Logger in real time, with small buffers. */
+static EVENT_TRACE_PROPERTIES *kernel_rt_props(struct kprops *b, ULONG flags)
 {
-	memset(b, 0, sizeof(*b));
-	b->p.Wnode.BufferSize = sizeof(*b);
-	b->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-	b->p.Wnode.ClientContext = 1;
-	b->p.Wnode.Guid = SystemTraceControlGuid;
-	b->p.EnableFlags = flags;
-	b->p.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
-	b->p.BufferSize = 16;
-	b->p.LoggerNameOffset = offsetof(struct kprops, name);
+	kernel_props(b, flags, NULL)->BufferSize = 16;
 	return &b->p;
 }
 
@@ -861,7 +849,7 @@ TEST_F(fi, kernel_logger)
 
 		for (i = 0; i < KERNEL_ITERATIONS; i++) {
 			ASSERT_EQ(0, fault_arm(3));
-			err = StartTraceA(&h, KERNEL_LOGGER_NAMEA, kernel_props(&b, flag));
+			err = StartTraceA(&h, KERNEL_LOGGER_NAMEA, kernel_rt_props(&b, flag));
 			ASSERT_EQ(0, fault_arm(0));
 			TALLY(&start_t, win32_errno(err));
 			if (err) {
@@ -904,7 +892,7 @@ TEST_F(fi, kernel_logger)
 	}
 	/* Every source starts again, and stops. */
 	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&h, KERNEL_LOGGER_NAMEA,
-					     kernel_props(&b, KERNEL_ALL_FLAGS)));
+					     kernel_rt_props(&b, KERNEL_ALL_FLAGS)));
 	EXPECT_EQ(KERNEL_ALL_FLAGS, kernel_flags(h));
 	EXPECT_EQ(ERROR_SUCCESS, stop_trace(h));
 	iv.Interval = 10000;

@@ -46,6 +46,7 @@
 
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
+#include "kernel_props.h"
 
 #define CHILD_ARG	"--klog-child"
 #define CHILD_OUT	"/tmp/etwtest-klog-child.txt"
@@ -207,32 +208,6 @@ __attribute__((constructor)) static void maybe_child(void)
 }
 
 /* Microsoft's sample: one allocation, the names after the structure. */
-struct kprops {
-	EVENT_TRACE_PROPERTIES p;
-	char logger_name[sizeof(KERNEL_LOGGER_NAMEA)];
-	char log_file[256];
-};
-
-static EVENT_TRACE_PROPERTIES *kernel_props(struct kprops *b, ULONG flags,
-					    const char *file)
-{
-	memset(b, 0, sizeof(*b));
-	b->p.Wnode.BufferSize = sizeof(*b);
-	b->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-	b->p.Wnode.ClientContext = 1;	/* QPC */
-	b->p.Wnode.Guid = SystemTraceControlGuid;
-	b->p.EnableFlags = flags;
-	b->p.LogFileMode = file ? EVENT_TRACE_FILE_MODE_SEQUENTIAL :
-				  EVENT_TRACE_REAL_TIME_MODE;
-	b->p.MaximumFileSize = 64;	/* MB */
-	b->p.LoggerNameOffset = offsetof(struct kprops, logger_name);
-	if (file) {
-		b->p.LogFileNameOffset = offsetof(struct kprops, log_file);
-		snprintf(b->log_file, sizeof(b->log_file), "%s", file);
-	}
-	return &b->p;
-}
-
 /* The pids /proc lists. */
 static int proc_pids(int *pids, int max)
 {
@@ -314,24 +289,6 @@ static void bad(struct seen *s, const char *what, const EVENT_RECORD *r)
 			 r->UserDataLength);
 }
 
-/* A UTF-16LE string of ASCII at @p, @max bytes at most; its bytes or -1. */
-static int utf16_ascii(const uint8_t *p, size_t max, char *out, size_t room)
-{
-	size_t i;
-
-	for (i = 0; 2 * i + 1 < max; i++) {
-		uint16_t c = p[2 * i] | p[2 * i + 1] << 8;
-
-		if (i + 1 < room)
-			out[i] = c < 0x80 ? (char)c : '?';
-		if (!c) {
-			out[i < room ? i : room - 1] = 0;
-			return (int)(2 * i + 2);
-		}
-	}
-	return -1;
-}
-
 static void on_process(struct seen *s, const EVENT_RECORD *r)
 {
 	const uint8_t *d = r->UserData;
@@ -355,7 +312,7 @@ static void on_process(struct seen *s, const EVENT_RECORD *r)
 		return bad(s, "process image name", r);
 	snprintf(image, sizeof(image), "%s", (const char *)d + off);
 	off += n + 1;
-	n = utf16_ascii(d + off, len - off, cmd, sizeof(cmd));
+	n = etw_utf16_ascii(d + off, len - off, cmd, sizeof(cmd));
 	/* The command line, then two empty strings, and nothing more. */
 	if (n < 0 || off + n + 4 != len || d[off + n] || d[off + n + 3])
 		return bad(s, "process strings", r);
@@ -432,7 +389,7 @@ static void on_thread(struct seen *s, const EVENT_RECORD *r)
 	if (op != 72)
 		return bad(s, "thread opcode", r);
 	if (r->EventHeader.EventDescriptor.Version != 2 || r->UserDataLength < 10 ||
-	    utf16_ascii(d + 8, r->UserDataLength - 8, name, sizeof(name)) !=
+	    etw_utf16_ascii(d + 8, r->UserDataLength - 8, name, sizeof(name)) !=
 	    r->UserDataLength - 8)
 		return bad(s, "SetName size", r);
 	memcpy(&pid, d, 4);
@@ -452,7 +409,7 @@ static void on_image(struct seen *s, const EVENT_RECORD *r)
 	if (op != 10 && (op < 2 || op > 4))
 		return bad(s, "image opcode", r);
 	if (r->EventHeader.EventDescriptor.Version != 3 || r->UserDataLength < 58 ||
-	    utf16_ascii(d + 56, r->UserDataLength - 56, path, sizeof(path)) !=
+	    etw_utf16_ascii(d + 56, r->UserDataLength - 56, path, sizeof(path)) !=
 	    r->UserDataLength - 56)
 		return bad(s, "image size", r);
 	if (op == 3) {
@@ -490,7 +447,7 @@ static void on_image_id(struct seen *s, const EVENT_RECORD *r)
 	if (r->EventHeader.EventDescriptor.Version != 2)
 		return bad(s, "ImageID version", r);
 	if (r->EventHeader.EventDescriptor.Opcode == 0) {
-		if (len < 26 || utf16_ascii(d + 24, len - 24, name, sizeof(name)) !=
+		if (len < 26 || etw_utf16_ascii(d + 24, len - 24, name, sizeof(name)) !=
 		    (int)len - 24)
 			return bad(s, "ImageID/Info size", r);
 		s->n_info++;
