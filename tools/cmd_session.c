@@ -5,10 +5,8 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -48,39 +46,6 @@ static const char start_usage[] =
 	"  -h, --help             this text\n";
 
 /* A logger for the session; if it cannot run, a session we started stops. */
-/*
- * @path made absolute: its folder's real path, then its last component
- * (the file need not exist yet).  NULL, errno set, when the folder does
- * not resolve or the result does not fit.
- */
-static char *abs_path(const char *path, char *out, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	char dir[PATH_MAX];
-	int n;
-
-	if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
-		errno = EISDIR;
-		return NULL;
-	}
-	if (slash) {
-		n = snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-		if (n < 0 || (size_t)n >= sizeof(dir)) {
-			errno = ENAMETOOLONG;
-			return NULL;
-		}
-	}
-	if (!realpath(slash ? (slash == path ? "/" : dir) : ".", dir))
-		return NULL;
-	n = snprintf(out, size, "%s/%s", strcmp(dir, "/") ? dir : "", base);
-	if (n < 0 || (size_t)n >= size) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	return out;
-}
-
 static int start_logger(struct etw_logger_args *la, const struct etw_session_info *info,
 			int stop_on_error)
 {
@@ -130,7 +95,7 @@ int cmd_start(int argc, char **argv)
 	};
 	struct etw_logger_args la = { 0 };
 	struct etw_session_start st;
-	char full[PATH_MAX];
+	char full[ETW_MAX_LOG_FILE_NAME];
 	unsigned long long v;
 	unsigned int file_mode = 0;
 	int c, fd, attach = 0;
@@ -202,8 +167,8 @@ int cmd_start(int argc, char **argv)
 	st.info.log_file_mode |= file_mode;
 	/* The module keeps the file's absolute name for every controller. */
 	if (la.path) {
-		if (!abs_path(la.path, full, sizeof(full)))
-			return etw_error("start: %s: %s", la.path, strerror(errno));
+		if (etw_logger_full_path(la.path, full, sizeof(full)))
+			return etw_error("start: %s: the name is too long", la.path);
 		st.log_file_name = (uintptr_t)full;
 	}
 	fd = ctl_open("start");

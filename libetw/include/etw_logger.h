@@ -8,6 +8,7 @@
 #ifndef ETW_LOGGER_H
 #define ETW_LOGGER_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 #ifdef __cplusplus
@@ -39,6 +40,16 @@ struct etw_logger_args {
  * `etw` from PATH.
  */
 int etw_logger_spawn(const struct etw_logger_args *a, pid_t *pid);
+
+/*
+ * The absolute form of the log file name @path into @out (@size bytes),
+ * as a session keeps it and ControlTrace returns it: Windows'
+ * GetFullPathName rules (relative to the working directory, "." and ".."
+ * resolved by name, no link followed, "/" runs folded).  -ENAMETOOLONG if
+ * it does not fit or is longer than the module keeps
+ * (ETW_MAX_LOG_FILE_NAME - 1 bytes).
+ */
+int etw_logger_full_path(const char *path, char *out, size_t size);
 
 #ifdef __cplusplus
 }

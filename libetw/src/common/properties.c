@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <etw_logger.h>
+
 #include "properties.h"
 #include "logger_handle.h"
 #include "utf.h"
@@ -256,7 +258,7 @@ ULONG etw_props_fill(EVENT_TRACE_PROPERTIES *p, const struct etw_props *pl,
 	return err ? err : ferr;
 }
 
-ULONG etw_props_full_path(const char *path, char *out, size_t size)
+ETW_EXPORT int etw_logger_full_path(const char *path, char *out, size_t size)
 {
 	size_t n = 0, len;
 	const char *seg;
@@ -265,8 +267,7 @@ ULONG etw_props_full_path(const char *path, char *out, size_t size)
 		size = ETW_MAX_LOG_FILE_NAME;
 	if (path[0] != '/') {
 		if (!getcwd(out, size))
-			return errno == ERANGE ? ERROR_BAD_PATHNAME :
-						 etw_file_error(-errno);
+			return errno == ERANGE ? -ENAMETOOLONG : -errno;
 		n = strlen(out);
 		if (n == 1)
 			n = 0;	/* "/": the root is the empty prefix here */
@@ -286,7 +287,7 @@ ULONG etw_props_full_path(const char *path, char *out, size_t size)
 			continue;
 		}
 		if (n + 1 + len + 1 > size)
-			return ERROR_BAD_PATHNAME;
+			return -ENAMETOOLONG;
 		out[n++] = '/';
 		memcpy(out + n, seg, len);
 		n += len;
@@ -294,7 +295,16 @@ ULONG etw_props_full_path(const char *path, char *out, size_t size)
 	if (!n)
 		out[n++] = '/';
 	out[n] = 0;
-	return ERROR_SUCCESS;
+	return 0;
+}
+
+ULONG etw_props_full_path(const char *path, char *out, size_t size)
+{
+	int ret = etw_logger_full_path(path, out, size);
+
+	if (ret == -ENAMETOOLONG)
+		return ERROR_BAD_PATHNAME;
+	return ret ? etw_file_error(ret) : ERROR_SUCCESS;
 }
 
 static __u32 session_tag(const struct etw_session_info *info)

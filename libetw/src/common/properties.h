@@ -103,12 +103,7 @@ ULONG etw_props_fill(EVENT_TRACE_PROPERTIES *p, const struct etw_props *pl,
 		     const struct etw_session_info *info, const char *file,
 		     enum etw_cs cs);
 
-/*
- * The absolute form of the log file name @path, as Windows keeps it
- * (GetFullPathName's rules: relative to the working directory, "." and
- * ".." resolved by name, "/" runs folded); ERROR_BAD_PATHNAME if it is
- * longer than ETW_MAX_LOG_FILE_NAME - 1 bytes.
- */
+/* etw_logger_full_path() as a Win32 code: ERROR_BAD_PATHNAME if too long. */
 ULONG etw_props_full_path(const char *path, char *out, size_t size);
 
 
