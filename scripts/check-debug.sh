@@ -82,13 +82,6 @@ else
 	tests_fuzz="fuzz_test fuzz_test_32"
 	tests_tests=$(grep -vxE 'fuzz_test|fuzz_test_32' "$BUILD/stage/selftests/list")
 fi
-# Kernel text patched while two vCPUs of multi-threaded TCG run it can
-# oops the guest (Documentation/guarantees.rst), and this lane attaches the
-# kernel logger's sources hundreds of times (fault_inject_test, the fuzzer's
-# kernel flags): each boot runs its vCPUs on one host thread.  The two
-# boots at once still keep both of this machine's cores busy.
-ETW_VM_ACCEL=${ETW_VM_ACCEL:-tcg,thread=single}
-export ETW_VM_ACCEL
 scripts/vm/disk.sh "$vm/disk-ext4.img"	# once, before the two boots share it
 t0=$(date +%s)
 for job in $jobs; do

@@ -2,13 +2,20 @@
 #
 # What scripts/check.sh and scripts/check-debug.sh share, sourced after
 # they set CHECK_NAME: the tally of passes, failures and skips, the closing
-# "N passed, N failed" line, and gates (a build or static check that is one
-# pass or one fail).
+# "N passed, N failed" line, gates (a build or static check that is one
+# pass or one fail), and the VM boots' accelerator.
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 BUILD=${BUILD:-build}
 export BUILD
 MAKE="make -s --no-print-directory BUILD=$BUILD"
+# Kernel text patched while two vCPUs of multi-threaded TCG run it can
+# oops the guest (Documentation/guarantees.rst), and the kernel logger's
+# tests and the fuzzer's kernel flags attach sources hundreds of times: the
+# boots run their vCPUs on one host thread (about a tenth more time), unless
+# ETW_VM_ACCEL says otherwise.
+ETW_VM_ACCEL=${ETW_VM_ACCEL:-tcg,thread=single}
+export ETW_VM_ACCEL
 log=$BUILD/check
 start=$(date +%s)
 

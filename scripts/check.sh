@@ -54,13 +54,6 @@ else
 	tally 0 1 0
 fi
 
-# Kernel text patched while two vCPUs of multi-threaded TCG run it can
-# oops the guest (Documentation/guarantees.rst); the kernel logger's tests
-# attach sources, so the boots run their vCPUs on one host thread, which
-# costs about a tenth more time, and text_patch_test and every fuzzer
-# kernel flag run too.
-ETW_VM_ACCEL=${ETW_VM_ACCEL:-tcg,thread=single}
-export ETW_VM_ACCEL
 for rel in $kernels; do
 	step "VM: $rel"
 	ko=$BUILD/kmod/linux-headers-$rel/etw.ko
