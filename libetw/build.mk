@@ -72,11 +72,11 @@ $(BUILD)/tests/%: libetw/tests/%.c uapi/linux/etw.h $(LIB_A) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -pthread -o $@ $< $(LIB_A) $(LIB_LIBS)
 
-# The logger's pace is the etw tool's (tools/logger_pace.c), built in.
-$(BUILD)/tests/logger_pace: libetw/tests/logger_pace.c tools/logger_pace.c \
-		tools/logger_pace.h $(KSRC)/.stamp
+# The logger's pace is the etw tool's (tools/cmd/logger_pace.c), built in.
+$(BUILD)/tests/logger_pace: libetw/tests/logger_pace.c tools/cmd/logger_pace.c \
+		tools/cmd/logger_pace.h $(KSRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -Itools -o $@ $< tools/logger_pace.c
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -Itools -o $@ $< tools/cmd/logger_pace.c
 
 $(BUILD)/tests/uapi_layout_32: libetw/tests/uapi_layout.c uapi/linux/etw.h $(KSRC)/.stamp
 	@mkdir -p $(@D)

@@ -1,8 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The etw command: one binary, one file per subcommand.
+# The etw command: one binary, its files in rooms:
+#   etw.c, etw.h, progress.c  the entry point and what every room shares
+#   cmd/     the subcommands, one file each, and the session helpers
+#   dump/    etw dump's formatters: text, JSON, CSV, XML, and the decoding
+#   model/   the trace model: processes, threads, images, stacks, symbols,
+#            the CPU-sample counts reports are made from
+#   mc/      etw mc's generators: the C header of a manifest
 
-TOOL_SRCS	:= $(wildcard tools/*.c)
+TOOL_SRCS	:= $(wildcard tools/*.c tools/*/*.c)
 TOOL_OBJS	:= $(TOOL_SRCS:%.c=$(BUILD)/%.o)
 ETW_TOOL	:= $(BUILD)/bin/etw
 MAN_PAGES	:= $(wildcard tools/man/*.1)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The logger's pace (tools/logger_pace.c): asleep until woken; after a
+ * The logger's pace (tools/cmd/logger_pace.c): asleep until woken; after a
  * wake-up that found buffers, a look on its own timer at the period that
  * finds three quarters of the watermark at the rate seen; asleep again
  * when a look finds nothing or the flow is too slow for the timer.
  */
-#include "logger_pace.h"
+#include "cmd/logger_pace.h"
 
 #include "kselftest_harness.h"
 

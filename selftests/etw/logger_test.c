@@ -322,7 +322,7 @@ static long sleeps_of(pid_t pid)
 /*
  * Default buffers: the logger is woken for a quarter of them (its
  * watermark).  Once a wake-up has found buffers, it looks again on its own
- * timer while they flow (tools/logger_pace.c): buffers published after
+ * timer while they flow (tools/cmd/logger_pace.c): buffers published after
  * that are written although fewer than the watermark are ready and
  * nothing flushed them.  The first look comes at most 100 ms after the
  * wake-up; a round whose buffers came later (this process slowed by the

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etw report: what the kernel logger's CPU samples say.  The hottest
+ * stacks with their frames named, CPU samples per process and per module,
+ * or folded stacks ("process;root;...;leaf count") for flame graph tools.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <etw_etl.h>
+
+#include "ctl.h"
+#include "etw.h"
+#include "model/stack.h"
+
+static void usage(FILE *out)
+{
+	fputs("usage: etw report [options] FILE...\n"
+	      "\n"
+	      "The CPU samples of kernel-logger traces (PROFILE) and their stacks.\n"
+	      "\n"
+	      "  -n, --top N          the N hottest stacks (default 10)\n"
+	      "  -F, --folded         folded stacks for flame graphs, nothing else\n"
+	      "  -s, --summary        samples per process and per module only\n"
+	      "      --debug-dir DIR  look for debug files in DIR (by build-id,\n"
+	      "                       .gnu_debuglink) before /usr/lib/debug\n"
+	      "      --kallsyms FILE  kernel symbols from FILE (default: /proc/kallsyms\n"
+	      "                       when the trace's kernel image is the running one)\n"
+	      "      --no-kallsyms    leave kernel frames as module+offset\n"
+	      "  -o, --output FILE    write to FILE instead of standard output\n"
+	      "  -h, --help           this text\n", out);
+}
+
+struct options {
+	unsigned int top;
+	bool folded;
+	bool summary;
+	const char *output;
+	struct stack_options stack;
+};
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "top", required_argument, NULL, 'n' },
+		{ "folded", no_argument, NULL, 'F' },
+		{ "summary", no_argument, NULL, 's' },
+		{ "debug-dir", required_argument, NULL, 'D' },
+		{ "kallsyms", required_argument, NULL, 'K' },
+		{ "no-kallsyms", no_argument, NULL, 'N' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long n;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":n:Fso:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || n < 1 || n > 1000000)
+				return etw_error("report: --top needs a number from 1 to 1000000, not '%s'",
+						 optarg) + 1;
+			o->top = (unsigned int)n;
+			break;
+		case 'F':
+			o->folded = true;
+			break;
+		case 's':
+			o->summary = true;
+			break;
+		case 'D':
+			o->stack.debug_dir = optarg;
+			break;
+		case 'K':
+			o->stack.kallsyms = optarg;
+			break;
+		case 'N':
+			o->stack.no_kallsyms = true;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case ':':
+			return etw_error("report: option '%s' needs an argument",
+					 argv[optind - 1]) + 1;
+		default:
+			return etw_error("report: unknown option '%s'; see 'etw report --help'",
+					 argv[optind - 1]) + 1;
+		}
+	}
+	if (o->folded && o->summary)
+		return etw_error("report: --folded and --summary do not go together") + 1;
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	return -1;
+}
+
+/* Read one file's records in time order into the model and the counts. */
+static int read_file(const char *path, struct stack_model *m,
+		     struct stack_samples *s)
+{
+	struct etw_etl_error err;
+	struct etw_etl_event ev;
+	struct etw_etl *etl;
+	int ret;
+
+	ret = etw_etl_open(path, &etl, &err);
+	if (ret < 0)
+		return ctl_fail_win32("report", path, etw_etl_win32_error(ret),
+				      err.message);
+	etw_etl_rewind(etl, ETW_ETL_ORDER_TIME);
+	while ((ret = etw_etl_next(etl, &ev)) > 0) {
+		stack_model_event(m, &ev);
+		stack_samples_event(s, &ev);
+	}
+	if (ret < 0)
+		ctl_fail_win32("report", path, etw_etl_win32_error(ret),
+			       etw_etl_last_error(etl)->message);
+	etw_etl_close(etl);
+	return ret < 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct options o = { .top = 10 };
+	struct stack_samples *s;
+	struct stack_model *m;
+	FILE *out = stdout;
+	int ret, status = 0;
+
+	ret = parse_options(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	if (o.output) {
+		out = fopen(o.output, "w");
+		if (!out)
+			return etw_error("report: cannot create %s: %s", o.output,
+					 strerror(errno));
+	}
+	/* Each file is a trace of its own: its processes, images and counts. */
+	for (int i = optind; i < argc; i++) {
+		m = stack_model_new(&o.stack);
+		s = stack_samples_new(m);
+		status |= read_file(argv[i], m, s);
+		stack_samples_finish(s);
+		if (argc - optind > 1 && !o.folded)
+			fprintf(out, "%sFile: %s\n", i > optind ? "\n" : "", argv[i]);
+		if (o.folded)
+			stack_samples_print_folded(s, out);
+		else if (o.summary)
+			stack_samples_print_summary(s, out);
+		else {
+			stack_samples_print_summary(s, out);
+			fputc('\n', out);
+			stack_samples_print_hot(s, out, o.top);
+		}
+		stack_samples_free(s);
+		stack_model_free(m);
+	}
+	if (fflush(out) || ferror(out))
+		status = etw_error("report: write error: %s", strerror(errno));
+	if (out != stdout && fclose(out))
+		status = etw_error("report: write error: %s", strerror(errno));
+	return status;
+}

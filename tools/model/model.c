@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The processes, threads and images of a trace, kept up to date record by
+ * record, and frames named with them.  An image load replaces the images
+ * it overlaps (a new mapping of the range), an unload removes its image,
+ * a process's End forgets its images.  Kernel addresses are looked up in
+ * process 0, as Windows' tools do.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etw.h"
+#include "model/stack.h"
+
+struct process {
+	uint32_t pid;
+	char *name;
+	struct stack_image *images;	/* sorted by base, not overlapping */
+	size_t nimages;
+	size_t cap;
+};
+
+struct file_entry {
+	char *path;
+	struct sym_file *file;		/* NULL: no symbols */
+	bool warned;			/* its build-id is not the trace's */
+};
+
+/* A map of 32-bit ids, open addressing; value 0 is "absent". */
+struct idmap {
+	uint32_t *keys;
+	uint64_t *vals;
+	size_t cap;			/* a power of 2 */
+	size_t n;
+};
+
+struct stack_model {
+	struct stack_options opt;
+	struct process **procs;		/* by idmap value - 1 */
+	size_t nprocs;
+	struct idmap pid_index;
+	struct idmap tid_pid;		/* value: pid + 1 */
+	struct file_entry *files;
+	size_t nfiles;
+	struct sym_kallsyms *kallsyms;
+	bool kallsyms_tried;
+	bool kallsyms_checked;		/* matched against the trace's kernel */
+	struct rec_image img;		/* scratch, large */
+	struct rec_image_id img_id;
+};
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p) {
+		etw_error("out of memory");
+		exit(1);
+	}
+	return p;
+}
+
+static size_t id_hash(uint32_t k, size_t cap)
+{
+	return (size_t)(k * 2654435761u) & (cap - 1);
+}
+
+static uint64_t idmap_get(const struct idmap *m, uint32_t key)
+{
+	if (!m->cap)
+		return 0;
+	for (size_t i = id_hash(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->vals[i])
+			return 0;
+		if (m->keys[i] == key)
+			return m->vals[i];
+	}
+}
+
+static void idmap_put(struct idmap *m, uint32_t key, uint64_t val)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		struct idmap big = { 0 };
+
+		big.cap = m->cap ? 2 * m->cap : 256;
+		big.keys = xcalloc(big.cap, sizeof(*big.keys));
+		big.vals = xcalloc(big.cap, sizeof(*big.vals));
+		for (i = 0; i < m->cap; i++)
+			if (m->vals[i])
+				idmap_put(&big, m->keys[i], m->vals[i]);
+		free(m->keys);
+		free(m->vals);
+		*m = big;
+	}
+	for (i = id_hash(key, m->cap); m->vals[i] && m->keys[i] != key;
+	     i = (i + 1) & (m->cap - 1))
+		;
+	if (!m->vals[i])
+		m->n++;
+	m->keys[i] = key;
+	m->vals[i] = val;
+}
+
+static void idmap_free(struct idmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+struct stack_model *stack_model_new(const struct stack_options *o)
+{
+	struct stack_model *m = xcalloc(1, sizeof(*m));
+
+	if (o)
+		m->opt = *o;
+	return m;
+}
+
+static void image_free(struct stack_image *im)
+{
+	free(im->path);
+}
+
+void stack_model_free(struct stack_model *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		struct process *p = m->procs[i];
+
+		for (size_t j = 0; j < p->nimages; j++)
+			image_free(&p->images[j]);
+		free(p->images);
+		free(p->name);
+		free(p);
+	}
+	free(m->procs);
+	for (size_t i = 0; i < m->nfiles; i++) {
+		sym_file_close(m->files[i].file);
+		free(m->files[i].path);
+	}
+	free(m->files);
+	sym_kallsyms_close(m->kallsyms);
+	idmap_free(&m->pid_index);
+	idmap_free(&m->tid_pid);
+	free(m);
+}
+
+static struct process *find_process(const struct stack_model *m, uint32_t pid)
+{
+	uint64_t i = idmap_get(&m->pid_index, pid);
+
+	return i ? m->procs[i - 1] : NULL;
+}
+
+static struct process *get_process(struct stack_model *m, uint32_t pid)
+{
+	struct process *p = find_process(m, pid);
+
+	if (p)
+		return p;
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	m->procs = realloc(m->procs, (m->nprocs + 1) * sizeof(*m->procs));
+	if (!m->procs) {
+		etw_error("out of memory");
+		exit(1);
+	}
+	m->procs[m->nprocs++] = p;
+	idmap_put(&m->pid_index, pid, m->nprocs);
+	return p;
+}
+
+static void forget_images(struct process *p)
+{
+	for (size_t j = 0; j < p->nimages; j++)
+		image_free(&p->images[j]);
+	p->nimages = 0;
+}
+
+/* Remove the images overlapping [base, base + size); keep the order. */
+static void remove_range(struct process *p, uint64_t base, uint64_t size)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < p->nimages; i++) {
+		struct stack_image *im = &p->images[i];
+
+		if (im->base < base + size && base < im->base + im->size)
+			image_free(im);
+		else
+			p->images[j++] = *im;
+	}
+	p->nimages = j;
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	s = s ? s + 1 : path;
+	/* Windows-style paths of Windows-written traces. */
+	if (strrchr(s, '\\'))
+		s = strrchr(s, '\\') + 1;
+	return s;
+}
+
+static void add_image(struct stack_model *m, const struct rec_image *r)
+{
+	struct process *p;
+	struct stack_image *im;
+	size_t i;
+
+	if (!r->size || r->base + r->size < r->base)
+		return;
+	p = get_process(m, r->pid);
+	remove_range(p, r->base, r->size);
+	if (p->nimages == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 16;
+		p->images = realloc(p->images, p->cap * sizeof(*p->images));
+		if (!p->images) {
+			etw_error("out of memory");
+			exit(1);
+		}
+	}
+	for (i = p->nimages; i > 0 && p->images[i - 1].base > r->base; i--)
+		p->images[i] = p->images[i - 1];
+	im = &p->images[i];
+	p->nimages++;
+	memset(im, 0, sizeof(*im));
+	im->base = r->base;
+	im->size = r->size;
+	im->path = strdup(r->path);
+	if (!im->path) {
+		etw_error("out of memory");
+		exit(1);
+	}
+	im->name = basename_of(im->path);
+}
+
+/* The trace's build-id of the image at @base of @pid (DbgID_RSDS). */
+static void set_build_id(struct stack_model *m, const struct rec_image_id *r)
+{
+	struct process *p = find_process(m, r->pid);
+
+	for (size_t i = 0; p && i < p->nimages; i++)
+		if (p->images[i].base == r->base) {
+			memcpy(p->images[i].build_id, r->id, BUILD_ID_MAX);
+			p->images[i].has_build_id = true;
+		}
+}
+
+static void set_name(struct stack_model *m, uint32_t pid, const char *name)
+{
+	struct process *p = get_process(m, pid);
+
+	free(p->name);
+	p->name = strdup(name);
+}
+
+void stack_model_event(struct stack_model *m, const struct etw_etl_event *ev)
+{
+	struct rec_process rp;
+	struct rec_thread rt;
+	struct process *p;
+
+	if (rec_parse_image_id(ev, &m->img_id)) {
+		set_build_id(m, &m->img_id);
+		return;
+	}
+	if (!(ev->has & ETW_ETL_HAS_HOOK))
+		return;
+	switch (ev->hook_id) {
+	case HOOK_IMAGE_LOAD:
+	case HOOK_IMAGE_DCSTART:
+		if (rec_parse_image(ev, &m->img))
+			add_image(m, &m->img);
+		break;
+	case HOOK_IMAGE_UNLOAD:
+		if (rec_parse_image(ev, &m->img)) {
+			p = find_process(m, m->img.pid);
+			if (p)
+				remove_range(p, m->img.base, m->img.size);
+		}
+		break;
+	case HOOK_PROCESS_START:
+	case HOOK_PROCESS_DCSTART:
+	case HOOK_PROCESS_DCEND:
+		if (rec_parse_process(ev, &rp))
+			set_name(m, rp.pid, rp.name);
+		break;
+	case HOOK_PROCESS_END:
+		/* Its id may be used again: its images go, its name stays. */
+		if (rec_parse_process(ev, &rp)) {
+			set_name(m, rp.pid, rp.name);
+			forget_images(get_process(m, rp.pid));
+		}
+		break;
+	case HOOK_THREAD_START:
+	case HOOK_THREAD_DCSTART:
+		if (rec_parse_thread(ev, &rt))
+			stack_model_set_thread(m, rt.tid, rt.pid);
+		break;
+	default:
+		break;
+	}
+}
+
+uint32_t stack_model_thread_pid(const struct stack_model *m, uint32_t tid)
+{
+	uint64_t v = idmap_get(&m->tid_pid, tid);
+
+	return v ? (uint32_t)(v - 1) : UINT32_MAX;
+}
+
+void stack_model_set_thread(struct stack_model *m, uint32_t tid, uint32_t pid)
+{
+	idmap_put(&m->tid_pid, tid, (uint64_t)pid + 1);
+}
+
+const char *stack_model_process_name(const struct stack_model *m, uint32_t pid)
+{
+	const struct process *p = find_process(m, pid);
+
+	return p && p->name ? p->name : "";
+}
+
+const struct stack_image *stack_model_image(const struct stack_model *m,
+					   uint32_t pid, uint64_t addr)
+{
+	const struct process *p;
+	size_t lo = 0, hi;
+
+	if (addr >= KERNEL_ADDRESS_MIN)
+		pid = 0;
+	p = find_process(m, pid);
+	if (!p)
+		return NULL;
+	hi = p->nimages;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->images[mid].base <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr - p->images[lo - 1].base >= p->images[lo - 1].size)
+		return NULL;
+	return &p->images[lo - 1];
+}
+
+const char *stack_model_module(const struct stack_model *m, uint32_t pid,
+			       uint64_t addr)
+{
+	const struct stack_image *im = stack_model_image(m, pid, addr);
+
+	if (im)
+		return im->name;
+	return addr >= KERNEL_ADDRESS_MIN ? "[kernel]" : "[unknown]";
+}
+
+static struct file_entry *file_entry(struct stack_model *m, const char *path)
+{
+	struct file_entry *f;
+
+	for (size_t i = 0; i < m->nfiles; i++)
+		if (!strcmp(m->files[i].path, path))
+			return &m->files[i];
+	m->files = realloc(m->files, (m->nfiles + 1) * sizeof(*m->files));
+	if (!m->files) {
+		etw_error("out of memory");
+		exit(1);
+	}
+	f = &m->files[m->nfiles++];
+	f->path = strdup(path);
+	f->file = path[0] == '/' ? sym_file_open(path, m->opt.debug_dir) : NULL;
+	f->warned = false;
+	return f;
+}
+
+/*
+ * The symbols of an image's file, unless the trace says the image had
+ * another build-id than the file has now (rebuilt since): then none.
+ */
+static struct sym_file *image_symbols(struct stack_model *m,
+				      const struct stack_image *im)
+{
+	struct file_entry *f = file_entry(m, im->path);
+
+	if (!f->file || !im->has_build_id || sym_file_build_id_is(f->file, im->build_id))
+		return f->file;
+	if (!f->warned) {
+		f->warned = true;
+		etw_error("%s: not the file the trace saw (another build-id): its frames are offsets",
+			  im->path);
+	}
+	return NULL;
+}
+
+/*
+ * The kernel's symbols: the kallsyms file given, or /proc/kallsyms when
+ * the trace's kernel image (pid 0) starts at its _text or _stext, which
+ * holds only on the machine and boot that recorded the trace.
+ */
+static const struct sym_kallsyms *kernel_symbols(struct stack_model *m)
+{
+	const struct process *p;
+	uint64_t text, stext;
+
+	if (m->opt.no_kallsyms)
+		return NULL;
+	if (!m->kallsyms_tried) {
+		m->kallsyms_tried = true;
+		m->kallsyms = sym_kallsyms_open(m->opt.kallsyms ? m->opt.kallsyms :
+						"/proc/kallsyms");
+	}
+	if (!m->kallsyms || m->opt.kallsyms || m->kallsyms_checked)
+		return m->kallsyms;
+	p = find_process(m, 0);
+	text = sym_kallsyms_address(m->kallsyms, "_text");
+	stext = sym_kallsyms_address(m->kallsyms, "_stext");
+	for (size_t i = 0; p && i < p->nimages; i++)
+		if (p->images[i].base == text || p->images[i].base == stext) {
+			m->kallsyms_checked = true;
+			return m->kallsyms;
+		}
+	return NULL;
+}
+
+void stack_model_frame(struct stack_model *m, uint32_t pid, uint64_t addr,
+		       bool offset, struct sbuf *sb)
+{
+	const struct stack_image *im = stack_model_image(m, pid, addr);
+	const char *fn = NULL;
+	uint64_t off = 0;
+
+	if (addr >= KERNEL_ADDRESS_MIN) {
+		const struct sym_kallsyms *k = kernel_symbols(m);
+
+		/* Without an image to bound it, only a given kallsyms names it. */
+		if (k && (im || m->opt.kallsyms))
+			fn = sym_kallsyms_lookup(k, addr, &off);
+	} else if (im) {
+		struct sym_file *f = image_symbols(m, im);
+
+		if (f)
+			fn = sym_file_lookup(f, addr - im->base, &off);
+	}
+	if (fn && offset)
+		sb_printf(sb, "%s+0x%" PRIx64, fn, off);
+	else if (fn)
+		sb_printf(sb, "%s", fn);
+	else if (im)
+		sb_printf(sb, "%s+0x%" PRIx64, im->name, addr - im->base);
+	else
+		sb_printf(sb, "0x%" PRIx64, addr);
+}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The payloads of the kernel records that stacks need, in Windows'
+ * layouts (Documentation/kernel-logger.rst): Image (V2, V3), Process (V3,
+ * V4), Thread, SampledProfile and StackWalk, for 32- and 64-bit writers.
+ * Every read is bounded by the payload's size: the file is untrusted.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "model/stack.h"
+
+static uint64_t get(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/*
+ * A NUL-terminated UTF-16LE string at @p (at most @n bytes) as UTF-8 in
+ * @out, cut to fit, an unpaired surrogate as U+FFFD.  By hand: glibc's
+ * iconv loads its UTF-16 converter from a gconv module, which a minimal
+ * system (the test VM's) does not have.
+ */
+static void utf16_to_utf8(const uint8_t *p, size_t n, char *out, size_t size)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i + 1 < n; i += 2) {
+		uint32_t c = p[i] | p[i + 1] << 8, lo;
+		char buf[4];
+		size_t len;
+
+		if (!c)
+			break;
+		if (c >= 0xd800 && c < 0xdc00 && i + 3 < n &&
+		    (lo = p[i + 2] | p[i + 3] << 8) >= 0xdc00 && lo < 0xe000) {
+			c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+			i += 2;
+		} else if (c >= 0xd800 && c < 0xe000) {
+			c = 0xfffd;
+		}
+		if (c < 0x80) {
+			buf[0] = (char)c;
+			len = 1;
+		} else if (c < 0x800) {
+			buf[0] = (char)(0xc0 | c >> 6);
+			buf[1] = (char)(0x80 | (c & 0x3f));
+			len = 2;
+		} else if (c < 0x10000) {
+			buf[0] = (char)(0xe0 | c >> 12);
+			buf[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+			buf[2] = (char)(0x80 | (c & 0x3f));
+			len = 3;
+		} else {
+			buf[0] = (char)(0xf0 | c >> 18);
+			buf[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+			buf[2] = (char)(0x80 | ((c >> 6) & 0x3f));
+			buf[3] = (char)(0x80 | (c & 0x3f));
+			len = 4;
+		}
+		if (o + len >= size)
+			break;
+		memcpy(out + o, buf, len);
+		o += len;
+	}
+	out[o] = '\0';
+}
+
+static unsigned int ptr_size(const struct etw_etl_event *ev)
+{
+	return ev->pointer_size == 4 ? 4 : 8;
+}
+
+bool rec_parse_image(const struct etw_etl_event *ev, struct rec_image *r)
+{
+	const uint8_t *p = ev->data;
+	unsigned int ps = ptr_size(ev);
+	/* ImageBase, ImageSize, ProcessId, CheckSum, TimeDateStamp, ... */
+	size_t name = ps == 8 ? 56 : 44;
+
+	if (ev->version < 2 || ev->data_size < name)
+		return false;
+	r->base = get(p, ps);
+	r->size = get(p + ps, ps);
+	r->pid = (uint32_t)get(p + 2 * ps, 4);
+	utf16_to_utf8(p + name, ev->data_size - name, r->path, sizeof(r->path));
+	return true;
+}
+
+/* The offset after a TOKEN_USER and its SID at @off, or 0 if cut short. */
+static size_t skip_sid(const uint8_t *p, size_t n, size_t off, unsigned int ps)
+{
+	if (off + 4 > n)
+		return 0;
+	/* A null SID is a 4-byte 0, as PerfView reads it. */
+	if (!get(p + off, 4))
+		return off + 4;
+	off += 2 * ps;
+	if (off + 8 > n)
+		return 0;
+	off += 8 + 4 * (size_t)p[off + 1];
+	return off <= n ? off : 0;
+}
+
+bool rec_parse_process(const struct etw_etl_event *ev, struct rec_process *r)
+{
+	const uint8_t *p = ev->data;
+	unsigned int ps = ptr_size(ev);
+	size_t n = ev->data_size, sid, end;
+
+	if (ev->version < 3)
+		return false;
+	/* UniqueProcessKey, ProcessId, ParentId, SessionId, ExitStatus, DTB */
+	sid = 2 * ps + 16;
+	if (ev->version >= 4)
+		sid += 4;		/* Flags */
+	sid = skip_sid(p, n, sid, ps);
+	if (!sid)
+		return false;
+	r->pid = (uint32_t)get(p + ps, 4);
+	r->parent = (uint32_t)get(p + ps + 4, 4);
+	end = sid;
+	while (end < n && p[end])
+		end++;
+	if (end - sid >= sizeof(r->name))
+		end = sid + sizeof(r->name) - 1;
+	memcpy(r->name, p + sid, end - sid);
+	r->name[end - sid] = '\0';
+	return true;
+}
+
+bool rec_parse_thread(const struct etw_etl_event *ev, struct rec_thread *r)
+{
+	if (ev->data_size < 8)
+		return false;
+	r->pid = (uint32_t)get(ev->data, 4);
+	r->tid = (uint32_t)get((const uint8_t *)ev->data + 4, 4);
+	return true;
+}
+
+bool rec_parse_sample(const struct etw_etl_event *ev, struct rec_sample *r)
+{
+	unsigned int ps = ptr_size(ev);
+
+	if (ev->data_size < ps + 4)
+		return false;
+	r->ip = get(ev->data, ps);
+	r->tid = (uint32_t)get((const uint8_t *)ev->data + ps, 4);
+	return true;
+}
+
+bool rec_parse_stack(const struct etw_etl_event *ev, struct rec_stack *r)
+{
+	const uint8_t *p = ev->data;
+
+	if (ev->data_size < 16)
+		return false;
+	r->timestamp = get(p, 8);
+	r->pid = (uint32_t)get(p + 8, 4);
+	r->tid = (uint32_t)get(p + 12, 4);
+	r->pointer_size = (uint8_t)ptr_size(ev);
+	r->nframes = (ev->data_size - 16) / r->pointer_size;
+	r->frames = p + 16;
+	return true;
+}
+
+uint64_t rec_stack_frame(const struct rec_stack *s, uint32_t i)
+{
+	return get(s->frames + (size_t)i * s->pointer_size, s->pointer_size);
+}
+
+/* KernelTraceControl's ImageID class {b3e675d7-2554-4f18-830b-2762732560de}. */
+static const struct etw_etl_guid image_id_guid = {
+	0xb3e675d7, 0x2554, 0x4f18,
+	{ 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde },
+};
+
+#define IMAGE_ID_DBGID_RSDS	0x24
+
+bool rec_parse_image_id(const struct etw_etl_event *ev, struct rec_image_id *r)
+{
+	const uint8_t *p = ev->data;
+	unsigned int ps = ptr_size(ev);
+
+	if (!(ev->has & ETW_ETL_HAS_PROVIDER) || ev->opcode != IMAGE_ID_DBGID_RSDS ||
+	    memcmp(&ev->provider, &image_id_guid, sizeof(image_id_guid)) ||
+	    ev->data_size < ps + 4 + BUILD_ID_MAX)
+		return false;
+	/* ImageBase, ProcessId, GuidSig (16 bytes), Age (4). */
+	r->base = get(p, ps);
+	r->pid = (uint32_t)get(p + ps, 4);
+	memcpy(r->id, p + ps + 4, BUILD_ID_MAX);
+	return true;
+}

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stacks of the kernel logger's records, made readable: which process and
+ * image each frame's address falls in (from the Process, Thread and Image
+ * events of the trace), what function it is (elfutils' libdwfl for ELF
+ * files and their debug files, /proc/kallsyms for the kernel), and the
+ * CPU samples (SampledProfile and their StackWalk) counted per stack, per
+ * process and per module.  Used by etw report and by etw dump.
+ */
+#ifndef ETW_STACK_H
+#define ETW_STACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <etw_etl.h>
+
+#include "dump/dump.h"
+
+/* Hook ids of the records read here (group << 8 | type). */
+#define HOOK_PROCESS_START	0x0301
+#define HOOK_PROCESS_END	0x0302
+#define HOOK_PROCESS_DCSTART	0x0303
+#define HOOK_PROCESS_DCEND	0x0304
+#define HOOK_IMAGE_LOAD		0x030a	/* Image/Load, in the Process group */
+#define HOOK_THREAD_START	0x0501
+#define HOOK_THREAD_END		0x0502
+#define HOOK_THREAD_DCSTART	0x0503
+#define HOOK_THREAD_DCEND	0x0504
+#define HOOK_IMAGE_UNLOAD	0x1402
+#define HOOK_IMAGE_DCSTART	0x1403
+#define HOOK_IMAGE_DCEND	0x1404
+#define HOOK_SAMPLED_PROFILE	0x0f2e
+#define HOOK_STACK_WALK		0x1820
+
+/* The lowest kernel address of x86-64; PerfView's test is the same. */
+#define KERNEL_ADDRESS_MIN	0xffff800000000000ull
+
+#define BUILD_ID_MAX		20
+
+/* The payloads this file reads, as parsed by model/records.c. */
+struct rec_image {
+	uint64_t base;
+	uint64_t size;
+	uint32_t pid;
+	char path[4096];		/* UTF-8 */
+};
+
+struct rec_process {
+	uint32_t pid;
+	uint32_t parent;
+	char name[256];			/* ImageFileName, UTF-8 */
+};
+
+struct rec_thread {
+	uint32_t pid;
+	uint32_t tid;
+};
+
+struct rec_sample {
+	uint64_t ip;
+	uint32_t tid;
+};
+
+/* KernelTraceControl's DbgID_RSDS: an image's PDB identity, or ELF build-id. */
+struct rec_image_id {
+	uint64_t base;
+	uint32_t pid;
+	uint8_t id[BUILD_ID_MAX];	/* GuidSig then Age: a GNU build-id */
+};
+
+struct rec_stack {
+	uint64_t timestamp;		/* of the event the stack belongs to */
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t nframes;
+	const uint8_t *frames;		/* nframes pointers of pointer_size */
+	uint8_t pointer_size;
+};
+
+/* Each returns false if the payload is too short for its version. */
+bool rec_parse_image(const struct etw_etl_event *ev, struct rec_image *r);
+bool rec_parse_process(const struct etw_etl_event *ev, struct rec_process *r);
+bool rec_parse_thread(const struct etw_etl_event *ev, struct rec_thread *r);
+bool rec_parse_sample(const struct etw_etl_event *ev, struct rec_sample *r);
+bool rec_parse_stack(const struct etw_etl_event *ev, struct rec_stack *r);
+/* False also for any other record than ImageID/DbgID_RSDS. */
+bool rec_parse_image_id(const struct etw_etl_event *ev, struct rec_image_id *r);
+uint64_t rec_stack_frame(const struct rec_stack *s, uint32_t i);
+
+/* Where symbols come from. */
+struct stack_options {
+	const char *debug_dir;		/* searched before /usr/lib/debug */
+	const char *kallsyms;		/* NULL: /proc/kallsyms, if it fits */
+	bool no_kallsyms;
+};
+
+/* An image of the trace: a file mapped into a process (or the kernel's). */
+struct stack_image {
+	uint64_t base;
+	uint64_t size;
+	char *path;
+	const char *name;		/* the path's last component */
+	bool has_build_id;		/* the trace's DbgID_RSDS gave one */
+	uint8_t build_id[BUILD_ID_MAX];
+};
+
+/* The processes, threads and images of a trace, as far as it has been read. */
+struct stack_model;
+
+struct stack_model *stack_model_new(const struct stack_options *o);
+void stack_model_free(struct stack_model *m);
+
+/* Take what a Process, Thread or Image record says; others are ignored. */
+void stack_model_event(struct stack_model *m, const struct etw_etl_event *ev);
+
+/* The process of a thread (from Thread events and stacks), or -1. */
+uint32_t stack_model_thread_pid(const struct stack_model *m, uint32_t tid);
+void stack_model_set_thread(struct stack_model *m, uint32_t tid, uint32_t pid);
+
+/* A process's name ("" if no Process event named it). */
+const char *stack_model_process_name(const struct stack_model *m, uint32_t pid);
+
+/* The image holding @addr in process @pid (kernel addresses: pid 0), or NULL. */
+const struct stack_image *stack_model_image(const struct stack_model *m,
+					   uint32_t pid, uint64_t addr);
+
+/*
+ * One frame as text into @sb: "function+0xoff" when symbols name it
+ * (@offset false: "function"), else "module+0xoff" (the offset from the
+ * image base), else "0xaddr".
+ */
+void stack_model_frame(struct stack_model *m, uint32_t pid, uint64_t addr,
+		       bool offset, struct sbuf *sb);
+
+/* The module of a frame: the image's file name, "[kernel]" or "[unknown]". */
+const char *stack_model_module(const struct stack_model *m, uint32_t pid,
+			       uint64_t addr);
+
+/* Symbols of one ELF file (model/symbols.c). */
+struct sym_file;
+struct sym_file *sym_file_open(const char *path, const char *debug_dir);
+void sym_file_close(struct sym_file *f);
+/*
+ * The function at @rva (the offset from where the file's first byte is
+ * mapped) and the offset into it; NULL if the file has no symbol there.
+ */
+const char *sym_file_lookup(struct sym_file *f, uint64_t rva, uint64_t *off);
+/* Does the file's build-id (zero-padded to BUILD_ID_MAX) equal @id? */
+bool sym_file_build_id_is(struct sym_file *f, const uint8_t *id);
+
+/* The kernel's symbols, from a kallsyms file. */
+struct sym_kallsyms;
+struct sym_kallsyms *sym_kallsyms_open(const char *path);
+void sym_kallsyms_close(struct sym_kallsyms *k);
+/* The address of symbol @name, or 0. */
+uint64_t sym_kallsyms_address(const struct sym_kallsyms *k, const char *name);
+const char *sym_kallsyms_lookup(const struct sym_kallsyms *k, uint64_t addr,
+				uint64_t *off);
+
+/* CPU samples with their stacks, counted (model/samples.c). */
+struct stack_samples;
+
+struct stack_samples *stack_samples_new(struct stack_model *m);
+void stack_samples_free(struct stack_samples *s);
+/* Every record, in time order. */
+void stack_samples_event(struct stack_samples *s, const struct etw_etl_event *ev);
+/* After the last record: the samples still waiting for a stack. */
+void stack_samples_finish(struct stack_samples *s);
+
+/* Samples read so far. */
+uint64_t stack_samples_count(const struct stack_samples *s);
+
+/* The @top hottest stacks, leaf first, with their counts and shares. */
+void stack_samples_print_hot(struct stack_samples *s, FILE *out, unsigned int top);
+/* "process;root;...;leaf count" lines, as flame graph tools read them. */
+void stack_samples_print_folded(struct stack_samples *s, FILE *out);
+/* CPU samples per process and per module. */
+void stack_samples_print_summary(struct stack_samples *s, FILE *out);
+
+/*
+ * What etw dump adds (model/stack_dump.c): every record goes to
+ * stack_dump_event(); a StackWalk record gets a field "Frames" with its
+ * frames named ("a <- b <- c", innermost first), and --summary in text
+ * ends with the CPU samples per process and per module, if there are any.
+ */
+struct stack_dump;
+struct stack_dump *stack_dump_new(bool summary);
+void stack_dump_free(struct stack_dump *sd);
+void stack_dump_event(struct stack_dump *sd, const struct etw_etl_event *ev);
+void stack_dump_annotate(struct stack_dump *sd, const struct etw_etl_event *ev,
+			 struct kv_list *fields);
+void stack_dump_summary(struct stack_dump *sd, const struct dump *d);
+
+#endif /* ETW_STACK_H */
