@@ -420,7 +420,7 @@ void *etw_buffer_switch(struct etw_session *s, struct etw_cpu *c)
 }
 
 /*
- * A free buffer for a kernel lane (klog_lane.c), NULL if none: taken in
+ * A free buffer for a kernel lane (klog/lane.c), NULL if none: taken in
  * process context, installed later by the CPU that needs it.
  */
 struct etw_buffer *etw_buffer_get(struct etw_session *s)

@@ -4,7 +4,8 @@
 # module sources are copied into $(BUILD)/kmod/<release>/ and built there:
 # one directory per kernel, several kernels side by side, a clean tree.
 
-KMOD_SRCS := Kbuild $(wildcard module/*.c module/*.h) uapi/linux/etw.h
+KMOD_SRCS := Kbuild $(wildcard module/*.c module/*.h module/klog/*.c module/klog/*.h) \
+	     uapi/linux/etw.h
 
 # $(call kmod_dir,KDIR)
 kmod_dir = $(BUILD)/kmod/$(notdir $(realpath $(1)))

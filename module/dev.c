@@ -29,7 +29,7 @@
 
 #include "compat.h"
 #include "internal.h"
-#include "klog_internal.h"
+#include "klog/klog_internal.h"
 
 /* The control plane: sessions, providers, enables, registrations. */
 DEFINE_MUTEX(etw_lock);

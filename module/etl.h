@@ -40,7 +40,7 @@ struct etl_buffer_header {
 #define ETL_BUFFER_TYPE_GENERIC		0
 /*
  * ETW_BUFFER_TYPE_CTX_SWAP (NTWMI): the buffers of a CPU's kernel lane,
- * a second time-ordered stream of that CPU (klog_lane.c).
+ * a second time-ordered stream of that CPU (klog/lane.c).
  */
 #define ETL_BUFFER_TYPE_KERNEL		2
 

@@ -26,7 +26,7 @@
 #include <linux/workqueue.h>
 
 #include "internal.h"
-#include "klog_internal.h"
+#include "klog/klog_internal.h"
 
 /*
  * Changed under etw_lock; classic writes (TraceEvent names a session by

@@ -7,7 +7,8 @@
 CHECKPATCH	:= perl $(KSRC)/scripts/checkpatch.pl --no-tree --strict --terse \
 		   --show-types --ignore FILE_PATH_CHANGES
 KERNEL_DOC	:= perl $(KSRC)/scripts/kernel-doc
-LINT_FILES	:= $(wildcard module/*.c module/*.h) uapi/linux/etw.h
+LINT_FILES	:= $(wildcard module/*.c module/*.h module/klog/*.c module/klog/*.h) \
+		   uapi/linux/etw.h
 
 lint: checkpatch kernel-doc rst-check tree-check
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Process, thread and image records (klog_process.c, klog_thread.c,
- * klog_image.c), shared with the rundown (klog_rundown.c).
+ * Process, thread and image records (klog/process.c, klog/thread.c,
+ * klog/image.c), shared with the rundown (klog/rundown.c).
  */
 #ifndef _ETW_KLOG_PROC_H
 #define _ETW_KLOG_PROC_H
@@ -38,19 +38,19 @@ struct klog_proc {
 /* STATUS_PENDING: the ExitStatus of a live process, as Windows writes. */
 #define KLOG_STATUS_PENDING	0x103
 
-/* klog_process.c */
+/* klog/process.c */
 void klog_proc_ids(struct klog_proc *p, struct task_struct *t);
 void klog_proc_task(struct klog_proc *p, struct task_struct *t);
 void klog_process_write(u16 hook, const struct klog_proc *p,
 			struct klog_session *target, u64 ts, u8 *payload);
 
-/* klog_thread.c */
+/* klog/thread.c */
 void klog_thread_write(u16 hook, struct task_struct *t, u32 tid,
 		       struct klog_session *target, u64 ts);
 void klog_thread_name_write(struct task_struct *t, const char *comm,
 			    struct klog_session *target, u64 ts);
 
-/* klog_image.c */
+/* klog/image.c */
 struct file;
 void klog_image_write(u16 hook, u32 pid, u64 base, u64 size, u64 default_base,
 		      const char *path, struct file *file,
@@ -65,12 +65,12 @@ void klog_image_kernel(u16 hook, struct klog_session *target);
 void klog_process_exit(void);
 void klog_image_exit(void);
 
-/* klog_image_id.c: ImageID/Info and DbgID_RSDS beside an image event */
+/* klog/image_id.c: ImageID/Info and DbgID_RSDS beside an image event */
 void klog_image_id(struct file *file, u64 base, u64 size, u32 pid,
 		   const char *path, u8 *name, u32 name_room,
 		   struct klog_session *target, u64 ts);
 
-/* klog_kernel.c */
+/* klog/kernel.c */
 int klog_kernel_images_start(void);
 void klog_kernel_images_stop(void);
 

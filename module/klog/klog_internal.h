@@ -52,7 +52,7 @@ struct klog_session {
 	bool attached;			/* on the route */
 };
 
-/* klog_lane.c */
+/* klog/lane.c */
 int klog_lanes_init(struct klog_session *k);
 void klog_lanes_free(struct klog_session *k);
 void *klog_lane_reserve(struct klog_session *k, struct klog_lane *l, u32 len);
@@ -64,7 +64,7 @@ void klog_lanes_release(struct klog_session *k);
 u64 klog_lanes_lost(struct klog_session *k);
 void klog_lanes_add_lost(struct klog_session *k, u32 n);
 
-/* klog_session.c: session.c's calls */
+/* klog/session.c: session.c's calls */
 int klog_session_check(struct etw_session_info *in);
 int klog_session_create(struct etw_session *s);
 int klog_session_attach(struct etw_session *s);
@@ -78,7 +78,7 @@ int klog_trace_set_info(struct etw_trace_info *arg);
 int klog_trace_query_info(struct etw_trace_info *arg);
 void klog_exit(void);
 
-/* klog_sources.c */
+/* klog/sources.c */
 extern const struct klog_source *const klog_sources[];
 extern const unsigned int klog_nr_sources;
 
@@ -90,12 +90,12 @@ extern const struct klog_source klog_source_cswitch;
 extern const struct klog_source klog_source_dispatcher;
 extern const struct klog_source klog_source_disk;
 
-/* klog_task_stack.c: stacks on klog's own events */
+/* klog/task_stack.c: stacks on klog's own events */
 int klog_task_stacks_init(void);
 const struct klog_stack *klog_task_stack(u16 hook);
 void klog_task_stacks_exit(void);
 
-/* klog_rundown.c: DCStart/DCEnd of processes, threads and images */
+/* klog/rundown.c: DCStart/DCEnd of processes, threads and images */
 int klog_rundown(struct klog_session *k, bool end);
 
 #endif /* _ETW_KLOG_INTERNAL_H */

@@ -13,7 +13,7 @@
  * and NMI (a hardware perf event's overflow).  It never sleeps, takes no
  * lock, wakes nobody directly (an irq_work defers the buffer hand-over),
  * and reads no user memory.  Kernel records go to a per-CPU lane of their
- * own in each session (klog_lane.c), written with interrupts disabled; an
+ * own in each session (klog/lane.c), written with interrupts disabled; an
  * NMI that arrives while its CPU is inside the lane drops its record and
  * counts it lost (EventsLost), it never corrupts it.  So hardware (NMI)
  * sampling is safe but may lose the samples that land inside another
@@ -166,7 +166,7 @@ u64 klog_clock(void);
  * The stack of the current context, for @stack: kernel frames from @regs
  * (NULL: from the caller), then the user frames of the current thread
  * (frame-pointer walk, nofault reads).  @frames has KLOG_MAX_FRAMES
- * room (NULL: no frames).  Any context.  (kstack owns klog_stack.c.)
+ * room (NULL: no frames).  Any context.  (kstack owns klog/stack.c.)
  */
 void klog_stack_capture(struct klog_stack *stack, u64 *frames,
 			struct pt_regs *regs);
@@ -179,7 +179,7 @@ void klog_stack_capture(struct klog_stack *stack, u64 *frames,
  * probe runs.  klog_stack_init() allocates the buffers (process context,
  * before the probes that use them are registered; a source's start),
  * klog_stack_exit() frees them at module exit.  (kstack owns
- * klog_stack.c.)
+ * klog/stack.c.)
  */
 u64 *klog_stack_frames(void);
 int klog_stack_init(void);
@@ -201,7 +201,7 @@ void klog_stack_exit(void);
  * @interval_changed: optional, TraceSampledProfileIntervalInfo changed
  *	while the source runs (process context)
  *
- * Sources are listed in klog_sources.c, each in a file of its own.
+ * Sources are listed in klog/sources.c, each in a file of its own.
  */
 struct klog_source {
 	const char *name;

@@ -4,14 +4,14 @@
  * an executable file mapping.  Linux has no mmap tracepoint, so a probe
  * on perf_event_mmap(), which every mapping (and mprotect adding
  * PROT_EXEC) passes through, sees each one; the mappings exec makes are
- * written at exec instead (klog_process.c), after the new process.
+ * written at exec instead (klog/process.c), after the new process.
  *
  * ImageBase is where the file's offset 0 is mapped (vm_start - pgoff),
  * the load base of an ELF file whose segments keep their file layout (all
  * of ld's output), so address - ImageBase is the file's virtual address
  * for a PIE or shared object; ImageSize reaches to the end of the
  * executable mapping.  Each is followed by its identity, the ELF
- * build-id (klog_image_id.c).
+ * build-id (klog/image_id.c).
  *
  * Image/Unload: Linux has no munmap tracepoint either; a probe on
  * remove_vma(), which munmap and the teardown of an address space (exit,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Text for kernel records (klog_text.c). */
+/* Text for kernel records (klog/text.c). */
 #ifndef _ETW_KLOG_TEXT_H
 #define _ETW_KLOG_TEXT_H
 

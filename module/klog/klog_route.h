@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The system loggers writers reach (klog_session.c publishes, klog_write.c
+ * The system loggers writers reach (klog/session.c publishes, klog/write.c
  * reads with interrupts disabled).
  */
 #ifndef _ETW_KLOG_ROUTE_H
