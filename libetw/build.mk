@@ -150,8 +150,10 @@ $(BUILD)/tests/tracelogging_cxx: libetw/tests/tracelogging_cxx.cc $(LIB_HDRS)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -Iuapi -Ilibetw/include -o $@ $<
 $(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed $(BUILD)/tests/stack_report: $(BUILD)/bin/etw
 $(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compressed $(BUILD)/tests/stack_report: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
-$(BUILD)/tests/manifest_tool: $(BUILD)/bin/etw
+$(BUILD)/tests/manifest_tool $(BUILD)/tests/mof_schema: $(BUILD)/bin/etw
 $(BUILD)/tests/manifest_tool: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
+$(BUILD)/tests/mof_schema $(BUILD)/tests/mof_schema_asan: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
+$(BUILD)/tests/mof_schema $(BUILD)/tests/mof_schema_asan: libetw/tests/tdh_consumer.h
 $(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: $(BUILD)/bin/etw
 $(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 # etw without the module (no_module) runs this build's etw too.
@@ -200,10 +202,13 @@ ifneq ($(filter /%,$(shell $(CC) -print-file-name=libasan.so)),)
 UNIT_BINS	+= $(BUILD)/tests/etl_fuzz_asan $(BUILD)/tests/consumer_api_asan
 UNIT_BINS	+= $(BUILD)/tests/decode_kernel_asan
 UNIT_BINS	+= $(BUILD)/tests/manifest_parse_asan $(BUILD)/tests/tdh_tracelogging_asan
+UNIT_BINS	+= $(BUILD)/tests/mof_schema_asan
 endif
 
-# Manifests and TraceLogging schemas with bytes changed, under ASan too.
-$(BUILD)/tests/manifest_parse_asan $(BUILD)/tests/tdh_tracelogging_asan: \
+# Manifests, MOF schemas and TraceLogging schemas with bytes changed,
+# under ASan too.
+$(BUILD)/tests/manifest_parse_asan $(BUILD)/tests/tdh_tracelogging_asan \
+	$(BUILD)/tests/mof_schema_asan: \
 		$(BUILD)/tests/%_asan: libetw/tests/%.c libetw/tests/etl_test.h \
 		libetw/tests/tdh_consumer.h $(LIB_SRCS) $(wildcard libetw/src/*/*.h) \
 		$(LIB_HDRS) $(KSRC)/.stamp

@@ -29,6 +29,7 @@ int cmd_live(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_guid(int argc, char **argv);
 int cmd_manifest(int argc, char **argv);
+int cmd_mof(int argc, char **argv);
 int cmd_mc(int argc, char **argv);
 int cmd_logger(int argc, char **argv);
 

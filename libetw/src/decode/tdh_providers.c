@@ -4,11 +4,13 @@
  * TdhEnumerateProviders(ForDecodingSource) lists the providers whose
  * manifests the decoders know (loaded, then installed), then the MOF
  * providers of the kernel classes the Wbem source decodes
- * (kernel_classes.h); WPP and TraceLogging providers have no registry
+ * (kernel_classes.h) and of the installed MOF schemas (mof_store.c);
+ * WPP and TraceLogging providers have no registry
  * (Windows supports only XMLFile and Wbem as the filter).
  * TdhEnumerateProviderFieldInformation and
  * TdhQueryProviderFieldInformation give a manifest's keywords, levels,
- * channels, tasks and opcodes; TdhEnumerateManifestProviderEvents and
+ * channels, tasks and opcodes, and a MOF provider class's Flags and
+ * Level maps (as keywords and levels); TdhEnumerateManifestProviderEvents and
  * TdhGetManifestEventInformation its events, without an event record.
  * Each lays its answer out as Windows does: the fixed part, the array,
  * then the UTF-16 strings the offsets point to.
@@ -20,6 +22,7 @@
 #include "../common/internal.h"
 #include "kernel_classes.h"
 #include "manifest.h"
+#include "mof.h"
 #include "tdh_internal.h"
 
 /* ---- providers ---- */
@@ -72,7 +75,9 @@ static void enum_all(DECODING_SOURCE filter, struct enum_ctx *e)
 	if (filter == DecodingSourceXMLFile || filter == DecodingSourceMax)
 		ret = etw_manifest_providers_foreach(enum_manifest, e);
 	if (!ret && (filter == DecodingSourceWbem || filter == DecodingSourceMax))
-		kc_providers_foreach(enum_wbem, e);
+		ret = kc_providers_foreach(enum_wbem, e);
+	if (!ret && (filter == DecodingSourceWbem || filter == DecodingSourceMax))
+		mof_store_providers_foreach(enum_wbem, e);
 }
 
 static size_t enum_size(const struct enum_ctx *e)
@@ -217,6 +222,43 @@ static int collect(const struct etw_mf_provider *p, EVENT_FIELD_TYPE type,
 	return ret;
 }
 
+/*
+ * A MOF provider class's enable flags (keywords) and levels: its Flags
+ * and Level properties' ValueMap, Values and ValueDescriptions.
+ */
+static int collect_mof(const struct etw_mof_class *c, EVENT_FIELD_TYPE type,
+		       struct fields *fs)
+{
+	const char *want = type == EventKeywordInformation ? "Flags" :
+			   type == EventLevelInformation ? "Level" : NULL;
+	int ret = 0;
+
+	for (size_t i = 0; want && i < c->nproperties && !ret; i++) {
+		const struct etw_mof_property *p = &c->properties[i];
+		const struct etw_mof_qualifier *names, *keys, *texts;
+
+		if (strcmp(p->name, want))
+			continue;
+		names = etw_mof_property_qualifier(p, "Values");
+		keys = etw_mof_property_qualifier(p, "ValueMap");
+		texts = etw_mof_property_qualifier(p, "ValueDescriptions");
+		for (size_t j = 0; names && j < names->nvalues && !ret; j++) {
+			struct etw_mf_value v = { .name = names->values[j], .value = j };
+			char *end;
+
+			if (keys && j < keys->nvalues) {
+				v.value = strtoull(keys->values[j], &end, 0);
+				if (*end || !*keys->values[j])
+					continue;	/* not a number: no field */
+			}
+			if (texts && j < texts->nvalues)
+				v.message = texts->values[j];
+			ret = add(fs, &v);
+		}
+	}
+	return ret;
+}
+
 static ULONG lay_out(const struct fields *fs, EVENT_FIELD_TYPE type,
 		     PPROVIDER_FIELD_INFOARRAY buf, ULONG *size)
 {
@@ -254,6 +296,7 @@ TdhEnumerateProviderFieldInformation(LPGUID pGuid, EVENT_FIELD_TYPE EventFieldTy
 				     ULONG *pBufferSize)
 {
 	const struct etw_mf_provider *p;
+	const struct etw_mof_class *mof;
 	struct fields fs = { 0 };
 	ULONG err;
 
@@ -261,9 +304,11 @@ TdhEnumerateProviderFieldInformation(LPGUID pGuid, EVENT_FIELD_TYPE EventFieldTy
 	    (unsigned int)EventFieldType >= EventInformationMax)
 		return ERROR_INVALID_PARAMETER;
 	p = etw_manifest_find_provider(pGuid);
-	if (!p)
+	mof = p ? NULL : mof_store_provider(pGuid);
+	if (!p && !mof)
 		return ERROR_NOT_FOUND;
-	if (collect(p, EventFieldType, &fs)) {
+	if (p ? collect(p, EventFieldType, &fs) :
+		collect_mof(mof, EventFieldType, &fs)) {
 		free(fs.f);
 		return ERROR_NOT_ENOUGH_MEMORY;
 	}
@@ -280,6 +325,7 @@ TdhQueryProviderFieldInformation(LPGUID pGuid, ULONGLONG EventFieldValue,
 				 ULONG *pBufferSize)
 {
 	const struct etw_mf_provider *p;
+	const struct etw_mof_class *mof;
 	struct fields fs = { 0 };
 	size_t kept = 0;
 	ULONG err;
@@ -292,9 +338,11 @@ TdhQueryProviderFieldInformation(LPGUID pGuid, ULONGLONG EventFieldValue,
 	    EventFieldType != EventChannelInformation)
 		return ERROR_NOT_SUPPORTED;
 	p = etw_manifest_find_provider(pGuid);
-	if (!p)
+	mof = p ? NULL : mof_store_provider(pGuid);
+	if (!p && !mof)
 		return ERROR_NOT_FOUND;
-	if (collect(p, EventFieldType, &fs)) {
+	if (p ? collect(p, EventFieldType, &fs) :
+		collect_mof(mof, EventFieldType, &fs)) {
 		free(fs.f);
 		return ERROR_NOT_ENOUGH_MEMORY;
 	}

@@ -9,7 +9,8 @@
  * TRACE_EVENT_INFO as Windows fills it for MOF events: EventGuid is the
  * class GUID, the task name the MOF parent class ("Process"), the opcode
  * name the event type name ("DCStart"), no event name; fixed lengths and
- * counts carry PropertyParamFixedLength/Count.
+ * counts carry PropertyParamFixedLength/Count.  A class the table does
+ * not have is looked for in the installed MOF schemas (mof_source.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 #include "intype_size.h"
 #include "kernel_classes.h"
+#include "mof.h"
 
 static bool wbem_key(const struct decode_record *r, struct decode_key *key)
 {
@@ -84,8 +86,14 @@ static int wbem_build(const struct decode_record *r,
 	int ret;
 
 	(void)r;
-	if (!c)
-		return -ENOENT;
+	if (!c) {
+		struct mof_event ev;
+
+		/* After the kernel's classes, the installed schemas. */
+		if (mof_store_find(&key->guid, (uint8_t)key->id, key->version, &ev))
+			return -ENOENT;
+		return mof_build(&ev, key, out);
+	}
 	b = tei_builder_new();
 	if (!b)
 		return -ENOMEM;
