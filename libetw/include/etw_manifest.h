@@ -46,6 +46,13 @@ struct etw_mf_channel {
 	const char *type;		/* Admin, Operational, ... or NULL */
 	bool imported;			/* <importChannel> */
 	bool enabled;
+	/*
+	 * The channel keyword bit mc.exe gives each channel of a provider,
+	 * from bit 63 down in the manifest's order; every event of the
+	 * channel has it in its keywords, so that a session enabling the
+	 * provider with it (the Event Log's) gets the channel's events.
+	 */
+	uint64_t keyword;
 };
 
 struct etw_mf_map_entry {

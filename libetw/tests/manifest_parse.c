@@ -40,7 +40,9 @@ TEST(test_manifest_read)
 	EXPECT_EQ(4, e->level);
 	EXPECT_EQ(10, e->opcode);		/* the task's own opcode */
 	EXPECT_EQ(1, e->task);
-	EXPECT_EQ(1, e->keywords);
+	/* Network, and C1's channel keyword: the second channel, bit 62. */
+	EXPECT_EQ(0x4000000000000001ull, e->keywords);
+	EXPECT_EQ(0x4000000000000000ull, e->channel_v->keyword);
 	EXPECT_STREQ("Handshake", e->opcode_v->message);
 	EXPECT_STREQ("Information", e->level_v->message);
 	EXPECT_STREQ("IntsEvent", e->symbol);
@@ -52,7 +54,8 @@ TEST(test_manifest_read)
 	e = etw_mf_find_event(p, 2, 0);
 	ASSERT_NE(NULL, e);
 	EXPECT_EQ(9, e->channel);		/* imported Application */
-	EXPECT_EQ(3, e->keywords);
+	/* Network, Disk and the imported Application channel's bit 63. */
+	EXPECT_EQ(0x8000000000000003ull, e->keywords);
 	EXPECT_EQ(2, e->nkeywords);
 	EXPECT_EQ(1, e->opcode);		/* win:Start */
 	t = e->tmpl;
@@ -136,6 +139,8 @@ static const struct bad bad[] = {
 	  4, "<provider> has no name attribute" },
 	{ "<?xml version=\"1.0\"?>\n<instrumentationManifest/>\n", 0, "no <provider>" },
 	{ "", 1, "XML: no element found" },
+	/* A channel keyword bit each, from bit 63 down: 8 at most. */
+	{ HEAD "<channels><channel name=\"P/C0\" chid=\"c0\" type=\"Operational\"/><channel name=\"P/C1\" chid=\"c1\" type=\"Operational\"/><channel name=\"P/C2\" chid=\"c2\" type=\"Operational\"/><channel name=\"P/C3\" chid=\"c3\" type=\"Operational\"/><channel name=\"P/C4\" chid=\"c4\" type=\"Operational\"/><channel name=\"P/C5\" chid=\"c5\" type=\"Operational\"/><channel name=\"P/C6\" chid=\"c6\" type=\"Operational\"/><channel name=\"P/C7\" chid=\"c7\" type=\"Operational\"/><channel name=\"P/C8\" chid=\"c8\" type=\"Operational\"/></channels>" TAIL, 5, "provider P: 9 channels, 8 at most" },
 };
 
 TEST(malformed_manifests)

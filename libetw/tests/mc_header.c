@@ -46,9 +46,10 @@ TEST(symbols)
 	EXPECT_EQ(4, IntsEvent.Level);
 	EXPECT_EQ(10, IntsEvent.Opcode);
 	EXPECT_EQ(1, IntsEvent.Task);
-	EXPECT_EQ(1, IntsEvent.Keyword);
+	/* With the channel keyword bits mc.exe adds (63 App, 62 C1). */
+	EXPECT_EQ(0x4000000000000001ull, IntsEvent.Keyword);
 	EXPECT_EQ(9, StringsEvent.Channel);
-	EXPECT_EQ(3, StringsEvent.Keyword);
+	EXPECT_EQ(0x8000000000000003ull, StringsEvent.Keyword);
 	EXPECT_EQ(16, ArraysEvent.Level);
 	EXPECT_EQ(3, EmptyEvent.Level);
 }

@@ -334,6 +334,7 @@ static int event(struct finish *f, struct etw_mf_event *e,
 			return ERR(f, e->line, "event %u: no channel named \"%s\"",
 				   e->id, r->channel);
 		e->channel = (uint8_t)e->channel_v->v.value;
+		e->keywords |= e->channel_v->keyword;
 	}
 	if (r->keywords) {
 		ret = keywords(f, e, r->keywords);
@@ -357,6 +358,12 @@ static int provider(struct finish *f, struct mf_pending *pd)
 	struct etw_mf_provider *pr = f->pr;
 	int ret = messages(f);
 
+	/* As mc.exe: a keyword bit per channel, from bit 63 down; 8 at most. */
+	if (pr->nchannels > 8)
+		return ERR(f, pr->line, "provider %s: %zu channels, 8 at most",
+			   pr->name, pr->nchannels);
+	for (size_t i = 0; i < pr->nchannels; i++)
+		pr->channels[i].keyword = 1ull << (63 - i);
 	for (size_t i = 0; i < pr->ntemplates && !ret; i++)
 		ret = template_fields(f, &pr->templates[i], &pd->templates[i]);
 	for (size_t i = 0; i < pr->nevents && !ret; i++) {
