@@ -46,7 +46,7 @@ static const char live_usage[] =
 	"  -h, --help             this text\n";
 
 #define MAX_PROVIDERS	32
-#define ITEMS_MAX	(0x10000 / 8)
+#define ITEMS_MAX	DUMP_ITEMS_MAX
 
 struct live {
 	struct dump d;
@@ -76,66 +76,13 @@ static void begin_output(struct live *l)
 	l->d.fmt->file_begin(&l->d, l->name, &l->header);
 }
 
-/* The record as the reader would have parsed it, for the formats. */
-static void from_record(const EVENT_RECORD *r, struct etw_etl_event *ev,
-			struct etw_etl_ext_item *items)
-{
-	const EVENT_HEADER *h = &r->EventHeader;
-	const EVENT_DESCRIPTOR *d = &h->EventDescriptor;
-
-	memset(ev, 0, sizeof(*ev));
-	ev->has = ETW_ETL_HAS_PROVIDER | ETW_ETL_HAS_IDS | ETW_ETL_HAS_TIMESTAMP |
-		  ETW_ETL_HAS_FILETIME | ETW_ETL_HAS_CPU_TIME;
-	if (h->Flags & EVENT_HEADER_FLAG_TRACE_MESSAGE) {
-		ev->kind = ETW_ETL_KIND_MESSAGE;
-		ev->has |= ETW_ETL_HAS_MESSAGE;
-	} else if (h->Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER) {
-		ev->kind = ETW_ETL_KIND_CLASSIC;
-		ev->has |= ETW_ETL_HAS_CLASS;
-	} else {
-		ev->kind = ETW_ETL_KIND_EVENT;
-		ev->has |= ETW_ETL_HAS_DESCRIPTOR | ETW_ETL_HAS_ACTIVITY;
-	}
-	ev->header_type = h->HeaderType & 0xff;
-	ev->pointer_size = h->Flags & EVENT_HEADER_FLAG_32_BIT_HEADER ? 4 : 8;
-	ev->size = h->Size;
-	ev->processor = (uint16_t)GetEventProcessorIndex(r);
-	ev->flags = h->Flags;
-	ev->header_flags = h->Flags;
-	ev->event_property = h->EventProperty;
-	memcpy(&ev->provider, &h->ProviderId, sizeof(ev->provider));
-	ev->id = d->Id;
-	ev->version = d->Version;
-	ev->channel = d->Channel;
-	ev->level = d->Level;
-	ev->opcode = d->Opcode;
-	ev->task = d->Task;
-	ev->keyword = d->Keyword;
-	ev->thread_id = h->ThreadId;
-	ev->process_id = h->ProcessId;
-	ev->timestamp = h->TimeStamp.QuadPart;	/* FILETIME: no raw clock */
-	ev->filetime = h->TimeStamp.QuadPart;
-	ev->kernel_time = h->KernelTime;
-	ev->user_time = h->UserTime;
-	memcpy(&ev->activity_id, &h->ActivityId, sizeof(ev->activity_id));
-	for (USHORT i = 0; i < r->ExtendedDataCount && i < ITEMS_MAX; i++) {
-		items[i].type = r->ExtendedData[i].ExtType;
-		items[i].size = r->ExtendedData[i].DataSize;
-		items[i].data = (const void *)(uintptr_t)r->ExtendedData[i].DataPtr;
-		ev->ext_count++;
-	}
-	ev->ext = items;
-	ev->data = r->UserData;
-	ev->data_size = r->UserDataLength;
-}
-
 static VOID WINAPI on_event(PEVENT_RECORD r)
 {
 	struct live *l = r->UserContext;
 	struct etw_etl_event ev;
 
 	begin_output(l);
-	from_record(r, &ev, l->items);
+	dump_from_record(r, &ev, l->items, ITEMS_MAX);
 	dump_prepare(&l->pp, &ev, l->events++, true);
 	l->d.fmt->event(&l->d, &l->pp.e);
 	/* The reader went away (| head): end, and stop our own session. */

@@ -127,6 +127,16 @@ void dump_prepare(struct dump_prep *pp, const struct etw_etl_event *ev,
 		  uint64_t index, bool full);
 void dump_prep_free(struct dump_prep *pp);
 
+/*
+ * An event as ProcessTrace delivers it, as the reader would have parsed
+ * it from a file (for etw live and etw eventlog); items gets at most
+ * nitems of its extended data items (DUMP_ITEMS_MAX: all a record holds).
+ */
+struct _EVENT_RECORD;
+#define DUMP_ITEMS_MAX	(0x10000 / 8)
+void dump_from_record(const struct _EVENT_RECORD *r, struct etw_etl_event *ev,
+		      struct etw_etl_ext_item *items, size_t nitems);
+
 /* "text", "csv", "json", "xml"; NULL if unknown. */
 const struct dump_format *dump_find_format(const char *name);
 
