@@ -39,6 +39,7 @@ BINDIR		?= $(PREFIX)/bin
 MANDIR		?= $(PREFIX)/share/man
 PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
 UDEVDIR		?= /lib/udev/rules.d
+UNITDIR		?= /lib/systemd/system
 
 # The kernel to build etw.ko against: the running kernel's build directory
 # if it exists, otherwise the newest Debian kernel headers installed.

@@ -154,6 +154,9 @@ $(BUILD)/tests/manifest_tool $(BUILD)/tests/mof_schema: $(BUILD)/bin/etw
 $(BUILD)/tests/manifest_tool: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/mof_schema $(BUILD)/tests/mof_schema_asan: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/mof_schema $(BUILD)/tests/mof_schema_asan: libetw/tests/tdh_consumer.h
+# etw eventlog against a journald the test starts (systemd's own parts).
+$(BUILD)/tests/eventlog_journal: $(BUILD)/bin/etw libetw/tests/etl_test.h
+$(BUILD)/tests/eventlog_journal: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: $(BUILD)/bin/etw
 $(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 # etw without the module (no_module) runs this build's etw too.
@@ -247,7 +250,7 @@ $(KSRC)/.stamp:
 install: lib tools
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/etw/linux \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(UDEVDIR)
+		$(DESTDIR)$(UDEVDIR) $(DESTDIR)$(UNITDIR)
 	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libetw.so
@@ -260,13 +263,15 @@ install: lib tools
 	install -m 0755 $(ETW_TOOL) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 udev/60-etw.rules $(DESTDIR)$(UDEVDIR)/
+	sed 's|@BINDIR@|$(BINDIR)|' systemd/etw-eventlog.service.in > \
+		$(DESTDIR)$(UNITDIR)/etw-eventlog.service
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libetw.so* $(DESTDIR)$(LIBDIR)/libetw.a \
 		$(DESTDIR)$(PKGCONFIGDIR)/libetw.pc $(DESTDIR)$(BINDIR)/etw \
 		$(DESTDIR)$(PKGCONFIGDIR)/libetw-windows.pc $(DESTDIR)$(LIBDIR)/libetw_wmain.a \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES))) \
-		$(DESTDIR)$(UDEVDIR)/60-etw.rules
+		$(DESTDIR)$(UDEVDIR)/60-etw.rules $(DESTDIR)$(UNITDIR)/etw-eventlog.service
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/etw
 
 -include $(LIB_OBJS:.o=.d)

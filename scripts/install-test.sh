@@ -44,6 +44,9 @@ need /usr/include/etw/etw_tl.h
 need /usr/include/etw/linux/etw.h
 need /usr/bin/etw
 need /usr/share/man/man1/etw.1
+need /lib/systemd/system/etw-eventlog.service
+grep -q '^ExecStart=/usr/bin/etw eventlog run$' "$dest/lib/systemd/system/etw-eventlog.service" ||
+	{ echo "install-test: etw-eventlog.service does not run /usr/bin/etw"; fail=1; }
 # Every subcommand etw --help lists has its page.
 for cmd in $("$build/bin/etw" --help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
 	need "/usr/share/man/man1/etw-$cmd.1"

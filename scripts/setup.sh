@@ -11,7 +11,10 @@
 # of every kernel in scripts/kernels.sh, linux-source-6.12, and
 # liblttng-ust-dev (the lttng-ust peer of the benchmarks, built by make
 # check so the bench programs keep compiling), libexpat1-dev and
-# libelf-dev (libetw reads manifests, and the ones programs carry).  Then, into
+# libelf-dev (libetw reads manifests, and the ones programs carry),
+# libsystemd-dev, systemd's journald and systemd-journal-remote (etw
+# eventlog writes to the journal; its tests start journald, and forward
+# with systemd-journal-upload to systemd-journal-remote).  Then, into
 # BUILD_DIR (kept between runs, never committed):
 #   vm/<release>/vmlinuz   the kernel image, from Debian's .deb (not installed)
 #   lttng-modules/src/     lttng-modules-dkms' sources (make bench's LTTng peer;
@@ -36,7 +39,7 @@ need=
 for pkg in make gcc g++ gcc-multilib g++-multilib libc6-dev pkg-config perl python3 python3-docutils \
 	   sparse cpio gzip xz-utils kmod busybox-static qemu-system-x86 \
 	   linux-source-6.12 liblttng-ust-dev libexpat1-dev libdw-dev libelf-dev \
-	   flex bison bc libssl-dev; do
+	   flex bison bc libssl-dev libsystemd-dev systemd systemd-journal-remote iproute2; do
 	installed "$pkg" || need="$need $pkg"
 done
 for rel in $kernels; do

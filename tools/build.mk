@@ -7,6 +7,7 @@
 #   model/   the trace model: processes, threads, images, stacks, symbols,
 #            the CPU-sample counts reports are made from
 #   mc/      etw mc's generators: the C header of a manifest
+#   eventlog/  etw eventlog: channel events into the systemd journal
 
 TOOL_SRCS	:= $(wildcard tools/*.c tools/*/*.c)
 TOOL_OBJS	:= $(TOOL_SRCS:%.c=$(BUILD)/%.o)
@@ -22,6 +23,6 @@ $(BUILD)/tools/%.o: tools/%.c
 # Linked against the shared library, as an installed etw would be.
 $(ETW_TOOL): $(TOOL_OBJS) $(LIB_SO)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $(TOOL_OBJS) -L$(BUILD)/lib -letw -ldw -lelf -Wl,-rpath,'$$ORIGIN/../lib'
+	$(CC) -o $@ $(TOOL_OBJS) -L$(BUILD)/lib -letw -ldw -lelf -lsystemd -Wl,-rpath,'$$ORIGIN/../lib'
 
 -include $(TOOL_OBJS:.o=.d)

@@ -25,6 +25,7 @@ static const struct etw_cmd commands[] = {
 	{ "live", "print a real-time session's events as they come", cmd_live },
 	{ "guid", "print the GUID Windows derives from a provider name", cmd_guid },
 	{ "manifest", "install, uninstall, list or check event manifests", cmd_manifest },
+	{ "eventlog", "the Event Log's channels in the systemd journal (a service)", cmd_eventlog },
 	{ "mof", "install, uninstall, list or check classic providers' MOF schemas", cmd_mof },
 	{ "mc", "generate the C header of a manifest, as mc.exe -um", cmd_mc },
 	{ "logger", "internal: write a file session's buffers (run by start)", cmd_logger },

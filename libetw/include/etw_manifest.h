@@ -44,6 +44,8 @@ struct etw_mf_channel {
 	struct etw_mf_value v;		/* name, symbol, message, value */
 	const char *chid;		/* the id events use, or NULL */
 	const char *type;		/* Admin, Operational, ... or NULL */
+	/* Application (the default), System or Custom; an imported channel's own name. */
+	const char *isolation;
 	bool imported;			/* <importChannel> */
 	bool enabled;
 	/*

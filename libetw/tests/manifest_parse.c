@@ -139,6 +139,8 @@ static const struct bad bad[] = {
 	  4, "<provider> has no name attribute" },
 	{ "<?xml version=\"1.0\"?>\n<instrumentationManifest/>\n", 0, "no <provider>" },
 	{ "", 1, "XML: no element found" },
+	{ HEAD "<channels>\n<channel name=\"P/O\" isolation=\"Private\"/>\n</channels>" TAIL, 7,
+	  "<channel name=\"P/O\">: isolation \"Private\" is not Application, System or Custom" },
 	/* A channel keyword bit each, from bit 63 down: 8 at most. */
 	{ HEAD "<channels><channel name=\"P/C0\" chid=\"c0\" type=\"Operational\"/><channel name=\"P/C1\" chid=\"c1\" type=\"Operational\"/><channel name=\"P/C2\" chid=\"c2\" type=\"Operational\"/><channel name=\"P/C3\" chid=\"c3\" type=\"Operational\"/><channel name=\"P/C4\" chid=\"c4\" type=\"Operational\"/><channel name=\"P/C5\" chid=\"c5\" type=\"Operational\"/><channel name=\"P/C6\" chid=\"c6\" type=\"Operational\"/><channel name=\"P/C7\" chid=\"c7\" type=\"Operational\"/><channel name=\"P/C8\" chid=\"c8\" type=\"Operational\"/></channels>" TAIL, 5, "provider P: 9 channels, 8 at most" },
 };

@@ -299,7 +299,14 @@ static enum where start_channel(struct parser *p, const char *el,
 	c->v.message = copy(p, attr(atts, "message"));
 	c->chid = copy(p, attr(atts, "chid"));
 	c->type = copy(p, attr(atts, "type"));
+	c->isolation = copy(p, attr(atts, "isolation"));
 	c->imported = !strcmp(el, "importChannel");
+	if (c->isolation && strcmp(c->isolation, "Application") &&
+	    strcmp(c->isolation, "System") && strcmp(c->isolation, "Custom")) {
+		ERR(p, "<%s name=\"%s\">: isolation \"%s\" is not Application, System or Custom",
+		    el, name, c->isolation);
+		return W_OTHER;
+	}
 	v = attr(atts, "enabled");
 	c->enabled = v && (!strcmp(v, "true") || !strcmp(v, "1"));
 	v = attr(atts, "value");
@@ -320,6 +327,8 @@ static enum where start_channel(struct parser *p, const char *el,
 			c->v.message = w->v.message;
 		if (!c->type)
 			c->type = w->type;
+		if (!c->isolation)
+			c->isolation = w->isolation;
 	} else {
 		/* As mc.exe: the manifest's own channels count up from 16. */
 		value = 16;
@@ -329,6 +338,8 @@ static enum where start_channel(struct parser *p, const char *el,
 				value = pr->channels[i].v.value + 1;
 		c->v.value = value;
 	}
+	if (!c->isolation)
+		c->isolation = "Application";
 	return W_LEAF;
 }
 

@@ -52,12 +52,16 @@ static const struct etw_mf_value keywords[] = {
 };
 
 static const struct etw_mf_channel channels[] = {
-	{ { "TraceClassic", "WINEVENT_CHANNEL_CLASSIC_TRACE", "Classic", 0 }, NULL, NULL, true, true, 0 },
-	{ { "System", "WINEVENT_CHANNEL_GLOBAL_SYSTEM", "System", 8 }, NULL, "Admin", true, true, 0 },
-	{ { "Application", "WINEVENT_CHANNEL_GLOBAL_APPLICATION", "Application", 9 }, NULL, "Admin", true, true, 0 },
-	{ { "Security", "WINEVENT_CHANNEL_GLOBAL_SECURITY", "Security", 10 }, NULL, "Admin", true, true, 0 },
-	{ { "TraceLogging", "WINEVENT_CHANNEL_TRACELOGGING", "TraceLogging", 11 }, NULL, NULL, true, true, 0 },
-	{ { "ProviderMetadata", "WINEVENT_CHANNEL_PROVIDERMETADATA", "ProviderMetadata", 12 }, NULL, NULL, true, true, 0 },
+	{ { "TraceClassic", "WINEVENT_CHANNEL_CLASSIC_TRACE", "Classic", 0 }, NULL, NULL, NULL, true, true, 0 },
+	{ { "System", "WINEVENT_CHANNEL_GLOBAL_SYSTEM", "System", 8 }, NULL, "Admin", "System", true, true, 0 },
+	{ { "Application", "WINEVENT_CHANNEL_GLOBAL_APPLICATION", "Application", 9 }, NULL, "Admin",
+	  "Application", true, true, 0 },
+	{ { "Security", "WINEVENT_CHANNEL_GLOBAL_SECURITY", "Security", 10 }, NULL, "Admin", "Security",
+	  true, true, 0 },
+	{ { "TraceLogging", "WINEVENT_CHANNEL_TRACELOGGING", "TraceLogging", 11 }, NULL, NULL, NULL, true,
+	  true, 0 },
+	{ { "ProviderMetadata", "WINEVENT_CHANNEL_PROVIDERMETADATA", "ProviderMetadata", 12 }, NULL, NULL,
+	  NULL, true, true, 0 },
 };
 
 static const struct etw_mf_value *find(const struct etw_mf_value *v, size_t n,
