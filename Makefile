@@ -24,6 +24,7 @@
 #   make stress           64 sessions, 1,000 providers, 50 processes, 3 minutes
 #   make install          libetw, headers, pkg-config file, etw, man pages
 #   make modules_install  etw.ko into /lib/modules/<release>/updates
+#   make install-dkms     the module's sources into /usr/src/etw-<version>
 #
 # Outputs go to $(BUILD) (default build/), never next to the sources.
 
@@ -51,7 +52,7 @@ CC		?= cc
 CFLAGS		?= -O2 -g
 WARNINGS	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 		   -Wmissing-prototypes -Wformat=2 -Wno-unused-parameter
-ALL_CFLAGS	 = -std=gnu11 $(WARNINGS) $(CFLAGS) -D_GNU_SOURCE \
+ALL_CFLAGS	 = -std=gnu11 $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -D_GNU_SOURCE \
 		   -Iuapi -Ilibetw/include -MMD -MP
 
 KSRC		:= $(BUILD)/ksrc

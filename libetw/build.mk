@@ -32,7 +32,7 @@ $(BUILD)/libetw/src/controller/logger_spawn.o: ALL_CFLAGS += -DETW_TOOL_PATH='"$
 
 $(LIB_SO): $(LIB_OBJS) libetw/libetw.map
 	@mkdir -p $(@D)
-	$(CC) -shared -pthread -Wl,-soname,$(LIB_SONAME) -Wl,-z,defs \
+	$(CC) $(LDFLAGS) -shared -pthread -Wl,-soname,$(LIB_SONAME) -Wl,-z,defs \
 		-Wl,--version-script=libetw/libetw.map -o $@ $(LIB_OBJS) $(LIB_LIBS)
 	ln -sf $(notdir $@) $(BUILD)/lib/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(BUILD)/lib/libetw.so

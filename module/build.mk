@@ -27,3 +27,14 @@ modules-%:
 
 modules_install: module
 	$(MAKE) -C $(KDIR) M=$(abspath $(call kmod_dir,$(KDIR))) INSTALL_MOD_DIR=updates modules_install
+
+# The module's sources as DKMS takes them (/usr/src/etw-<version>, with
+# dkms.conf), for `dkms install etw/<version>` and the etw-dkms package.
+DKMS_SRCDIR	?= /usr/src/etw-$(VERSION)
+
+install-dkms:
+	install -d $(DESTDIR)$(DKMS_SRCDIR)
+	cp --parents $(KMOD_SRCS) $(DESTDIR)$(DKMS_SRCDIR)/
+	install -m 0644 dkms.conf $(DESTDIR)$(DKMS_SRCDIR)/
+
+.PHONY: install-dkms

@@ -20,9 +20,12 @@ $(BUILD)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itools -c -o $@ $<
 
-# Linked against the shared library, as an installed etw would be.
+# Linked against the shared library, as an installed etw would be; the
+# RUNPATH finds it in build/lib and in $(PREFIX)/lib (none in the Debian
+# package: the library is in a system directory there).
+TOOL_RPATH	?= -Wl,-rpath,'$$ORIGIN/../lib'
 $(ETW_TOOL): $(TOOL_OBJS) $(LIB_SO)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $(TOOL_OBJS) -L$(BUILD)/lib -letw -ldw -lelf -lsystemd -Wl,-rpath,'$$ORIGIN/../lib'
+	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJS) -L$(BUILD)/lib -letw -ldw -lelf -lsystemd $(TOOL_RPATH)
 
 -include $(TOOL_OBJS:.o=.d)
