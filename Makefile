@@ -25,6 +25,7 @@
 #   make install          libetw, headers, pkg-config file, etw, man pages
 #   make modules_install  etw.ko into /lib/modules/<release>/updates
 #   make install-dkms     the module's sources into /usr/src/etw-<version>
+#   make deps             apt-get install the Debian packages make needs
 #
 # Outputs go to $(BUILD) (default build/), never next to the sources.
 
@@ -62,8 +63,21 @@ KSFT_CFLAGS	:= -I$(KSRC)/tools/testing/selftests -Wno-sign-compare \
 		   -Wno-missing-prototypes -Wno-clobbered -Wno-misleading-indentation
 
 .PHONY: all module lib tools selftests unit lint check check-debug demo vm-shell vm-test bench bench-host bench-manifest bench-profile fuzz stress \
-	install modules_install uninstall clean help
+	install modules_install uninstall clean help deps
 .DEFAULT_GOAL := all
+
+# Before anything compiles, one message names every Debian package the
+# goals need that is not installed (scripts/deps.sh).
+DEPS_GOALS	:= $(filter all module lib tools install modules_install,$(or $(MAKECMDGOALS),all))
+ifneq ($(DEPS_GOALS),)
+DEPS_MISSING	:= $(shell KDIR='$(KDIR)' scripts/deps.sh missing $(DEPS_GOALS))
+ifneq ($(DEPS_MISSING),)
+$(error missing Debian packages: $(DEPS_MISSING); install them with 'sudo apt-get install $(DEPS_MISSING)' or 'sudo make deps')
+endif
+endif
+
+deps:
+	@KDIR='$(KDIR)' scripts/deps.sh install all
 
 all: module lib tools
 

@@ -32,6 +32,8 @@ for rel in $kernels; do
 done
 
 gate "make install: files, soname, symbol versions, pkg-config" go scripts/install-test.sh "$BUILD"
+gate "make without the build's Debian packages: one message names them" go \
+	sh -c "scripts/deps-test.sh $BUILD > $log/deps-test.log 2>&1 || { cat $log/deps-test.log; exit 1; }"
 
 step "static checks"
 gate "checkpatch --strict" go $MAKE checkpatch
