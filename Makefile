@@ -26,6 +26,9 @@
 #   make modules_install  etw.ko into /lib/modules/<release>/updates
 #   make install-dkms     the module's sources into /usr/src/etw-<version>
 #   make deps             apt-get install the Debian packages make needs
+#   make deb              the Debian packages (dpkg-buildpackage), lintian
+#   make deb-test         make deb, then DKMS and the installed etw record
+#                         in the VM on each kernel (part of make check)
 #
 # Outputs go to $(BUILD) (default build/), never next to the sources.
 
@@ -63,7 +66,7 @@ KSFT_CFLAGS	:= -I$(KSRC)/tools/testing/selftests -Wno-sign-compare \
 		   -Wno-missing-prototypes -Wno-clobbered -Wno-misleading-indentation
 
 .PHONY: all module lib tools selftests unit lint check check-debug demo vm-shell vm-test bench bench-host bench-manifest bench-profile fuzz stress \
-	install modules_install uninstall clean help deps
+	install modules_install uninstall clean help deps deb deb-test
 .DEFAULT_GOAL := all
 
 # Before anything compiles, one message names every Debian package the
@@ -78,6 +81,12 @@ endif
 
 deps:
 	@KDIR='$(KDIR)' scripts/deps.sh install all
+
+deb:
+	@scripts/deb.sh build "$(BUILD)"
+
+deb-test:
+	@scripts/deb.sh test "$(BUILD)"
 
 all: module lib tools
 

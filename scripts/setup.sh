@@ -14,7 +14,9 @@
 # libelf-dev (libetw reads manifests, and the ones programs carry),
 # libsystemd-dev, systemd's journald and systemd-journal-remote (etw
 # eventlog writes to the journal; its tests start journald, and forward
-# with systemd-journal-upload to systemd-journal-remote).  Then, into
+# with systemd-journal-upload to systemd-journal-remote), and what make
+# deb and its test use: dpkg-dev, debhelper, dh-dkms, dkms, lintian.
+# Then, into
 # BUILD_DIR (kept between runs, never committed):
 #   vm/<release>/vmlinuz   the kernel image, from Debian's .deb (not installed)
 #   lttng-modules/src/     lttng-modules-dkms' sources (make bench's LTTng peer;
@@ -39,7 +41,8 @@ need=
 for pkg in make gcc g++ gcc-multilib g++-multilib libc6-dev pkg-config perl python3 python3-docutils \
 	   sparse cpio gzip xz-utils kmod busybox-static qemu-system-x86 \
 	   linux-source-6.12 liblttng-ust-dev libexpat1-dev libdw-dev libelf-dev \
-	   flex bison bc libssl-dev libsystemd-dev systemd systemd-journal-remote iproute2; do
+	   flex bison bc libssl-dev libsystemd-dev systemd systemd-journal-remote iproute2 \
+	   dpkg-dev debhelper dh-dkms dkms lintian; do
 	installed "$pkg" || need="$need $pkg"
 done
 for rel in $kernels; do
