@@ -13,6 +13,9 @@
 #   4. host unit tests
 #   5. per kernel: initramfs, boot with -accel tcg,thread=single (unless
 #      ETW_VM_ACCEL says otherwise), selftests, kernel log scan
+#   6. the Debian packages (make deb, scripts/deb-test.sh): built, lintian,
+#      installed into a root of their own, DKMS's build for each kernel,
+#      and a VM per kernel whose installed etw records a provider
 #
 # Exits non-zero on any failure, any kernel report, a VM that does not
 # finish, or a run in which nothing passed (everything skipped).
@@ -81,5 +84,18 @@ for rel in $kernels; do
 	set -- $(tail -n 1 "$log/scan-$rel.log" | sed 's/.*: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/')
 	tally "$@"
 done
+
+step "Debian packages"
+t0=$(date +%s)
+gate "make deb: dpkg-buildpackage -b, lintian clean" go \
+	sh -c "scripts/deb.sh build $BUILD > $log/deb.log 2>&1 || { cat $log/deb.log; exit 1; }"
+if [ -e "$BUILD/deb/tree.sum" ]; then
+	scripts/deb-test.sh "$BUILD" > "$log/deb-test.log" 2>&1
+	grep -E '^(not ok|# kernel:)' "$log/deb-test.log" || true
+	tail -n 1 "$log/deb-test.log"
+	set -- $(tail -n 1 "$log/deb-test.log" | sed -n 's/^deb: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2 0/p')
+	if [ $# -eq 3 ]; then tally "$@"; else tally 0 1 0; fi
+fi
+echo "   $(($(date +%s) - t0)) s, logs in $BUILD/deb/"
 
 finish

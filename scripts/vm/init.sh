@@ -12,6 +12,10 @@
 #   etwko=a=1,b=2  load etw.ko with these parameters (ETW_KO_ARGS="a=1 b=2";
 #                the selftests that reload it reload it with them)
 #   etwaccel=A   QEMU's -accel option, exported as ETW_VM_ACCEL
+#   etwload=modules-load.d  load the modules that modules-load.d names with
+#                modprobe (kmod's /sbin/modprobe where the root has it), as
+#                systemd-modules-load does at boot, instead of insmod
+#                /lib/modules/etw.ko (make deb-test)
 # Lines starting with "ETW-" are read by scripts/vm/scan.sh on the host.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/usr/sbin LD_LIBRARY_PATH=/usr/lib
@@ -32,6 +36,7 @@ for arg in $(cat /proc/cmdline); do
 	etwenv=*) for kv in $(echo "${arg#etwenv=}" | tr , ' '); do export "$kv"; done ;;
 	etwko=*) koargs=$(echo "${arg#etwko=}" | tr , ' ') ;;
 	etwaccel=*) export ETW_VM_ACCEL="${arg#etwaccel=}" ;;
+	etwload=*) load=${arg#etwload=} ;;
 	esac
 done
 
@@ -78,8 +83,20 @@ if [ -e $kmemleak ]; then
 	echo clear > $kmemleak
 fi
 
+if [ "${load:-}" = modules-load.d ]; then
+	modprobe=modprobe
+	[ -x /sbin/modprobe ] && modprobe=/sbin/modprobe
+	for m in $(cat /usr/lib/modules-load.d/*.conf /etc/modules-load.d/*.conf 2>/dev/null |
+		   sed 's/[#;].*//'); do
+		$modprobe "$m"
+	done
+	if grep -q '^etw ' /proc/modules; then
+		echo "ETW-VM: module loaded by modprobe from modules-load.d (clock $(cat /sys/module/etw/parameters/clock))"
+	else
+		echo "ETW-VM: module load failed (modules-load.d)"
+	fi
 # shellcheck disable=SC2086 # one word per parameter
-if insmod /lib/modules/etw.ko ${koargs:-}; then
+elif insmod /lib/modules/etw.ko ${koargs:-}; then
 	echo "ETW-VM: module loaded${koargs:+ $koargs} (clock $(cat /sys/module/etw/parameters/clock))"
 else
 	echo "ETW-VM: module load failed"

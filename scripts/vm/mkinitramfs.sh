@@ -20,7 +20,11 @@ cp /bin/busybox "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 cp "$top/scripts/vm/init.sh" "$root/init"
 chmod 755 "$root/init"
-cp "$ko" "$root/lib/modules/etw.ko"
+# (DKMS installs a compressed etw.ko.xz for a kernel whose modules are.)
+case "$ko" in
+*.xz) xz -dc "$ko" > "$root/lib/modules/etw.ko" ;;
+*) cp "$ko" "$root/lib/modules/etw.ko" ;;
+esac
 # The disk's driver and file system, for the kernel etw.ko was built for;
 # none for a kernel that has them built in (ETW_DISKMODS=none: make
 # check-debug's kernel, which has no Debian package to take them from).
@@ -36,11 +40,14 @@ cp -a "$stage"/. "$root"/
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/tmp:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 
-# Every shared library the dynamic binaries need, at the same path.
+# Every shared library the dynamic binaries need, at the same path (the
+# stage's own libraries found where they are: usr/lib, or the multiarch
+# directory of a root made of Debian packages).
+multiarch=$(gcc -print-multiarch)
 find "$root" -type f -perm -u+x | while read -r f; do
 	file_is_elf=$(head -c 4 "$f" | od -An -c | tr -d ' ')
 	[ "$file_is_elf" = '177ELF' ] || continue
-	LD_LIBRARY_PATH="$root/usr/lib" ldd "$f" 2>/dev/null |
+	LD_LIBRARY_PATH="$root/usr/lib:$root/usr/lib/$multiarch" ldd "$f" 2>/dev/null |
 		sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'
 done | sort -u | while read -r lib; do
 	case "$lib" in "$root"/*) continue ;; esac
