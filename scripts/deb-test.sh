@@ -21,7 +21,7 @@
 set -u
 build=${1:?usage: deb-test.sh BUILD_DIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 out=$(cd "$build/deb" && pwd)
 version=$(sed -n 's/^VERSION[[:space:]]*:= *//p' Makefile)
 multiarch=$(gcc -print-multiarch)
@@ -115,6 +115,7 @@ for rel in $kernels; do
 	scripts/vm/scan.sh "$log/vm-$rel.log" "deb vm $rel" > "$log/scan-$rel.log"
 	grep -E '^(not ok|# kernel:)' "$log/scan-$rel.log"
 	# The VM's KTAP results and problems count one by one.
+	# shellcheck disable=SC2046 # two numbers
 	set -- $(tail -n 1 "$log/scan-$rel.log" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed, .*/\1 \2/p')
 	if [ $# -eq 2 ] && [ "$1" -gt 0 ]; then
 		passed=$((passed + $1)) failed=$((failed + $2))

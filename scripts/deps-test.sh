@@ -10,8 +10,9 @@
 set -u
 build=${1:?usage: deps-test.sh BUILD_DIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/deps-test.XXXXXX")
+cd "$top" || exit 1
+mkdir -p "$build"
+tmp=$(mktemp -d "$(cd "$build" && pwd)/deps-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # dpkg-query -W -f=FORMAT PKG...: a line per package it knows, exit 1 if
