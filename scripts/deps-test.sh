@@ -39,7 +39,7 @@ chmod +x "$tmp/dpkg-query" "$tmp/apt-get"
 export ETW_DPKG_QUERY="$tmp/dpkg-query" ETW_APT_GET="$tmp/apt-get" ETW_FAKE_APT_LOG="$tmp/apt.log"
 
 headers=linux-headers-$(uname -r)
-every="gcc libc6-dev libexpat1-dev libelf-dev libdw-dev"
+every="gcc libc6-dev libexpat1-dev libelf-dev libdw-dev libsystemd-dev"
 fail=0
 n=0
 check() { # check NAME OK
@@ -78,16 +78,16 @@ echo "TAP version 13"
 echo "1..7"
 make_with "" "" ; rc=$?
 { [ $rc -ne 0 ] && one_message $every "$headers"; }
-check "make on a machine without any: one message names all six, nothing built" $?
+check "make on a machine without any: one message names all seven, nothing built" $?
 cat "$tmp/out" | sed 's/^/# /'
 
 make_with "gcc libc6-dev libexpat1-dev" "$top" ; rc=$?
-{ [ $rc -ne 0 ] && one_message libelf-dev libdw-dev; }
-check "make with headers (KDIR), gcc and expat: names libelf-dev and libdw-dev only" $?
+{ [ $rc -ne 0 ] && one_message libelf-dev libdw-dev libsystemd-dev; }
+check "make with headers (KDIR), gcc and expat: names libelf-dev, libdw-dev and libsystemd-dev only" $?
 
 make_with "gcc libc6-dev libexpat1-dev libelf-dev" "" -n lib ; rc=$?
 [ $rc -eq 0 ] && ! grep -q 'missing Debian packages' "$tmp/out"
-check "make lib needs neither libdw-dev nor kernel headers" $?
+check "make lib needs neither libdw-dev, libsystemd-dev nor kernel headers" $?
 
 make_with "$every" "" -n tools ; rc=$?
 check "make tools with every library: no message" $rc
@@ -103,7 +103,7 @@ check "make with everything: no message" $?
 rm -f "$tmp/apt.log"
 make_with "gcc libexpat1-dev" "" deps ; rc=$?
 [ $rc -eq 0 ] && [ "$(cat "$tmp/apt.log" 2>/dev/null)" = \
-	"install -y --no-install-recommends libc6-dev libelf-dev libdw-dev $headers" ]
+	"install -y --no-install-recommends libc6-dev libelf-dev libdw-dev libsystemd-dev $headers" ]
 check "make deps: apt-get install of exactly the missing ones" $?
 
 exit $fail

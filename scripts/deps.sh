@@ -17,9 +17,9 @@ apt_get=${ETW_APT_GET:-apt-get}
 
 # gcc and make build everything; libetw reads manifests with expat and
 # programs' ELF sections with libelf; etw reads debug information with
-# libdw (elfutils).
+# libdw (elfutils) and writes to the journal with libsystemd.
 lib="gcc libc6-dev libexpat1-dev libelf-dev"
-tools="gcc libc6-dev libdw-dev libelf-dev"
+tools="gcc libc6-dev libdw-dev libelf-dev libsystemd-dev"
 pkgs=
 for goal in "${@:-all}"; do
 	case "$goal" in
