@@ -206,12 +206,13 @@ UNIT_BINS	+= $(BUILD)/tests/etl_fuzz_asan $(BUILD)/tests/consumer_api_asan
 UNIT_BINS	+= $(BUILD)/tests/decode_kernel_asan
 UNIT_BINS	+= $(BUILD)/tests/manifest_parse_asan $(BUILD)/tests/tdh_tracelogging_asan
 UNIT_BINS	+= $(BUILD)/tests/mof_schema_asan
+UNIT_BINS	+= $(BUILD)/tests/wpp_tmf_asan
 endif
 
-# Manifests, MOF schemas and TraceLogging schemas with bytes changed,
-# under ASan too.
+# Manifests, MOF schemas, TraceLogging schemas, TMF texts and WPP
+# payloads with bytes changed, under ASan too.
 $(BUILD)/tests/manifest_parse_asan $(BUILD)/tests/tdh_tracelogging_asan \
-	$(BUILD)/tests/mof_schema_asan: \
+	$(BUILD)/tests/mof_schema_asan $(BUILD)/tests/wpp_tmf_asan: \
 		$(BUILD)/tests/%_asan: libetw/tests/%.c libetw/tests/etl_test.h \
 		libetw/tests/tdh_consumer.h $(LIB_SRCS) $(wildcard libetw/src/*/*.h) \
 		$(LIB_HDRS) $(KSRC)/.stamp
