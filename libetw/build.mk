@@ -159,6 +159,9 @@ $(BUILD)/tests/eventlog_journal: $(BUILD)/bin/etw libetw/tests/etl_test.h
 $(BUILD)/tests/eventlog_journal: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: $(BUILD)/bin/etw
 $(BUILD)/tests/decode_kernel $(BUILD)/tests/decode_kernel_asan: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
+# WPP records through etw dump --tmf.
+$(BUILD)/tests/wpp_records: $(BUILD)/bin/etw
+$(BUILD)/tests/wpp_records: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 # etw without the module (no_module) runs this build's etw too.
 $(BUILD)/tests/no_module: $(BUILD)/bin/etw
 $(BUILD)/tests/no_module: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'

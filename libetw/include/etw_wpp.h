@@ -142,6 +142,13 @@ struct etw_wpp_message {
 int etw_wpp_format(struct etw_wpp_formatter *f, struct etw_tmf_store *store,
 		   const struct etw_etl_event *ev, struct etw_wpp_message *out);
 
+/*
+ * A FILETIME as tracefmt shows times, "MM/DD/YYYY-HH:MM:SS.mmm", in UTC
+ * or the local time zone, at buf (ETW_WPP_TIME_STRLEN bytes suffice).
+ */
+#define ETW_WPP_TIME_STRLEN	32
+void etw_wpp_format_time(uint64_t filetime, bool gmt, char *buf, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -394,6 +394,10 @@ TDHAPI TdhOpenDecodingHandle(PTDH_HANDLE Handle);
 TDHAPI TdhCloseDecodingHandle(TDH_HANDLE Handle);
 TDHAPI TdhSetDecodingParameter(TDH_HANDLE Handle, PTDH_CONTEXT TdhContext);
 TDHAPI TdhGetDecodingParameter(TDH_HANDLE Handle, PTDH_CONTEXT TdhContext);
+TDHAPI TdhGetWppMessage(TDH_HANDLE Handle, PEVENT_RECORD EventRecord,
+			PULONG BufferSize, PBYTE Buffer);
+TDHAPI TdhGetWppProperty(TDH_HANDLE Handle, PEVENT_RECORD EventRecord,
+			 PWSTR PropertyName, PULONG BufferSize, PBYTE Buffer);
 
 /* The helpers of Windows' tdh.h: a string at an offset, or NULL if 0. */
 #define LIBETW_TDH_AT(base, off) \

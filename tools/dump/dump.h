@@ -14,6 +14,7 @@
 
 #include <etw_etl.h>
 #include <etw_decode.h>
+#include <etw_wpp.h>
 
 /* A growable string; all strings it holds are NUL-terminated. */
 struct sbuf {
@@ -83,7 +84,26 @@ struct dump_event {
 	/* Manifest events: level, task, ... names and message; or why raw. */
 	struct kv_list rendering;
 	const char *warning;		/* or NULL */
+	/* WPP records with TMFs at hand: tracefmt's line and the result. */
+	const char *wpp_line;		/* or NULL */
+	int wpp_ret;			/* of etw_wpp_format() */
 };
+
+/*
+ * The TMF files of a run (dump/wpp.c) and tracefmt's counts: format
+ * errors (data that does not match its TMF) and unknowns (no TMF).
+ */
+struct dump_wpp {
+	struct etw_tmf_store *store;
+	struct etw_wpp_formatter *fmt;
+	struct etw_wpp_message m;
+	bool gmt;			/* times in UTC */
+	uint64_t format_errors;
+	uint64_t unknowns;
+};
+
+int dump_wpp_new(struct dump_wpp **w, const struct etw_wpp_options *o);
+void dump_wpp_free(struct dump_wpp *w);
 
 /* A record being rendered, reused from record to record. */
 struct dump_prep {
@@ -96,6 +116,7 @@ struct dump_prep {
 	struct etw_decoded_event dec;
 	int dec_ret;			/* of etw_decode_etl_event() */
 	struct dump_procs *procs;	/* names processes, or NULL */
+	struct dump_wpp *wpp;		/* formats WPP records, or NULL */
 	struct sbuf warning;		/* and the message (dump/rendering.c) */
 	/* The last provider's GUID as text and its kernel group name. */
 	bool last_valid;
@@ -121,6 +142,9 @@ bool dump_decode(struct dump_prep *pp, const struct etw_etl_event *ev,
 void dump_rendering(struct dump_prep *pp, const struct etw_etl_event *ev);
 void dump_message(struct sbuf *sb, const char *msg,
 		  const struct etw_decoded_event *dec);
+
+/* A WPP record's fields, names and message from its TMF (dump/wpp.c). */
+void dump_wpp_prepare(struct dump_prep *pp, const struct etw_etl_event *ev);
 
 /* Everything the formats print into pp->e; with !full only the names. */
 void dump_prepare(struct dump_prep *pp, const struct etw_etl_event *ev,
@@ -215,6 +239,8 @@ struct dump {
 	uint64_t events;		/* written in this file */
 	bool in_events;			/* the file's event list is open */
 	const char *path;
+	const struct etw_etl_header *header;	/* of the file being read */
+	struct dump_wpp *wpp;		/* TMF files, or NULL */
 	struct kv_list kvs;		/* scratch for the formats */
 	struct sbuf sb;			/* and another */
 };
@@ -225,7 +251,8 @@ void event_kvs(const struct dump_event *e, struct kv_list *l);
 /* Hex and ASCII, 16 bytes a line, each line starting with indent. */
 void hexdump(FILE *out, const void *data, size_t n, const char *indent);
 
-extern const struct dump_format dump_text, dump_csv, dump_json, dump_xml;
+extern const struct dump_format dump_text, dump_csv, dump_json, dump_xml,
+	dump_tracefmt;
 
 /* Escapers: each writes s (UTF-8, repaired) for its format. */
 void put_json_string(FILE *out, const char *s);

@@ -13,7 +13,7 @@
 #include "dump/dump.h"
 
 static const struct dump_format *const formats[] = {
-	&dump_text, &dump_csv, &dump_json, &dump_xml,
+	&dump_text, &dump_csv, &dump_json, &dump_xml, &dump_tracefmt,
 };
 
 const struct dump_format *dump_find_format(const char *name)
@@ -130,6 +130,9 @@ void dump_prepare(struct dump_prep *pp, const struct etw_etl_event *ev,
 	ext_items(pp, ev);
 	payload(pp, ev, true);
 	dump_rendering(pp, ev);
+	e->wpp_line = NULL;
+	if (pp->wpp && ev->kind == ETW_ETL_KIND_MESSAGE)
+		dump_wpp_prepare(pp, ev);
 	e->payload_pid = UINT32_MAX;
 	e->process_name = pp->procs ? procs_name(pp->procs, ev, &pp->dec,
 						 pp->dec_ret, &e->payload_pid) :

@@ -126,6 +126,10 @@ ETW_EXPORT TDHSTATUS WINAPI TdhGetEventInformation(PEVENT_RECORD Event,
 	if (!Event || !BufferSize)
 		return ERROR_INVALID_PARAMETER;
 	err = tdh_describe(Event, TdhContextCount, TdhContext, &d, &ps);
+	/* WPP: no other source knows it; its TMF does, if one is named. */
+	if (err == ERROR_NOT_FOUND && tdh_is_wpp(Event))
+		return tdh_wpp_event_info(Event, TdhContextCount, TdhContext,
+					  Buffer, BufferSize);
 	if (err)
 		return err;
 	return tdh_copy_out(Buffer, BufferSize, d->tei, d->tei_size);

@@ -6,6 +6,7 @@
 #ifndef LIBETW_DECODE_TDH_INTERNAL_H
 #define LIBETW_DECODE_TDH_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <tdh.h>
@@ -36,5 +37,41 @@ ULONG tdh_describe(const EVENT_RECORD *ev, ULONG nctx, const TDH_CONTEXT *ctx,
 
 /* Copy @size bytes to @buf if *@buf_size allows; sets *@buf_size. */
 ULONG tdh_copy_out(void *buf, ULONG *buf_size, const void *src, size_t size);
+
+/* ---- WPP (tdh_wpp.c, tdh_handle.c) ---- */
+
+struct etw_tmf_store;
+struct etw_wpp_formatter;
+
+/* What a decoding handle's parameters make for WPP decoding. */
+struct tdh_wpp {
+	struct etw_tmf_store *store;
+	struct etw_wpp_formatter *fmt;
+	bool gmt;			/* TDH_CONTEXT_WPP_GMT */
+	unsigned int pointer_size;	/* TDH_CONTEXT_POINTERSIZE, or 0 */
+};
+
+/*
+ * The handle's WPP state, made from its parameters when they changed,
+ * with the handle locked; NULL and *err (ERROR_INVALID_PARAMETER for a
+ * handle that is none, ERROR_NOT_ENOUGH_MEMORY).
+ */
+struct tdh_wpp *tdh_handle_wpp_lock(TDH_HANDLE h, ULONG *err);
+void tdh_handle_wpp_unlock(TDH_HANDLE h);
+
+/* A record ProcessTrace made of a MESSAGE_TRACE_HEADER. */
+bool tdh_is_wpp(const EVENT_RECORD *ev);
+
+/*
+ * Add to @s the TMF file @file and the search path @path (either may be
+ * NULL), then TRACE_FORMAT_SEARCH_PATH.  0 or -ENOMEM.
+ */
+int tdh_wpp_fill_store(struct etw_tmf_store *s, const char *file,
+		       const char *path);
+
+/* TdhGetEventInformation of a WPP record (DecodingSourceWPP). */
+ULONG tdh_wpp_event_info(const EVENT_RECORD *ev, ULONG nctx,
+			 const TDH_CONTEXT *ctx, PTRACE_EVENT_INFO buf,
+			 ULONG *size);
 
 #endif /* LIBETW_DECODE_TDH_INTERNAL_H */

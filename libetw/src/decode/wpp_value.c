@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../common/internal.h"
 #include "wpp.h"
 
 /*
@@ -199,6 +200,17 @@ void wpp_time_text(uint64_t filetime, bool gmt, struct wpp_buf *out)
 	wb_printf(out, "%02d/%02d/%04d-%02d:%02d:%02d.%03u", tm.tm_mon + 1,
 		  tm.tm_mday, tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
 		  tm.tm_sec, ms);
+}
+
+ETW_EXPORT void etw_wpp_format_time(uint64_t filetime, bool gmt, char *buf,
+				    size_t size)
+{
+	struct wpp_buf b = { 0 };
+
+	wb_reset(&b);
+	wpp_time_text(filetime, gmt, &b);
+	snprintf(buf, size, "%s", b.p ? b.p : "");
+	wb_free(&b);
 }
 
 /* 100 ns units as seconds: "-1.5000000s". */

@@ -348,10 +348,14 @@ static int parse_message(struct rec *r)
 		ev->process_id = (uint32_t)etl_get_le(r->p + pos - 4, 4);
 		ev->has |= ETW_ETL_HAS_IDS;
 	}
-	if (opt & ETL_MSG_POINTER32)
+	/* The writer's pointer size, as a consumer's header flags say it. */
+	if (opt & ETL_MSG_POINTER32) {
 		ev->pointer_size = 4;
-	else if (opt & ETL_MSG_POINTER64)
+		ev->flags |= ETW_ETL_FLAG_32_BIT_HEADER;
+	} else if (opt & ETL_MSG_POINTER64) {
 		ev->pointer_size = 8;
+		ev->flags |= ETW_ETL_FLAG_64_BIT_HEADER;
+	}
 	set_data(r, pos);
 	return 0;
 }
