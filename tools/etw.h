@@ -33,6 +33,7 @@ int cmd_mof(int argc, char **argv);
 int cmd_eventlog(int argc, char **argv);
 int cmd_mc(int argc, char **argv);
 int cmd_logger(int argc, char **argv);
+int cmd_wpp_extract(int argc, char **argv);
 
 /* Print "etw: <message>" to stderr; returns 1 (the exit code for errors). */
 int etw_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

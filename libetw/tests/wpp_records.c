@@ -41,18 +41,35 @@ static const GUID other_guid = { 0x0badf00d, 0x0001, 0x3002,
 	{ 0x80, 0, 0, 0, 0, 0, 0, 1 } };
 #define MSG_GUID_STR	"5a1c1d4e-7b2f-3c44-9d01-23456789abcd"
 
-static const char tmf[] =
-	"// PDB:  wpptest.pdb\n"
-	MSG_GUID_STR " wpptest // SRC=main.c MJ=Comp MN=Sub\n"
-	"#typev main_c20 10 \"%0Hello, %10!d! %11!s!\" //   LEVEL=TRACE_LEVEL_INFORMATION FLAGS=FLAG_ONE FUNC=main\n"
-	"{\n"
-	"x, ItemLong -- 10\n"
-	"name, ItemString -- 11\n"
+/*
+ * What etw wpp's generated code puts into a program: the TMF texts in
+ * the .etw.tmf section, each ended by its NUL; a header traced from two
+ * sources gives its text twice.
+ */
+#define TMF_BODY \
+	"// PDB:  wpptest.pdb\n" \
+	MSG_GUID_STR " wpptest // SRC=main.c MJ=Comp MN=Sub\n" \
+	"#typev main_c20 10 \"%0Hello, %10!d! %11!s!\" //   LEVEL=TRACE_LEVEL_INFORMATION FLAGS=FLAG_ONE FUNC=main\n" \
+	"{\n" \
+	"x, ItemLong -- 10\n" \
+	"name, ItemString -- 11\n" \
+	"}\n" \
+	"#typev main_c30 11 \"%0Function Return=%10!s!\" //   LEVEL=TRACE_LEVEL_ERROR FLAGS=FLAG_TWO FUNC=work\n" \
+	"{\n" \
+	"status, ItemNTSTATUS -- 10\n" \
 	"}\n"
-	"#typev main_c30 11 \"%0Function Return=%10!s!\" //   LEVEL=TRACE_LEVEL_ERROR FLAGS=FLAG_TWO FUNC=work\n"
-	"{\n"
-	"status, ItemNTSTATUS -- 10\n"
-	"}\n";
+#define OTHER_TMF \
+	"0badf00d-0001-3002-8000-000000000002 other // SRC=o.c MJ= MN=\n" \
+	"#typev o_c1 10 \"%0o\" // LEVEL= FLAGS= FUNC=f\n{\n}\n"
+
+__attribute__((section(ETW_WPP_TMF_SECTION), used))
+static const char section_1[] = TMF_BODY;
+__attribute__((section(ETW_WPP_TMF_SECTION), used))
+static const char section_2[] = OTHER_TMF;
+__attribute__((section(ETW_WPP_TMF_SECTION), used))
+static const char section_3[] = TMF_BODY;
+
+static const char tmf[] = TMF_BODY;
 
 struct props {
 	EVENT_TRACE_PROPERTIES p;
@@ -282,6 +299,71 @@ TEST_F(wpp, tmf_errors_name_the_file)
 	EXPECT_NE(NULL, strstr(out, "no .etw.tmf section")) {
 		TH_LOG("%s", out);
 	}
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[4096];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+TEST_F(wpp, extract_and_dump_from_a_binary)
+{
+	char self_path[512], opts[1024], out_dir[256], path[512], want[512], p[128];
+	ssize_t n = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+	int status;
+	char *out, *text;
+	FILE *pipe;
+
+	ASSERT_GT(n, 0);
+	self_path[n] = '\0';
+	snprintf(out_dir, sizeof(out_dir), "%s/extracted", self->dir);
+	ASSERT_EQ(0, mkdir(out_dir, 0755));
+	snprintf(opts, sizeof(opts), "%s wpp-extract -o '%s' '%s' 2>&1", ETW_TOOL_PATH,
+		 out_dir, self_path);
+	pipe = popen(opts, "r");
+	ASSERT_NE(NULL, pipe);
+	n = (ssize_t)fread(want, 1, sizeof(want) - 1, pipe);
+	want[n > 0 ? n : 0] = '\0';
+	EXPECT_EQ(0, pclose(pipe));
+	EXPECT_NE(NULL, strstr(want, "2 TMF files written")) {
+		TH_LOG("%s", want);
+	}
+	snprintf(path, sizeof(path), "%s/%s.tmf", out_dir, MSG_GUID_STR);
+	text = slurp(path);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ(tmf, text);
+	snprintf(path, sizeof(path), "%s/0badf00d-0001-3002-8000-000000000002.tmf", out_dir);
+	text = slurp(path);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ(OTHER_TMF, text);
+
+	/* The extracted files, and the binary itself, format the records. */
+	snprintf(opts, sizeof(opts), "--gmt --tmf '%s'", out_dir);
+	out = run("TRACE_FORMAT_PREFIX=", opts, self->etl, &status);
+	prefix(self, 0, p, sizeof(p));
+	snprintf(want, sizeof(want), "\n%sHello, 1 Hi\n", p);
+	EXPECT_NE(NULL, strstr(out, want)) {
+		TH_LOG("%s", out);
+	}
+	snprintf(opts, sizeof(opts), "--gmt --wpp-binary '%s'", self_path);
+	out = run("TRACE_FORMAT_PREFIX=", opts, self->etl, &status);
+	EXPECT_EQ(0, status);
+	EXPECT_NE(NULL, strstr(out, want)) {
+		TH_LOG("%s", out);
+	}
+	/* Not a folder; no section. */
+	snprintf(opts, sizeof(opts), "%s wpp-extract -o /nonexistent '%s' 2>&1", ETW_TOOL_PATH,
+		 self_path);
+	EXPECT_NE(0, system(opts));
 }
 
 /* ---- ProcessTrace and TDH ---- */
