@@ -340,9 +340,14 @@ static void section_error(struct etw_tmf_error *err, const char *path,
 			 strerror(-ret));
 }
 
-ETW_EXPORT int etw_tmf_store_add_binary(struct etw_tmf_store *s,
-					const char *path,
-					struct etw_tmf_error *err)
+/*
+ * Each text of a binary's section, parsed, to fn with the name errors
+ * give it ("prog(.etw.tmf #2)"); stops at the first error.
+ */
+static int each_text(const char *path,
+		     int (*fn)(void *ctx, const char *text, size_t len,
+			       struct wpp_tmf *t),
+		     void *ctx, struct etw_tmf_error *err)
 {
 	struct section_text t;
 	size_t size, pos = 0;
@@ -354,17 +359,58 @@ ETW_EXPORT int etw_tmf_store_add_binary(struct etw_tmf_store *s,
 		section_error(err, path, ret);
 		return ret;
 	}
-	pthread_mutex_lock(&s->lock);
 	while (!ret && next_text(data, size, &pos, &t)) {
+		struct wpp_tmf *tmf;
 		char name[300];
 
 		snprintf(name, sizeof(name), "%s(%s #%u)", path,
 			 ETW_WPP_TMF_SECTION, ++k);
-		ret = add_text_locked(s, t.text, t.len, name, err);
+		ret = wpp_tmf_parse(t.text, t.len, name, &tmf, err);
+		if (!ret)
+			ret = fn(ctx, t.text, t.len, tmf);
 	}
-	pthread_mutex_unlock(&s->lock);
 	free(data);
 	return ret;
+}
+
+/* Into the store, which keeps the parsed text (locked). */
+static int adopt_text(void *ctx, const char *text, size_t len,
+		      struct wpp_tmf *t)
+{
+	int ret = adopt(ctx, t);
+
+	if (ret)
+		wpp_tmf_free(t);
+	return ret;
+}
+
+ETW_EXPORT int etw_tmf_store_add_binary(struct etw_tmf_store *s,
+					const char *path,
+					struct etw_tmf_error *err)
+{
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	ret = each_text(path, adopt_text, s, err);
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+struct texts_ctx {
+	int (*fn)(void *ctx, const struct etw_etl_guid *guid, const char *text,
+		  size_t len);
+	void *ctx;
+};
+
+/* To the caller's function with the GUID of its first line. */
+static int hand_text(void *ctx, const char *text, size_t len,
+		     struct wpp_tmf *t)
+{
+	struct texts_ctx *c = ctx;
+	struct etw_etl_guid g = t->headers[0].guid;
+
+	wpp_tmf_free(t);
+	return c->fn(c->ctx, &g, text, len);
 }
 
 ETW_EXPORT int etw_tmf_binary_texts(const char *path,
@@ -372,33 +418,9 @@ ETW_EXPORT int etw_tmf_binary_texts(const char *path,
 					      const char *text, size_t len),
 				    void *ctx, struct etw_tmf_error *err)
 {
-	struct section_text t;
-	size_t size, pos = 0;
-	void *data;
-	int ret = decode_elf_section(path, ETW_WPP_TMF_SECTION, &data, &size);
-	unsigned int k = 0;
+	struct texts_ctx c = { fn, ctx };
 
-	if (ret) {
-		section_error(err, path, ret);
-		return ret;
-	}
-	while (!ret && next_text(data, size, &pos, &t)) {
-		struct etw_etl_guid g;
-		struct wpp_tmf *tmf;
-		char name[300];
-
-		snprintf(name, sizeof(name), "%s(%s #%u)", path,
-			 ETW_WPP_TMF_SECTION, ++k);
-		/* Only a text that parses, and its GUID from its first line. */
-		ret = wpp_tmf_parse(t.text, t.len, name, &tmf, err);
-		if (!ret) {
-			g = tmf->headers[0].guid;
-			wpp_tmf_free(tmf);
-			ret = fn(ctx, &g, t.text, t.len);
-		}
-	}
-	free(data);
-	return ret;
+	return each_text(path, hand_text, &c, err);
 }
 
 static bool tried(struct etw_tmf_store *s, const struct etw_etl_guid *g)

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "manifest.h"
 #include "wpp.h"
 
 /* ---- an arena: everything of one text, freed at once ---- */
@@ -158,51 +159,6 @@ static struct span trim(const char *s, size_t n)
 	return (struct span){ s, n };
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (36 chars) at s. */
-static bool parse_guid(const char *s, size_t n, struct etw_etl_guid *g)
-{
-	static const int dash[] = { 8, 13, 18, 23 };
-	uint8_t b[16];
-	int k = 0;
-
-	if (n != 36)
-		return false;
-	for (int i = 0; i < 4; i++)
-		if (s[dash[i]] != '-')
-			return false;
-	for (size_t i = 0; i < 36; ) {
-		int hi, lo;
-
-		if (s[i] == '-') {
-			i++;
-			continue;
-		}
-		hi = hexval(s[i]);
-		lo = hexval(s[i + 1]);
-		if (hi < 0 || lo < 0)
-			return false;
-		b[k++] = (uint8_t)(hi << 4 | lo);
-		i += 2;
-	}
-	g->data1 = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-		   (uint32_t)b[2] << 8 | b[3];
-	g->data2 = (uint16_t)(b[4] << 8 | b[5]);
-	g->data3 = (uint16_t)(b[6] << 8 | b[7]);
-	memcpy(g->data4, b + 8, 8);
-	return true;
-}
-
 /* The value of KEY= in a trailer ("// SRC=x MJ= MN="), or "". */
 static const char *trailer_value(struct parser *p, struct span tr,
 				 const char *key)
@@ -223,29 +179,39 @@ static const char *trailer_value(struct parser *p, struct span tr,
 	return "";
 }
 
+/* The next blank-separated word of *l, consumed. */
+static struct span word(struct span *l)
+{
+	size_t i = 0;
+	struct span w;
+
+	while (i < l->n && !isspace((unsigned char)l->s[i]))
+		i++;
+	w = (struct span){ l->s, i };
+	*l = trim(l->s + i, l->n - i);
+	return w;
+}
+
 static int header_line(struct parser *p, struct span l)
 {
 	struct wpp_header *h;
-	const char *s = l.s;
-	size_t n = l.n, g = 36;
-	struct span rest, name, tr = { "", 0 };
+	struct span rest = l, g = word(&rest), name, tr = { "", 0 };
 	const char *cmt;
+	char guid[40];
+	GUID w;
 
-	if (n && *s == '{') {
-		s++;
-		n--;
-		g = 37;
-	}
-	if (n < g)
+	if (g.n >= sizeof(guid))
+		return fail(p, "not a TMF line (a GUID, #typev, #enumv or // comment)");
+	memcpy(guid, g.s, g.n);
+	guid[g.n] = '\0';
+	if (!mf_guid(guid, &w))
 		return fail(p, "not a TMF line (a GUID, #typev, #enumv or // comment)");
 	if (!grow((void **)&p->t->headers, &p->header_cap, p->t->header_count,
 		  sizeof(*h)))
 		return nomem(p);
 	h = &p->t->headers[p->t->header_count];
 	memset(h, 0, sizeof(*h));
-	if (!parse_guid(s, 36, &h->guid) || (g == 37 && s[36] != '}'))
-		return fail(p, "not a TMF line (a GUID, #typev, #enumv or // comment)");
-	rest = trim(s + g, n - g);
+	memcpy(&h->guid, &w, sizeof(h->guid));
 	cmt = memmem(rest.s, rest.n, "//", 2);
 	name = trim(rest.s, cmt ? (size_t)(cmt - rest.s) : rest.n);
 	if (cmt)
@@ -280,19 +246,6 @@ static bool number(struct span s, unsigned long max, unsigned long *v)
 	}
 	*v = x;
 	return true;
-}
-
-/* The next blank-separated word of *l, consumed. */
-static struct span word(struct span *l)
-{
-	size_t i = 0;
-	struct span w;
-
-	while (i < l->n && !isspace((unsigned char)l->s[i]))
-		i++;
-	w = (struct span){ l->s, i };
-	*l = trim(l->s + i, l->n - i);
-	return w;
 }
 
 static int typev_line(struct parser *p, struct span l, struct wpp_msg **out)
