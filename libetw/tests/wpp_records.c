@@ -57,6 +57,10 @@ static const GUID other_guid = { 0x0badf00d, 0x0001, 0x3002,
 	"#typev main_c30 11 \"%0Function Return=%10!s!\" //   LEVEL=TRACE_LEVEL_ERROR FLAGS=FLAG_TWO FUNC=work\n" \
 	"{\n" \
 	"status, ItemNTSTATUS -- 10\n" \
+	"}\n" \
+	"#typev main_c40 12 \"%0p=%10!p!\" //   LEVEL=TRACE_LEVEL_VERBOSE FLAGS=FLAG_ONE FUNC=main\n" \
+	"{\n" \
+	"ptr, ItemPtr -- 10\n" \
 	"}\n"
 #define OTHER_TMF \
 	"0badf00d-0001-3002-8000-000000000002 other // SRC=o.c MJ= MN=\n" \
@@ -102,6 +106,7 @@ FIXTURE_SETUP(wpp)
 	struct props b = { 0 };
 	CONTROLTRACE_ID h;
 	uint32_t one = 1, st = 0x8000000f;
+	uint64_t ptr = 0x1122334455667788ull;
 	char path[256];
 	struct etw_etl *etl;
 	struct etw_etl_event ev;
@@ -134,6 +139,8 @@ FIXTURE_SETUP(wpp)
 	EXPECT_EQ(ERROR_SUCCESS, TraceMessage(h, WPP_FLAGS, (LPGUID)&msg_guid, 10,
 					      &one, sizeof(one), "Hi", (size_t)2,
 					      NULL, (size_t)0));
+	EXPECT_EQ(ERROR_SUCCESS, TraceMessage(h, WPP_FLAGS, (LPGUID)&msg_guid, 12,
+					      &ptr, sizeof(ptr), NULL, (size_t)0));
 	memset(&b, 0, sizeof(b));
 	b.p.Wnode.BufferSize = sizeof(b);
 	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP));
@@ -503,6 +510,32 @@ static void check_tdh(struct __test_metadata *_metadata, struct seen *s,
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, TdhGetWppMessage(NULL, r, &size, buf));
 }
 
+/* TDH_CONTEXT_WPP_TMFFILE, and TDH_CONTEXT_POINTERSIZE over the record's. */
+static void check_tmf_file_and_pointer_size(struct __test_metadata *_metadata,
+					    struct seen *s, PEVENT_RECORD r)
+{
+	char file[256];
+	TDH_CONTEXT ctx = { .ParameterType = TDH_CONTEXT_WPP_TMFFILE };
+	TDH_CONTEXT ps = { .ParameterType = TDH_CONTEXT_POINTERSIZE, .ParameterValue = 4 };
+	BYTE buf[256];
+	ULONG size = sizeof(buf);
+	TDH_HANDLE h;
+
+	snprintf(file, sizeof(file), "%s/%s.tmf", s->tmfdir, MSG_GUID_STR);
+	ctx.ParameterValue = (ULONGLONG)(uintptr_t)wstr(file);
+	ASSERT_EQ(ERROR_SUCCESS, TdhOpenDecodingHandle(&h));
+	ASSERT_EQ(ERROR_SUCCESS, TdhSetDecodingParameter(h, &ctx));
+	ASSERT_EQ(ERROR_SUCCESS, TdhGetWppMessage(h, r, &size, buf));
+	EXPECT_STREQ("p=1122334455667788", narrow(buf));
+	ASSERT_EQ(ERROR_SUCCESS, TdhSetDecodingParameter(h, &ps));
+	size = sizeof(buf);
+	ASSERT_EQ(ERROR_SUCCESS, TdhGetWppMessage(h, r, &size, buf));
+	EXPECT_STREQ("p=55667788", narrow(buf));
+	ps.ParameterValue = 5;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, TdhSetDecodingParameter(h, &ps));
+	EXPECT_EQ(ERROR_SUCCESS, TdhCloseDecodingHandle(h));
+}
+
 static void WINAPI on_record(PEVENT_RECORD r)
 {
 	struct seen *s = r->UserContext;
@@ -529,7 +562,9 @@ static void WINAPI on_record(PEVENT_RECORD r)
 		return;
 	}
 	EXPECT_EQ(0, memcmp(&h->ProviderId, &msg_guid, sizeof(GUID)));
-	EXPECT_EQ(s->wpp == 2 ? 11 : 10, h->EventDescriptor.Id);
+	EXPECT_EQ(s->wpp == 2 ? 11 : s->wpp == 5 ? 12 : 10, h->EventDescriptor.Id);
+	if (s->wpp == 5)
+		check_tmf_file_and_pointer_size(_metadata, s, r);
 	EXPECT_EQ(getpid(), (pid_t)h->ProcessId);
 	if (s->wpp == 1) {
 		ASSERT_EQ(7, r->UserDataLength);
@@ -552,7 +587,7 @@ TEST_F(wpp, process_trace_and_tdh)
 	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
 	EXPECT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
 	CloseTrace(h);
-	EXPECT_EQ(4, s.wpp);
+	EXPECT_EQ(5, s.wpp);
 	EXPECT_GT(s.other, 0);
 }
 

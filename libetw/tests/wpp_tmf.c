@@ -109,6 +109,26 @@ static const char all_items[] =
 	"{\n"
 	"n, ItemLong -- 10\n"
 	"}\n"
+	"#typev items_c8 17 \"%0v6=%10!s! mac=%11!s! w1=%12!s! w2=%13!s! sb=%14!s! ls=%15!s! uc=%16!u! lo=%17!s! hx=%18!x! ws=%19!s! rs=%20!s! fe=%21!s! id=%22!s! hr=%23!s! %24!08X!|%25!-6s!|%26!5.2s!|\" // LEVEL=L FLAGS=F FUNC=more2\n"
+	"{\n"
+	"a, ItemIPV6Addr -- 10\n"
+	"b, ItemMACAddr -- 11\n"
+	"c, ItemWaitTime -- 12\n"
+	"d, ItemWaitTime -- 13\n"
+	"e, ItemSetByte(A,B) -- 14\n"
+	"f, ItemListShort(zero,one) -- 15\n"
+	"g, ItemUChar -- 16\n"
+	"h, ItemLongLongO -- 17\n"
+	"i, ItemULongLong -- 18\n"
+	"j, ItemWString -- 19\n"
+	"k, ItemRString -- 20\n"
+	"l, ItemFlagsEnum(_MachineState) -- 21\n"
+	"m, ItemCLSID -- 22\n"
+	"n, ItemHRESULT -- 23\n"
+	"o, ItemULong -- 24\n"
+	"p, ItemString -- 25\n"
+	"q, ItemString -- 26\n"
+	"}\n"
 	"#enumv _MachineState 3\n"
 	"{\n"
 	"Offline = 0\n"
@@ -355,6 +375,43 @@ TEST(sid_char4_hexdump_double)
 	ASSERT_EQ(0, fmt(&x, 15, &b));
 	EXPECT_STREQ("sid=S-1-5-18 f=42 cc=ABCD hex=01 AB FF dbl=2.5 2.50", x.m.text);
 	EXPECT_STREQ("f(a, b)", x.m.args[1].name);
+	fx_close(&x);
+}
+
+TEST(more_item_types_and_specs)
+{
+	static const uint8_t v6[16] = { 0xfe, 0x80, [15] = 1 };
+	static const uint8_t mac[6] = { 0x00, 0x1a, 0x2b, 0x3c, 0x4d, 0x5e };
+	static const uint8_t clsid[16] = { 1, 0, 0, 0, 2, 0, 3, 0, 4, 5, 6, 7, 8, 9, 10, 11 };
+	struct fx x;
+	struct bytes b = { 0 };
+
+	fx_open(_metadata, &x);
+	put_raw(&b, v6, 16);
+	put_raw(&b, mac, 6);
+	put(&b, (uint64_t)-20000000, 8);	/* relative: 2 s */
+	put(&b, T0, 8);
+	put(&b, 3, 1);
+	put(&b, 7, 2);
+	put(&b, 200, 1);
+	put(&b, 8, 8);
+	put(&b, 0xabcdef, 8);
+	put(&b, 0xD83D, 2);			/* U+1F600 as a surrogate pair */
+	put(&b, 0xDE00, 2);
+	put(&b, 0xD800, 2);			/* a lone surrogate */
+	put(&b, 0, 2);
+	put_raw(&b, "raw", 4);
+	put(&b, 0, 4);
+	put_raw(&b, clsid, 16);
+	put(&b, 0x80004005, 4);
+	put(&b, 0xAB, 4);
+	put_raw(&b, "ab", 3);
+	put_raw(&b, "xyz", 4);
+	ASSERT_EQ(0, fmt(&x, 17, &b));
+	EXPECT_STREQ("v6=fe80::1 mac=00-1a-2b-3c-4d-5e w1=2.0000000s w2=01/02/2026-03:04:05.678 "
+		     "sb=A | B ls=7 uc=200 lo=010 hx=abcdef ws=\xf0\x9f\x98\x80\xef\xbf\xbd rs=raw "
+		     "fe=Offline id=00000001-0002-0003-0405-060708090a0b hr=0x80004005(E_FAIL) "
+		     "000000AB|ab    |   xy|", x.m.text);
 	fx_close(&x);
 }
 
@@ -813,7 +870,7 @@ TEST(fuzz_payloads)
 			&items_guid, &dshidmini_driver, &bthps3_connect, &bthps3psm_sideband,
 		};
 		const struct etw_etl_guid *g = gs[rnd(&seed) % 4];
-		uint16_t no = g == &items_guid ? 10 + rnd(&seed) % 7 : 10 + rnd(&seed) % 40;
+		uint16_t no = g == &items_guid ? 10 + rnd(&seed) % 8 : 10 + rnd(&seed) % 40;
 		size_t len = rnd(&seed) % 64;
 		void *base;
 		size_t map;

@@ -96,16 +96,12 @@ static void prefix_var(struct fmt_ctx *c, unsigned int n,
 	case 2:
 		wpp_put_text(out, sp, c->m ? c->m->name : "Unknown");
 		return;
-	case 4: {
-		struct wpp_buf t = { 0 };
-
-		wb_reset(&t);
+	case 4:
+		wb_reset(&c->f->tmp);
 		if (r->filetime)
-			wpp_time_text(r->filetime, c->f->o.gmt, &t);
-		wpp_put_text(out, sp, t.p ? t.p : "");
-		wb_free(&t);
+			wpp_time_text(r->filetime, c->f->o.gmt, &c->f->tmp);
+		wpp_put_text(out, sp, c->f->tmp.p ? c->f->tmp.p : "");
 		return;
-	}
 	case 3:
 		v = r->thread_id;
 		break;
