@@ -129,11 +129,12 @@ static const char all_items[] =
 	"p, ItemString -- 25\n"
 	"q, ItemString -- 26\n"
 	"}\n"
-	"#enumv _MachineState 3\n"
+	"#enumv _MachineState 4\n"
 	"{\n"
 	"Offline = 0\n"
 	"Online = 1\n"
-	"Failed = -1\n"
+	"4294967295 Failed\n"
+	"0x10 Stalled\n"
 	"}\n";
 
 static const struct etw_etl_guid items_guid = {
@@ -352,7 +353,7 @@ TEST(addresses_times_lists_sets_enums)
 	put(&b, 1, 4);
 	put(&b, (uint32_t)-1, 4);
 	ASSERT_EQ(0, fmt(&x, 14, &b));
-	EXPECT_STREQ("ip=192.168.1.20 port=443 t=01/02/2026-03:04:05.678 d=1.5000000s "
+	EXPECT_STREQ("ip=192.168.1.20 port=443 t=01/02/2026-03:04:05.678 d=1.500s "
 		     "b=true irql=DPC set=R | X | 0x100 e=Online e2=Failed", x.m.text);
 	fx_close(&x);
 }
@@ -373,7 +374,7 @@ TEST(sid_char4_hexdump_double)
 	put_raw(&b, &d, 8);
 	put_raw(&b, &d, 8);
 	ASSERT_EQ(0, fmt(&x, 15, &b));
-	EXPECT_STREQ("sid=S-1-5-18 f=42 cc=ABCD hex=01 AB FF dbl=2.5 2.50", x.m.text);
+	EXPECT_STREQ("sid=S-1-5-18 f=42 cc=ABCD hex=01 AB FF dbl=2.500000 2.50", x.m.text);
 	EXPECT_STREQ("f(a, b)", x.m.args[1].name);
 	fx_close(&x);
 }
@@ -408,7 +409,7 @@ TEST(more_item_types_and_specs)
 	put_raw(&b, "ab", 3);
 	put_raw(&b, "xyz", 4);
 	ASSERT_EQ(0, fmt(&x, 17, &b));
-	EXPECT_STREQ("v6=fe80::1 mac=00-1a-2b-3c-4d-5e w1=2.0000000s w2=01/02/2026-03:04:05.678 "
+	EXPECT_STREQ("v6=fe80::1 mac=00-1a-2b-3c-4d-5e w1=2.000s w2=01/02/2026-03:04:05.678 "
 		     "sb=A | B ls=7 uc=200 lo=010 hx=abcdef ws=\xf0\x9f\x98\x80\xef\xbf\xbd rs=raw "
 		     "fe=Offline id=00000001-0002-0003-0405-060708090a0b hr=0x80004005(E_FAIL) "
 		     "000000AB|ab    |   xy|", x.m.text);
@@ -649,6 +650,8 @@ TEST(syntax_errors_name_file_and_line)
 		  "without '<expression>, '" },
 		{ "11111111-2222-3333-4444-555555555555 a\n#enumv E 1\n{\nA = zz\n}\n", 4,
 		  "enumeration value 'zz'" },
+		{ "11111111-2222-3333-4444-555555555555 a\n#enumv E 1\n{\n7\n}\n", 4,
+		  "without '<value> <name>'" },
 		{ "11111111-2222-3333-4444-555555555555 a\n#typed x\n", 2,
 		  "unknown directive '#typed'" },
 		{ "// only comments\n", 0, "no message GUID line" },

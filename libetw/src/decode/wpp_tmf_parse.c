@@ -11,7 +11,7 @@
  *   }
  *   #enumv <EnumName> <count>       (the names ItemEnum(EnumName) shows)
  *   {
- *   <Name> = <value>
+ *   <value> <Name>                  (or <Name> = <value>)
  *   }
  *
  * No library reads this format, so it is parsed here by hand.  Anything
@@ -399,19 +399,26 @@ static int arg_line(struct parser *p, struct span l, struct wpp_arg *a)
 	return 0;
 }
 
+/*
+ * "<value> <name>" (what etw wpp writes) or "<name> = <value>"; values
+ * in decimal or 0x hex, negative or up to 32 bits unsigned.
+ */
 static int enum_entry(struct parser *p, struct span l, struct wpp_enum_entry *e)
 {
 	const char *eq = memchr(l.s, '=', l.n);
-	struct span name, val;
+	struct span rest = l, name, val;
 	char buf[32], *end;
 	long long v;
 
-	if (!eq)
-		return fail(p, "enumeration line without '<name> = <value>'");
-	name = trim(l.s, (size_t)(eq - l.s));
-	val = trim(eq + 1, l.n - (size_t)(eq + 1 - l.s));
+	if (eq) {
+		name = trim(l.s, (size_t)(eq - l.s));
+		val = trim(eq + 1, l.n - (size_t)(eq + 1 - l.s));
+	} else {
+		val = word(&rest);
+		name = rest;
+	}
 	if (!name.n || !val.n || val.n >= sizeof(buf))
-		return fail(p, "enumeration line without '<name> = <value>'");
+		return fail(p, "enumeration line without '<value> <name>'");
 	memcpy(buf, val.s, val.n);
 	buf[val.n] = '\0';
 	errno = 0;

@@ -213,14 +213,14 @@ ETW_EXPORT void etw_wpp_format_time(uint64_t filetime, bool gmt, char *buf,
 	wb_free(&b);
 }
 
-/* 100 ns units as seconds: "-1.5000000s". */
+/* 100 ns units as seconds to the millisecond, as times are: "-1.500s". */
 static void put_delta(struct wpp_buf *out, int64_t v)
 {
 	uint64_t a = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 
-	wb_printf(out, "%s%llu.%07llus", v < 0 ? "-" : "",
+	wb_printf(out, "%s%llu.%03llus", v < 0 ? "-" : "",
 		  (unsigned long long)(a / 10000000u),
-		  (unsigned long long)(a % 10000000u));
+		  (unsigned long long)(a / 10000u % 1000u));
 }
 
 static void put_code(struct wpp_buf *out, bool hex, uint32_t v,
@@ -302,7 +302,7 @@ static void item_text(struct etw_tmf_store *s, const struct wpp_arg *a,
 		double d;
 
 		memcpy(&d, p, 8);
-		wb_printf(out, "%g", d);
+		wb_printf(out, "%f", d);
 		break;
 	}
 	case WPP_K_STRING:
