@@ -141,6 +141,10 @@ FIXTURE_SETUP(wpp)
 					      NULL, (size_t)0));
 	EXPECT_EQ(ERROR_SUCCESS, TraceMessage(h, WPP_FLAGS, (LPGUID)&msg_guid, 12,
 					      &ptr, sizeof(ptr), NULL, (size_t)0));
+	/* An 8-bit string that is not UTF-8 (Windows' code page). */
+	EXPECT_EQ(ERROR_SUCCESS, TraceMessage(h, WPP_FLAGS, (LPGUID)&msg_guid, 10,
+					      &one, sizeof(one), "caf\xe9", (size_t)5,
+					      NULL, (size_t)0));
 	memset(&b, 0, sizeof(b));
 	b.p.Wnode.BufferSize = sizeof(b);
 	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP));
@@ -536,6 +540,26 @@ static void check_tmf_file_and_pointer_size(struct __test_metadata *_metadata,
 	EXPECT_EQ(ERROR_SUCCESS, TdhCloseDecodingHandle(h));
 }
 
+/* Not UTF-8: each byte as its code point. */
+static void check_latin1(struct __test_metadata *_metadata, struct seen *s,
+			 PEVENT_RECORD r)
+{
+	TDH_CONTEXT ctx = { .ParameterType = TDH_CONTEXT_WPP_TMFSEARCHPATH,
+			    .ParameterValue = (ULONGLONG)(uintptr_t)wstr(s->tmfdir) };
+	static const char want[] = "Hello, 1 caf\xe9";
+	WCHAR buf[64];
+	ULONG size = sizeof(buf);
+	TDH_HANDLE h;
+
+	ASSERT_EQ(ERROR_SUCCESS, TdhOpenDecodingHandle(&h));
+	ASSERT_EQ(ERROR_SUCCESS, TdhSetDecodingParameter(h, &ctx));
+	ASSERT_EQ(ERROR_SUCCESS, TdhGetWppMessage(h, r, &size, (PBYTE)buf));
+	ASSERT_EQ(sizeof(want) * sizeof(WCHAR), size);
+	for (size_t i = 0; i < sizeof(want); i++)
+		EXPECT_EQ((unsigned char)want[i], buf[i]);
+	TdhCloseDecodingHandle(h);
+}
+
 static void WINAPI on_record(PEVENT_RECORD r)
 {
 	struct seen *s = r->UserContext;
@@ -565,6 +589,8 @@ static void WINAPI on_record(PEVENT_RECORD r)
 	EXPECT_EQ(s->wpp == 2 ? 11 : s->wpp == 5 ? 12 : 10, h->EventDescriptor.Id);
 	if (s->wpp == 5)
 		check_tmf_file_and_pointer_size(_metadata, s, r);
+	if (s->wpp == 6)
+		check_latin1(_metadata, s, r);
 	EXPECT_EQ(getpid(), (pid_t)h->ProcessId);
 	if (s->wpp == 1) {
 		ASSERT_EQ(7, r->UserDataLength);
@@ -587,7 +613,7 @@ TEST_F(wpp, process_trace_and_tdh)
 	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
 	EXPECT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
 	CloseTrace(h);
-	EXPECT_EQ(5, s.wpp);
+	EXPECT_EQ(6, s.wpp);
 	EXPECT_GT(s.other, 0);
 }
 

@@ -285,19 +285,33 @@ ULONG tdh_wpp_event_info(const EVENT_RECORD *ev, ULONG nctx,
 
 /* ---- TdhGetWppMessage, TdhGetWppProperty ---- */
 
-/* @s (UTF-8) as UTF-16 into the caller's buffer, by the two-call rule. */
+/*
+ * @s as UTF-16 into the caller's buffer, by the two-call rule: UTF-8, or
+ * (an 8-bit string argument that is not) each byte as the code point of
+ * its value, as Latin-1 reads.
+ */
 static ULONG copy_wide(const char *s, PBYTE buf, PULONG size)
 {
-	size_t n = tdh_wsize(s);
+	size_t n = tdh_wsize(s), len = strlen(s);
 	ULONG have = *size;
 	size_t off = 0;
 
 	if (!n)
-		return ERROR_INVALID_DATA;
+		n = (len + 1) * sizeof(WCHAR);
+	if (n > 0xFFFFFFFFu)
+		return ERROR_NOT_ENOUGH_MEMORY;
 	*size = (ULONG)n;
 	if (!buf || have < n)
 		return ERROR_INSUFFICIENT_BUFFER;
-	tdh_wput(buf, &off, s);
+	if (tdh_wsize(s)) {
+		tdh_wput(buf, &off, s);
+		return ERROR_SUCCESS;
+	}
+	for (size_t i = 0; i <= len; i++) {
+		WCHAR c = (unsigned char)s[i];
+
+		memcpy(buf + i * sizeof(WCHAR), &c, sizeof(c));
+	}
 	return ERROR_SUCCESS;
 }
 
