@@ -20,7 +20,7 @@
  * decode_lookup() finds the description of a record (struct
  * decode_record, filled from an etl record or an EVENT_RECORD): the
  * source is chosen as TdhGetEventInformation does (classic and kernel
- * records: Wbem; WPP: none yet; an EVENT_SCHEMA_TL item: Tlg; else
+ * records: Wbem; WPP: none, see tdh_wpp.c; an EVENT_SCHEMA_TL item: Tlg; else
  * XMLFile), the cache asked, and on a miss the source builds it.
  */
 #ifndef LIBETW_DECODE_EVENT_INFO_H
