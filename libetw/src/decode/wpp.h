@@ -170,6 +170,14 @@ void wb_printf(struct wpp_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void wb_vprintf(struct wpp_buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+/*
+ * v in base (2..16), after '-' if neg, at least |width| characters: a
+ * positive width pads on the left with pad ('0' after the sign, or ' '),
+ * a negative one with blanks on the right.  printf's integer conversions
+ * without its cost, on the formatter's hot path.
+ */
+void wb_num(struct wpp_buf *b, uint64_t v, bool neg, unsigned int base,
+	    bool upper, int width, char pad);
 
 /* ---- one argument's value (wpp_value.c) ---- */
 
@@ -203,7 +211,7 @@ int wpp_value_size(const struct wpp_arg *arg, const uint8_t *data,
 
 /* A number or a text by a spec (NULL: decimal / as it is). */
 void wpp_put_number(struct wpp_buf *out, const struct wpp_spec *sp,
-		    uint64_t v, bool is_signed);
+		    uint64_t v);
 void wpp_put_text(struct wpp_buf *out, const struct wpp_spec *sp,
 		  const char *s);
 

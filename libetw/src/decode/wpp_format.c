@@ -121,7 +121,7 @@ static void prefix_var(struct fmt_ctx *c, unsigned int n,
 		v = r->cpu;
 		break;
 	}
-	wpp_put_number(out, sp && sp->conv != 's' ? sp : NULL, v, false);
+	wpp_put_number(out, sp, v);
 }
 
 /* The argument shown as %n, or NULL. */

@@ -193,13 +193,24 @@ void wpp_time_text(uint64_t filetime, bool gmt, struct wpp_buf *out)
 	time_t t = (time_t)secs;
 	struct tm tm;
 
-	if (!(gmt ? gmtime_r(&t, &tm) : localtime_r(&t, &tm))) {
-		wb_printf(out, "%llu", (unsigned long long)filetime);
+	if (!(gmt ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)) ||
+	    tm.tm_year < -1900 || tm.tm_year > 9999 - 1900) {
+		wb_num(out, filetime, false, 10, false, 0, ' ');
 		return;
 	}
-	wb_printf(out, "%02d/%02d/%04d-%02d:%02d:%02d.%03u", tm.tm_mon + 1,
-		  tm.tm_mday, tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
-		  tm.tm_sec, ms);
+	wb_num(out, (uint64_t)tm.tm_mon + 1, false, 10, false, 2, '0');
+	wb_put(out, "/", 1);
+	wb_num(out, (uint64_t)tm.tm_mday, false, 10, false, 2, '0');
+	wb_put(out, "/", 1);
+	wb_num(out, (uint64_t)tm.tm_year + 1900, false, 10, false, 4, '0');
+	wb_put(out, "-", 1);
+	wb_num(out, (uint64_t)tm.tm_hour, false, 10, false, 2, '0');
+	wb_put(out, ":", 1);
+	wb_num(out, (uint64_t)tm.tm_min, false, 10, false, 2, '0');
+	wb_put(out, ":", 1);
+	wb_num(out, (uint64_t)tm.tm_sec, false, 10, false, 2, '0');
+	wb_put(out, ".", 1);
+	wb_num(out, ms, false, 10, false, 3, '0');
 }
 
 ETW_EXPORT void etw_wpp_format_time(uint64_t filetime, bool gmt, char *buf,
@@ -218,20 +229,23 @@ static void put_delta(struct wpp_buf *out, int64_t v)
 {
 	uint64_t a = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 
-	wb_printf(out, "%s%llu.%03llus", v < 0 ? "-" : "",
-		  (unsigned long long)(a / 10000000u),
-		  (unsigned long long)(a / 10000u % 1000u));
+	wb_num(out, a / 10000000u, v < 0, 10, false, 0, ' ');
+	wb_put(out, ".", 1);
+	wb_num(out, a / 10000u % 1000u, false, 10, false, 3, '0');
+	wb_put(out, "s", 1);
 }
 
 static void put_code(struct wpp_buf *out, bool hex, uint32_t v,
 		     const char *name)
 {
 	if (hex)
-		wb_printf(out, "0x%x", v);
-	else
-		wb_printf(out, "%u", v);
-	if (name)
-		wb_printf(out, "(%s)", name);
+		wb_put(out, "0x", 2);
+	wb_num(out, v, false, hex ? 16 : 10, false, 0, ' ');
+	if (name) {
+		wb_put(out, "(", 1);
+		wb_puts(out, name);
+		wb_put(out, ")", 1);
+	}
 }
 
 static void put_list(struct wpp_buf *out, const struct wpp_arg *a, uint64_t v)
@@ -239,7 +253,7 @@ static void put_list(struct wpp_buf *out, const struct wpp_arg *a, uint64_t v)
 	if (v < a->name_count)
 		wb_puts(out, a->names[v]);
 	else
-		wb_printf(out, "%llu", (unsigned long long)v);
+		wb_num(out, v, false, 10, false, 0, ' ');
 }
 
 static void put_set(struct wpp_buf *out, const struct wpp_arg *a, uint64_t v)
@@ -270,7 +284,7 @@ static void put_enum(struct etw_tmf_store *s, struct wpp_buf *out,
 			wb_puts(out, e->entries[i].name);
 			return;
 		}
-	wb_printf(out, "%lld", (long long)x);
+	wb_num(out, x < 0 ? 0 - (uint64_t)x : (uint64_t)x, x < 0, 10, false, 0, ' ');
 }
 
 /* The item's own text of its bytes p (n of them, checked). */
@@ -284,19 +298,24 @@ static void item_text(struct etw_tmf_store *s, const struct wpp_arg *a,
 
 	switch (it->kind) {
 	case WPP_K_INT:
-		if (it->flags & WPP_F_SIGNED)
-			wb_printf(out, "%lld", (long long)sign_extend(v, n));
-		else if (it->flags & WPP_F_HEX)
-			wb_printf(out, "0x%llx", (unsigned long long)v);
-		else if (it->flags & WPP_F_HEX_UP)
-			wb_printf(out, "0x%llX", (unsigned long long)v);
-		else if (it->flags & WPP_F_OCTAL)
-			wb_printf(out, "0%llo", (unsigned long long)v);
-		else
-			wb_printf(out, "%llu", (unsigned long long)v);
+		if (it->flags & WPP_F_SIGNED) {
+			int64_t x = sign_extend(v, n);
+
+			wb_num(out, x < 0 ? 0 - (uint64_t)x : (uint64_t)x, x < 0,
+			       10, false, 0, ' ');
+		} else if (it->flags & (WPP_F_HEX | WPP_F_HEX_UP)) {
+			wb_put(out, "0x", 2);
+			wb_num(out, v, false, 16, it->flags & WPP_F_HEX_UP, 0, ' ');
+		} else if (it->flags & WPP_F_OCTAL) {
+			wb_put(out, "0", 1);
+			wb_num(out, v, false, 8, false, 0, ' ');
+		} else {
+			wb_num(out, v, false, 10, false, 0, ' ');
+		}
 		break;
 	case WPP_K_PTR:
-		wb_printf(out, "0x%0*llX", (int)ps * 2, (unsigned long long)v);
+		wb_put(out, "0x", 2);
+		wb_num(out, v, false, 16, true, (int)ps * 2, '0');
 		break;
 	case WPP_K_DOUBLE: {
 		double d;
@@ -336,7 +355,7 @@ static void item_text(struct etw_tmf_store *s, const struct wpp_arg *a,
 		wb_puts(out, inet_ntop(AF_INET6, p, ip, sizeof(ip)));
 		break;
 	case WPP_K_PORT:
-		wb_printf(out, "%u", (unsigned int)(p[0] << 8 | p[1]));
+		wb_num(out, (uint64_t)(p[0] << 8 | p[1]), false, 10, false, 0, ' ');
 		break;
 	case WPP_K_MACADDR:
 		wb_printf(out, "%02x-%02x-%02x-%02x-%02x-%02x", p[0], p[1],
@@ -412,6 +431,54 @@ static void spec_format(const struct wpp_spec *sp, const char *len, char conv,
 	snprintf(fmt, size, "%%%s%s%s%s%c", sp->flags, w, pr, len, conv);
 }
 
+/*
+ * d i u x X o with no flag but '0' or '-' and no precision (every spec of
+ * real drivers' TMFs) without printf; false for the rest.  size: the
+ * value's bytes, for the sign of d and i.
+ */
+static bool put_int_fast(struct wpp_buf *out, const struct wpp_spec *sp,
+			 uint64_t v, unsigned int size)
+{
+	bool zero = false, left = false, neg = false;
+	unsigned int base = 10;
+	int width = sp->width < 0 ? 0 : sp->width;
+
+	for (const char *f = sp->flags; *f; f++) {
+		if (*f == '0')
+			zero = true;
+		else if (*f == '-')
+			left = true;
+		else
+			return false;
+	}
+	if (sp->precision >= 0)
+		return false;
+	switch (sp->conv) {
+	case 'd':
+	case 'i': {
+		int64_t x = sign_extend(v, size);
+
+		neg = x < 0;
+		v = neg ? 0 - (uint64_t)x : (uint64_t)x;
+		break;
+	}
+	case 'u':
+		break;
+	case 'x':
+	case 'X':
+		base = 16;
+		break;
+	case 'o':
+		base = 8;
+		break;
+	default:
+		return false;
+	}
+	wb_num(out, v, neg, base, sp->conv == 'X', left ? -width : width,
+	       zero && !left ? '0' : ' ');
+	return true;
+}
+
 /* The value by a numeric spec; false if the spec is not numeric. */
 static bool by_spec(const struct wpp_arg *a, const struct wpp_spec *sp,
 		    const uint8_t *p, uint32_t n, unsigned int ps,
@@ -434,6 +501,8 @@ static bool by_spec(const struct wpp_arg *a, const struct wpp_spec *sp,
 		uint64_t v = it->kind == WPP_K_PORT ? (uint64_t)(p[0] << 8 | p[1]) :
 			     le(p, n);
 
+		if (put_int_fast(out, sp, v, n))
+			return true;
 		switch (sp->conv) {
 		case 'd':
 		case 'i':
@@ -447,7 +516,7 @@ static bool by_spec(const struct wpp_arg *a, const struct wpp_spec *sp,
 			break;
 		case 'p':
 			/* MSVC: the pointer's width in uppercase hex, no 0x. */
-			wb_printf(out, "%0*llX", (int)ps * 2, (unsigned long long)v);
+			wb_num(out, v, false, 16, true, (int)ps * 2, '0');
 			break;
 		default:
 			spec_format(sp, "ll", sp->conv, fmt, sizeof(fmt));
@@ -459,20 +528,17 @@ static bool by_spec(const struct wpp_arg *a, const struct wpp_spec *sp,
 }
 
 void wpp_put_number(struct wpp_buf *out, const struct wpp_spec *sp,
-		    uint64_t v, bool is_signed)
+		    uint64_t v)
 {
+	static const struct wpp_spec dec = { .width = -1, .precision = -1,
+					     .conv = 'u' };
 	char fmt[48];
-	char conv = sp && strchr("diuxXo", sp->conv) ? sp->conv : 'd';
-	struct wpp_spec none = { .width = -1, .precision = -1 };
 
-	if (!sp)
-		sp = &none;
-	if (conv == 'd' || conv == 'i') {
-		spec_format(sp, "ll", 'd', fmt, sizeof(fmt));
-		spec_printf(out, fmt, is_signed ? (long long)v : (long long)(uint32_t)v);
+	if (!sp || !strchr("diuxXo", sp->conv))
+		sp = &dec;
+	if (put_int_fast(out, sp, v, 8))
 		return;
-	}
-	spec_format(sp, "ll", conv, fmt, sizeof(fmt));
+	spec_format(sp, "ll", sp->conv == 'i' ? 'd' : sp->conv, fmt, sizeof(fmt));
 	spec_printf(out, fmt, (unsigned long long)v);
 }
 
