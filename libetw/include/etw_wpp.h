@@ -79,7 +79,7 @@ int etw_tmf_store_add_search_path(struct etw_tmf_store *store,
 int etw_tmf_store_add_binary(struct etw_tmf_store *store, const char *path,
 			     struct etw_tmf_error *err);
 /* Messages the store holds (texts added and files read so far). */
-size_t etw_tmf_store_count(const struct etw_tmf_store *store);
+size_t etw_tmf_store_count(struct etw_tmf_store *store);
 
 /*
  * The TMF texts of a program's ETW_WPP_TMF_SECTION, each handed to fn

@@ -63,9 +63,14 @@ ETW_EXPORT void etw_tmf_store_free(struct etw_tmf_store *s)
 	free(s);
 }
 
-ETW_EXPORT size_t etw_tmf_store_count(const struct etw_tmf_store *s)
+ETW_EXPORT size_t etw_tmf_store_count(struct etw_tmf_store *s)
 {
-	return s->count;
+	size_t n;
+
+	pthread_mutex_lock(&s->lock);
+	n = s->count;
+	pthread_mutex_unlock(&s->lock);
+	return n;
 }
 
 static size_t hash(const struct etw_etl_guid *g, uint16_t number)
