@@ -10,6 +10,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -760,6 +761,58 @@ TEST(elf_section)
 	EXPECT_EQ(-ENOEXEC, etw_tmf_store_add_binary(s, NEF_DIR "/LICENSE", &err));
 	EXPECT_EQ(-ENOENT, etw_tmf_store_add_binary(s, "/bin/sh", &err));
 	EXPECT_NE(NULL, strstr(err.message, "no .etw.tmf section"));
+	etw_tmf_store_free(s);
+}
+
+/* ---- threads: one store, a formatter each ---- */
+
+struct worker {
+	struct etw_tmf_store *s;
+	int ok;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct etw_wpp_options o = { .gmt = true, .no_prefix = true };
+	struct etw_wpp_formatter *f;
+	uint32_t st = 0xC000009A;
+	uint8_t irql = 1;
+
+	if (etw_wpp_formatter_new(&f, &o))
+		return NULL;
+	for (int i = 0; i < 2000; i++) {
+		struct etw_etl_event ev = i % 2 ? rec(&dshidmini_driver, 13, &st, 4) :
+					  rec(&bthps3psm_sideband, 30, &irql, 1);
+		struct etw_wpp_message m;
+
+		if (etw_wpp_format(f, w->s, &ev, &m))
+			continue;
+		w->ok += !strcmp(m.text, i % 2 ?
+			" [DriverEntry]WdfWaitLockCreate failed with status 0xc000009a(STATUS_INSUFFICIENT_RESOURCES)" :
+			" [BthPS3PSM_EvtSaveConfigToRegistry] --> Entry <IRQL=APC");
+	}
+	etw_wpp_formatter_free(f);
+	return NULL;
+}
+
+TEST(threads_share_a_store)
+{
+	struct worker w[4] = { 0 };
+	pthread_t t[4];
+	struct etw_tmf_store *s;
+
+	ASSERT_EQ(0, etw_tmf_store_new(&s));
+	/* The files are read while the threads format. */
+	ASSERT_EQ(0, etw_tmf_store_add_dir(s, NEF_DIR));
+	for (int i = 0; i < 4; i++) {
+		w[i].s = s;
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, work, &w[i]));
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(2000, w[i].ok);
+	}
 	etw_tmf_store_free(s);
 }
 
