@@ -124,7 +124,7 @@ static void prefix_var(struct fmt_ctx *c, unsigned int n,
 	wpp_put_number(out, sp, v);
 }
 
-/* The argument shown as %n, or NULL. */
+/* The index of the argument shown as %n, or -1. */
 static int arg_index(const struct wpp_msg *m, unsigned long n)
 {
 	for (uint32_t i = 0; m && i < m->arg_count; i++)
@@ -200,6 +200,7 @@ static void expand(struct fmt_ctx *c, const char *fmt, bool args,
 		const char *q, *bang;
 		struct wpp_spec sp;
 		bool has_spec = false;
+		int k;
 
 		if (!pct) {
 			wb_puts(out, p);
@@ -244,8 +245,8 @@ static void expand(struct fmt_ctx *c, const char *fmt, bool args,
 			prefix_var(c, (unsigned int)n, has_spec ? &sp : NULL, out);
 			continue;
 		}
-		if (args && arg_index(c->m, n) >= 0) {
-			arg_text(c, arg_index(c->m, n), has_spec ? &sp : NULL, out);
+		if (args && (k = arg_index(c->m, n)) >= 0) {
+			arg_text(c, k, has_spec ? &sp : NULL, out);
 			continue;
 		}
 		/* An insert nothing fills: kept as written. */
