@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etw report: what the kernel logger's CPU samples say.  The hottest
- * stacks with their frames named, CPU samples per process and per module,
- * or folded stacks ("process;root;...;leaf count") for flame graph tools.
+ * etw report: what the kernel logger's CPU samples say.  CPU samples per
+ * process, module and function (exclusive and inclusive, with PerfView's
+ * When column), the hottest stacks with their frames named, the callers
+ * and callees of one function, or folded stacks ("process;root;...;leaf
+ * count") for flame graph tools.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,9 +24,11 @@ static void usage(FILE *out)
 	      "\n"
 	      "The CPU samples of kernel-logger traces (PROFILE) and their stacks.\n"
 	      "\n"
-	      "  -n, --top N          the N hottest stacks (default 10)\n"
+	      "  -n, --top N          the N hottest stacks, N rows a table (default 10)\n"
 	      "  -F, --folded         folded stacks for flame graphs, nothing else\n"
 	      "  -s, --summary        samples per process and per module only\n"
+	      "  -b, --butterfly FUNC callers and callees of function FUNC (its\n"
+	      "                       name, or a part of one name), nothing else\n"
 	      "      --debug-dir DIR  look for debug files in DIR (by build-id,\n"
 	      "                       .gnu_debuglink) before /usr/lib/debug\n"
 	      "      --kallsyms FILE  kernel symbols from FILE (default: /proc/kallsyms\n"
@@ -38,6 +42,7 @@ struct options {
 	unsigned int top;
 	bool folded;
 	bool summary;
+	const char *butterfly;
 	const char *output;
 	struct stack_options stack;
 };
@@ -49,6 +54,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "top", required_argument, NULL, 'n' },
 		{ "folded", no_argument, NULL, 'F' },
 		{ "summary", no_argument, NULL, 's' },
+		{ "butterfly", required_argument, NULL, 'b' },
 		{ "debug-dir", required_argument, NULL, 'D' },
 		{ "kallsyms", required_argument, NULL, 'K' },
 		{ "no-kallsyms", no_argument, NULL, 'N' },
@@ -61,7 +67,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:Fso:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":n:Fsb:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			errno = 0;
@@ -76,6 +82,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 's':
 			o->summary = true;
+			break;
+		case 'b':
+			o->butterfly = optarg;
 			break;
 		case 'D':
 			o->stack.debug_dir = optarg;
@@ -100,8 +109,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 					 argv[optind - 1]) + 1;
 		}
 	}
-	if (o->folded && o->summary)
-		return etw_error("report: --folded and --summary do not go together") + 1;
+	if (o->folded + o->summary + !!o->butterfly > 1)
+		return etw_error("report: --folded, --summary and --butterfly do not go together") + 1;
 	if (optind >= argc) {
 		usage(stderr);
 		return 2;
@@ -159,12 +168,18 @@ int cmd_report(int argc, char **argv)
 		stack_samples_finish(s);
 		if (argc - optind > 1 && !o.folded)
 			fprintf(out, "%sFile: %s\n", i > optind ? "\n" : "", argv[i]);
-		if (o.folded)
+		if (o.folded) {
 			stack_samples_print_folded(s, out);
-		else if (o.summary)
+		} else if (o.summary) {
 			stack_samples_print_summary(s, out);
-		else {
-			stack_samples_print_summary(s, out);
+		} else if (o.butterfly) {
+			if (stack_samples_print_butterfly(s, out, o.butterfly, o.top))
+				status = 1;
+		} else {
+			stack_samples_print_totals(s, out);
+			stack_samples_print_processes(s, out, o.top);
+			stack_samples_print_modules(s, out, o.top);
+			stack_samples_print_functions(s, out, o.top);
 			fputc('\n', out);
 			stack_samples_print_hot(s, out, o.top);
 		}

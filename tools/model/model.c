@@ -13,12 +13,32 @@
 #include "etw.h"
 #include "model/stack.h"
 
+/* A .NET method's code, from the runtime's method events. */
+struct method {
+	uint64_t start;
+	uint64_t size;
+	uint64_t module_id;		/* named when the frame is: rundown
+					 * gives a module after its methods */
+	char *name;			/* "Namespace.Method(args)" */
+};
+
+/* A .NET module's id and its IL file's name without extension. */
+struct clr_module {
+	uint64_t id;
+	char *name;
+};
+
 struct process {
 	uint32_t pid;
 	char *name;
 	struct stack_image *images;	/* sorted by base, not overlapping */
 	size_t nimages;
 	size_t cap;
+	struct method *methods;		/* sorted by start when !methods_dirty */
+	size_t nmethods, methods_cap;
+	bool methods_dirty;
+	struct clr_module *modules;
+	size_t nmodules;
 };
 
 struct file_entry {
@@ -46,8 +66,11 @@ struct stack_model {
 	struct sym_kallsyms *kallsyms;
 	bool kallsyms_tried;
 	bool kallsyms_checked;		/* matched against the trace's kernel */
+	uint64_t kernel_min;		/* by the trace's pointer size */
 	struct rec_image img;		/* scratch, large */
 	struct rec_image_id img_id;
+	struct rec_clr_method method;
+	struct rec_clr_module module;
 };
 
 static void *xcalloc(size_t n, size_t size)
@@ -116,6 +139,7 @@ struct stack_model *stack_model_new(const struct stack_options *o)
 
 	if (o)
 		m->opt = *o;
+	m->kernel_min = KERNEL_ADDRESS_MIN;
 	return m;
 }
 
@@ -135,6 +159,12 @@ void stack_model_free(struct stack_model *m)
 			image_free(&p->images[j]);
 		free(p->images);
 		free(p->name);
+		for (size_t j = 0; j < p->nmethods; j++)
+			free(p->methods[j].name);
+		free(p->methods);
+		for (size_t j = 0; j < p->nmodules; j++)
+			free(p->modules[j].name);
+		free(p->modules);
 		free(p);
 	}
 	free(m->procs);
@@ -261,14 +291,156 @@ static void set_name(struct stack_model *m, uint32_t pid, const char *name)
 	p->name = strdup(name);
 }
 
+static void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p) {
+		etw_error("out of memory");
+		exit(1);
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d) {
+		etw_error("out of memory");
+		exit(1);
+	}
+	return d;
+}
+
+/* A managed module's IL file, named as PerfView names it: no extension. */
+static void add_clr_module(struct stack_model *m, const struct rec_clr_module *r)
+{
+	struct process *p = get_process(m, r->pid);
+	const char *base = basename_of(r->il_path);
+	const char *dot = strrchr(base, '.');
+	struct clr_module *cm = NULL;
+
+	for (size_t i = 0; i < p->nmodules; i++)
+		if (p->modules[i].id == r->module_id)
+			cm = &p->modules[i];
+	if (!cm) {
+		p->modules = xrealloc(p->modules, (p->nmodules + 1) * sizeof(*cm));
+		cm = &p->modules[p->nmodules++];
+		cm->id = r->module_id;
+	} else {
+		free(cm->name);
+	}
+	cm->name = strndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+	if (!cm->name) {
+		etw_error("out of memory");
+		exit(1);
+	}
+}
+
+static const char *clr_module_name(const struct process *p, uint64_t id)
+{
+	for (size_t i = 0; i < p->nmodules; i++)
+		if (p->modules[i].id == id)
+			return p->modules[i].name;
+	return "?";
+}
+
+/* "Namespace.Method(args)", the arguments from the signature. */
+static void add_method(struct stack_model *m, const struct rec_clr_method *r)
+{
+	struct process *p;
+	const char *args = strchr(r->signature, '(');
+	struct method *me;
+	struct sbuf sb = { 0 };
+
+	if (!r->size || r->start + r->size < r->start)
+		return;
+	p = get_process(m, r->pid);
+	if (p->nmethods == p->methods_cap) {
+		p->methods_cap = p->methods_cap ? 2 * p->methods_cap : 64;
+		p->methods = xrealloc(p->methods, p->methods_cap * sizeof(*me));
+	}
+	me = &p->methods[p->nmethods++];
+	me->start = r->start;
+	me->size = r->size;
+	me->module_id = r->module_id;
+	sb_printf(&sb, "%s%s%s%s", r->ns, *r->ns ? "." : "", r->name,
+		  args ? args : "");
+	me->name = xstrdup(sb.p);
+	sb_free(&sb);
+	p->methods_dirty = true;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct method *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return 0;
+}
+
+/* The .NET method whose code holds @addr in process @pid, or NULL. */
+static const struct method *find_method(const struct stack_model *m,
+					uint32_t pid, uint64_t addr)
+{
+	struct process *p = find_process(m, pid);
+	size_t lo = 0, hi;
+
+	if (!p || !p->nmethods)
+		return NULL;
+	if (p->methods_dirty) {
+		/* Stable for equal starts: the first one given wins. */
+		qsort(p->methods, p->nmethods, sizeof(*p->methods), by_start);
+		p->methods_dirty = false;
+	}
+	hi = p->nmethods;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->methods[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr - p->methods[lo - 1].start >= p->methods[lo - 1].size)
+		return NULL;
+	return &p->methods[lo - 1];
+}
+
+bool stack_model_is_kernel(const struct stack_model *m, uint64_t addr)
+{
+	return addr >= m->kernel_min;
+}
+
+bool stack_model_knows(const struct stack_model *m, uint32_t pid, uint64_t addr)
+{
+	return stack_model_is_kernel(m, addr) || stack_model_image(m, pid, addr) ||
+	       find_method(m, pid, addr);
+}
+
 void stack_model_event(struct stack_model *m, const struct etw_etl_event *ev)
 {
 	struct rec_process rp;
 	struct rec_thread rt;
 	struct process *p;
 
+	/* The kernel's own records tell its pointer size (a 32-bit process's
+	 * events in a 64-bit trace have 4-byte pointers). */
+	if (ev->kind == ETW_ETL_KIND_SYSTEM || ev->kind == ETW_ETL_KIND_PERFINFO ||
+	    ev->kind == ETW_ETL_KIND_COMPACT)
+		m->kernel_min = ev->pointer_size == 4 ? KERNEL_ADDRESS_MIN32 :
+						       KERNEL_ADDRESS_MIN;
 	if (rec_parse_image_id(ev, &m->img_id)) {
 		set_build_id(m, &m->img_id);
+		return;
+	}
+	if (rec_parse_clr_method(ev, &m->method)) {
+		add_method(m, &m->method);
+		return;
+	}
+	if (rec_parse_clr_module(ev, &m->module)) {
+		add_clr_module(m, &m->module);
 		return;
 	}
 	if (!(ev->has & ETW_ETL_HAS_HOOK))
@@ -334,7 +506,7 @@ const struct stack_image *stack_model_image(const struct stack_model *m,
 	const struct process *p;
 	size_t lo = 0, hi;
 
-	if (addr >= KERNEL_ADDRESS_MIN)
+	if (addr >= m->kernel_min)
 		pid = 0;
 	p = find_process(m, pid);
 	if (!p)
@@ -357,10 +529,14 @@ const char *stack_model_module(const struct stack_model *m, uint32_t pid,
 			       uint64_t addr)
 {
 	const struct stack_image *im = stack_model_image(m, pid, addr);
+	const struct method *me;
 
 	if (im)
 		return im->name;
-	return addr >= KERNEL_ADDRESS_MIN ? "[kernel]" : "[unknown]";
+	if (addr >= m->kernel_min)
+		return "[kernel]";
+	me = find_method(m, pid, addr);
+	return me ? clr_module_name(find_process(m, pid), me->module_id) : "[unknown]";
 }
 
 static struct file_entry *file_entry(struct stack_model *m, const char *path)
@@ -435,10 +611,18 @@ void stack_model_frame(struct stack_model *m, uint32_t pid, uint64_t addr,
 		       bool offset, struct sbuf *sb)
 {
 	const struct stack_image *im = stack_model_image(m, pid, addr);
+	const struct method *me;
 	const char *fn = NULL;
 	uint64_t off = 0;
 
-	if (addr >= KERNEL_ADDRESS_MIN) {
+	if (!im && addr < m->kernel_min && (me = find_method(m, pid, addr))) {
+		/* As PerfView names .NET code: Module!Namespace.Method(args). */
+		sb_printf(sb, "%s!%s", clr_module_name(find_process(m, pid), me->module_id),
+			  me->name);
+		if (offset)
+			sb_printf(sb, "+0x%" PRIx64, addr - me->start);
+		return;
+	} else if (addr >= m->kernel_min) {
 		const struct sym_kallsyms *k = kernel_symbols(m);
 
 		/* Without an image to bound it, only a given kallsyms names it. */

@@ -196,3 +196,147 @@ bool rec_parse_image_id(const struct etw_etl_event *ev, struct rec_image_id *r)
 	memcpy(r->id, p + ps + 4, BUILD_ID_MAX);
 	return true;
 }
+
+bool rec_parse_stack_ref(const struct etw_etl_event *ev, struct rec_stack_ref *r)
+{
+	const uint8_t *p = ev->data;
+	unsigned int ps = ptr_size(ev);
+
+	if (ev->data_size < 16 + ps)
+		return false;
+	r->timestamp = get(p, 8);
+	r->pid = (uint32_t)get(p + 8, 4);
+	r->tid = (uint32_t)get(p + 12, 4);
+	r->key = get(p + 16, ps);
+	return true;
+}
+
+bool rec_parse_stack_def(const struct etw_etl_event *ev, struct rec_stack *r,
+			 uint64_t *key)
+{
+	const uint8_t *p = ev->data;
+	unsigned int ps = ptr_size(ev);
+
+	if (ev->data_size < ps)
+		return false;
+	*key = get(p, ps);
+	memset(r, 0, sizeof(*r));
+	r->pointer_size = (uint8_t)ps;
+	r->nframes = (ev->data_size - ps) / ps;
+	r->frames = p + ps;
+	return true;
+}
+
+bool rec_parse_interval(const struct etw_etl_event *ev, uint32_t *interval)
+{
+	if (ev->data_size < 8)
+		return false;
+	*interval = (uint32_t)get((const uint8_t *)ev->data + 4, 4);
+	return true;
+}
+
+bool rec_parse_cswitch(const struct etw_etl_event *ev, struct rec_cswitch *r)
+{
+	const uint8_t *p = ev->data;
+
+	if (ev->data_size < 24)
+		return false;
+	r->new_tid = (uint32_t)get(p, 4);
+	r->old_tid = (uint32_t)get(p + 4, 4);
+	r->old_wait_reason = p[12];
+	r->old_state = p[14];
+	return true;
+}
+
+bool rec_parse_ready(const struct etw_etl_event *ev, uint32_t *tid)
+{
+	if (ev->data_size < 4)
+		return false;
+	*tid = (uint32_t)get(ev->data, 4);
+	return true;
+}
+
+/* The .NET runtime's providers: Microsoft-Windows-DotNETRuntime and its rundown. */
+static const struct etw_etl_guid clr_guid = {
+	0xe13c0d23, 0xccbc, 0x4e12,
+	{ 0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4 },
+};
+
+static const struct etw_etl_guid clr_rundown_guid = {
+	0xa669021c, 0xc450, 0x4609,
+	{ 0xa0, 0x35, 0x5a, 0xf5, 0x9a, 0xf4, 0xdf, 0x18 },
+};
+
+/* Event ids: MethodLoadVerbose, MethodUnloadVerbose; rundown DCStart, DCEnd. */
+#define CLR_METHOD_LOAD_VERBOSE		143
+#define CLR_METHOD_UNLOAD_VERBOSE	144
+#define CLR_MODULE_LOAD			152
+#define CLR_MODULE_UNLOAD		153
+#define RUNDOWN_METHOD_DCSTART_VERBOSE	143
+#define RUNDOWN_METHOD_DCEND_VERBOSE	144
+#define RUNDOWN_MODULE_DCSTART		153
+#define RUNDOWN_MODULE_DCEND		154
+
+static int clr_kind(const struct etw_etl_event *ev)
+{
+	if (!(ev->has & ETW_ETL_HAS_PROVIDER) || ev->kind != ETW_ETL_KIND_EVENT)
+		return 0;
+	if (!memcmp(&ev->provider, &clr_guid, sizeof(clr_guid)))
+		return 1;
+	if (!memcmp(&ev->provider, &clr_rundown_guid, sizeof(clr_guid)))
+		return 2;
+	return 0;
+}
+
+/* A UTF-16 string at *off, moved past its NUL; false if it has none. */
+static bool take_utf16(const uint8_t *p, size_t n, size_t *off, char *out,
+		       size_t size)
+{
+	size_t end = *off;
+
+	while (end + 1 < n && (p[end] | p[end + 1]))
+		end += 2;
+	if (end + 1 >= n)
+		return false;
+	utf16_to_utf8(p + *off, end - *off + 2, out, size);
+	*off = end + 2;
+	return true;
+}
+
+bool rec_parse_clr_method(const struct etw_etl_event *ev, struct rec_clr_method *r)
+{
+	const uint8_t *p = ev->data;
+	size_t n = ev->data_size, off = 36;
+	int kind = clr_kind(ev);
+
+	/* Same layout in all four: MethodLoadUnloadRundownVerbose. */
+	if (!kind || (ev->id != CLR_METHOD_LOAD_VERBOSE &&
+		      ev->id != CLR_METHOD_UNLOAD_VERBOSE) || n < off)
+		return false;
+	r->pid = ev->process_id;
+	r->module_id = get(p + 8, 8);
+	r->start = get(p + 16, 8);
+	r->size = (uint32_t)get(p + 24, 4);
+	return take_utf16(p, n, &off, r->ns, sizeof(r->ns)) &&
+	       take_utf16(p, n, &off, r->name, sizeof(r->name)) &&
+	       take_utf16(p, n, &off, r->signature, sizeof(r->signature));
+}
+
+bool rec_parse_clr_module(const struct etw_etl_event *ev, struct rec_clr_module *r)
+{
+	const uint8_t *p = ev->data;
+	size_t n = ev->data_size, off = 24;
+	int kind = clr_kind(ev);
+
+	/* ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ... */
+	if (!kind || n < off)
+		return false;
+	if (kind == 1 && ev->id != CLR_MODULE_LOAD && ev->id != CLR_MODULE_UNLOAD)
+		return false;
+	if (kind == 2 && ev->id != RUNDOWN_MODULE_DCSTART &&
+	    ev->id != RUNDOWN_MODULE_DCEND)
+		return false;
+	r->pid = ev->process_id;
+	r->module_id = get(p, 8);
+	return take_utf16(p, n, &off, r->il_path, sizeof(r->il_path));
+}

@@ -1,13 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU samples and their stacks, counted.  A SampledProfile record waits on
- * its processor until its StackWalk comes: the stack whose EventTimeStamp
- * and thread are the sample's (as Windows' tools match them); a second
- * one for the same sample (Windows writes kernel and user parts apart) is
- * appended.  The next sample on that processor, or the end, closes it; a
- * sample with no stack counts as its instruction pointer alone.  Stacks
- * that belong to no sample (those of other kernel events) are counted
- * apart.
+ * CPU samples and their stacks.  The stacks whose EventTimeStamp and
+ * thread are a SampledProfile's own belong to it, as Windows' tools match
+ * them:
+ *
+ * - StackWalk records give frames.  One whose outermost frame is in the
+ *   kernel is a kernel part: the user part comes with the next user-mode
+ *   stack of that thread (Windows walks the user stack once, when the
+ *   thread leaves the kernel), at once for processes 0 and 4, which have
+ *   none.  A stack that starts in user mode completes every kernel part
+ *   waiting on its thread.
+ * - StackKeyKernel and StackKeyUser (Windows 8 and later) name a key of
+ *   the kernel's stack cache; the key's frames come later, in its
+ *   KeyDelete (evicted) or KeyRundown (at the end) record, a kernel key's
+ *   and a user key's apart (by the outermost frame).  A user key, like a
+ *   user stack, completes the kernel parts waiting on its thread.
+ *
+ * A sample is counted when it has a stack and waits for nothing more; at
+ * the end every sample is, with what it has (a sample with no stack
+ * counts as its sampled address alone).  Frames are
+ * interned per (process, address) and named once: when first seen if an
+ * image, the kernel or a .NET method holds them, else at the end (.NET
+ * rundown names the methods of code that ran before the trace started).
+ * Stacks are interned as a tree (caller, frame), so a sample is a leaf.
  */
 #include <inttypes.h>
 #include <stddef.h>
@@ -17,48 +32,117 @@
 #include "etw.h"
 #include "model/stack.h"
 
-/* A string -> count map, open addressing. */
-struct count_entry {
-	char *key;
-	uint64_t count;
-};
-
-struct counts {
-	struct count_entry *v;
-	size_t cap;			/* a power of 2 */
-	size_t n;
-};
-
-struct pending {
-	bool valid;
-	uint64_t timestamp;
-	uint32_t tid;
-	uint32_t pid;			/* from the stack, else UINT32_MAX */
-	uint64_t ip;
-	uint64_t *frames;
-	size_t nframes;
-	size_t cap;
-};
-
-struct stack_samples {
-	struct stack_model *model;
-	struct pending *cpus;
-	size_t ncpus;
-	uint64_t samples;
-	uint64_t with_stack;
-	uint64_t other_stacks;		/* of other events */
-	struct counts hot;		/* "process (pid)\nframe\nframe..." */
-	struct counts folded;		/* "process;root;...;leaf" */
-	struct counts processes;	/* "process (pid)" */
-	struct counts modules;
-	struct sbuf key, fold, frame;
-};
+#define DEFAULT_INTERVAL	10000	/* 1 ms in 100 ns, as PerfView assumes */
 
 static void oom(void)
 {
 	etw_error("out of memory");
 	exit(1);
 }
+
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	*cap = *cap ? *cap : 64;
+	while (*cap < need)
+		*cap *= 2;
+	p = realloc(p, *cap * size);
+	if (!p)
+		oom();
+	return p;
+}
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+	uint64_t h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull);
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 32);
+}
+
+/* (a, b) -> nonzero u32, open addressing. */
+struct map2 {
+	uint64_t *a, *b;
+	uint32_t *v;
+	size_t cap, n;
+};
+
+static uint32_t *map2_slot(struct map2 *m, uint64_t a, uint64_t b, bool add)
+{
+	size_t i;
+
+	if (add && 2 * (m->n + 1) > m->cap) {
+		struct map2 big = { .cap = m->cap ? 2 * m->cap : 1024 };
+
+		big.a = malloc(big.cap * sizeof(*big.a));
+		big.b = malloc(big.cap * sizeof(*big.b));
+		big.v = calloc(big.cap, sizeof(*big.v));
+		if (!big.a || !big.b || !big.v)
+			oom();
+		for (i = 0; i < m->cap; i++)
+			if (m->v[i])
+				*map2_slot(&big, m->a[i], m->b[i], true) = m->v[i];
+		free(m->a);
+		free(m->b);
+		free(m->v);
+		*m = big;
+	}
+	if (!m->cap)
+		return NULL;
+	for (i = mix(a, b) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->v[i]) {
+			if (!add)
+				return NULL;
+			m->a[i] = a;
+			m->b[i] = b;
+			m->n++;
+			return &m->v[i];
+		}
+		if (m->a[i] == a && m->b[i] == b)
+			return &m->v[i];
+	}
+}
+
+/*
+ * Lists of pends hang off map values; an emptied list keeps its slot
+ * (LIST_NONE), as open addressing has no deletion.
+ */
+#define LIST_NONE	UINT32_MAX
+
+static uint32_t list_take(uint32_t *head)
+{
+	uint32_t id = head && *head != LIST_NONE ? *head : 0;
+
+	if (head)
+		*head = LIST_NONE;
+	return id;
+}
+
+static void list_push(uint32_t *head, uint32_t *next, uint32_t id)
+{
+	*next = *head == LIST_NONE ? 0 : *head;
+	*head = id;
+}
+
+static void map2_free(struct map2 *m)
+{
+	free(m->a);
+	free(m->b);
+	free(m->v);
+}
+
+/* Interned strings: id -> text, text -> id. */
+struct strtab {
+	char *text;
+	size_t len, cap;
+	uint32_t *off;			/* by id - 1 */
+	size_t n, off_cap;
+	struct map2 index;		/* (hash, 0) -> first id of that hash */
+	uint32_t *next;			/* by id - 1: the next id of equal hash */
+	size_t next_cap;
+};
 
 static uint64_t str_hash(const char *s)
 {
@@ -69,74 +153,98 @@ static uint64_t str_hash(const char *s)
 	return h;
 }
 
-static void counts_add(struct counts *c, const char *key, uint64_t n)
+static const char *str_of(const struct strtab *t, uint32_t id)
 {
-	size_t i;
-
-	if (2 * (c->n + 1) > c->cap) {
-		struct counts big = { .cap = c->cap ? 2 * c->cap : 256 };
-
-		big.v = calloc(big.cap, sizeof(*big.v));
-		if (!big.v)
-			oom();
-		for (i = 0; i < c->cap; i++) {
-			size_t j;
-
-			if (!c->v[i].key)
-				continue;
-			for (j = str_hash(c->v[i].key) & (big.cap - 1); big.v[j].key;
-			     j = (j + 1) & (big.cap - 1))
-				;
-			big.v[j] = c->v[i];
-			big.n++;
-		}
-		free(c->v);
-		*c = big;
-	}
-	for (i = str_hash(key) & (c->cap - 1); c->v[i].key;
-	     i = (i + 1) & (c->cap - 1))
-		if (!strcmp(c->v[i].key, key)) {
-			c->v[i].count += n;
-			return;
-		}
-	c->v[i].key = strdup(key);
-	if (!c->v[i].key)
-		oom();
-	c->v[i].count = n;
-	c->n++;
+	return id ? t->text + t->off[id - 1] : "";
 }
 
-static void counts_free(struct counts *c)
+static uint32_t str_intern(struct strtab *t, const char *s)
 {
-	for (size_t i = 0; i < c->cap; i++)
-		free(c->v[i].key);
-	free(c->v);
+	uint64_t h = str_hash(s);
+	uint32_t *slot = map2_slot(&t->index, h, 0, true);
+	size_t n = strlen(s) + 1;
+
+	for (uint32_t id = *slot; id; id = t->next[id - 1])
+		if (!strcmp(str_of(t, id), s))
+			return id;
+	t->text = grow(t->text, &t->cap, t->len + n, 1);
+	memcpy(t->text + t->len, s, n);
+	t->off = grow(t->off, &t->off_cap, t->n + 1, sizeof(*t->off));
+	t->next = grow(t->next, &t->next_cap, t->n + 1, sizeof(*t->next));
+	t->off[t->n] = (uint32_t)t->len;
+	t->next[t->n] = *slot;
+	t->len += n;
+	*slot = (uint32_t)++t->n;
+	return *slot;
 }
 
-static int by_count(const void *a, const void *b)
+static void strtab_free(struct strtab *t)
 {
-	const struct count_entry *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	return strcmp(x->key, y->key);
+	free(t->text);
+	free(t->off);
+	free(t->next);
+	map2_free(&t->index);
 }
 
-/* The entries, most frequent first; *n of them.  Free the array only. */
-static struct count_entry *counts_sorted(const struct counts *c, size_t *n)
-{
-	struct count_entry *v = calloc(c->n ? c->n : 1, sizeof(*v));
-	size_t j = 0;
+struct frame {
+	uint64_t addr;
+	uint32_t pid;			/* 0 for kernel addresses */
+	uint32_t full;			/* "function+0xoff", ... */
+	uint32_t name;			/* "function", or as full */
+	uint32_t module;
+};
 
-	if (!v)
-		oom();
-	for (size_t i = 0; i < c->cap; i++)
-		if (c->v[i].key)
-			v[j++] = c->v[i];
-	qsort(v, j, sizeof(*v), by_count);
-	*n = j;
-	return v;
-}
+/* What a sample still waits for. */
+enum {
+	P_KERNEL	= 1,		/* has its kernel part */
+	P_USER		= 2,		/* has its user part (or knows it has none) */
+	P_WAIT_KKEY	= 4,		/* a kernel key's frames */
+	P_WAIT_UKEY	= 8,		/* a user key's frames */
+	P_ON_THREAD	= 16,		/* its thread's next user stack */
+};
+
+struct pend {
+	uint32_t sample;
+	uint32_t pid;
+	uint8_t flags;
+	uint32_t next_k, next_u, next_t;	/* pend ids of the same key/thread */
+	uint32_t *kf, *uf;			/* frame ids, leaf first */
+	size_t nk, nu, kcap, ucap;
+};
+
+struct sample {
+	struct stack_sample pub;
+	uint64_t timestamp;		/* raw, as stacks name it */
+	uint64_t ip;
+	uint32_t pend;			/* pend id, 0 if none */
+	uint32_t ip_frame;
+};
+
+struct stack_samples {
+	struct stack_model *model;
+	struct sample *v;
+	size_t n, cap;
+	struct pend *pends;		/* by id - 1 */
+	size_t npends, pends_cap;
+	uint32_t free_pend;		/* a list through next_k */
+	struct map2 kkeys, ukeys;	/* key -> first pend id */
+	struct map2 threads;		/* tid -> first pend id waiting */
+	struct strtab strs;
+	struct frame *frames;		/* by id - 1 */
+	size_t nframes, frames_cap;
+	struct map2 frame_index;	/* (pid, addr) -> frame id */
+	uint32_t *node_parent, *node_frame;	/* by node; node 0 is the root */
+	size_t nnodes, nodes_cap, nodes_cap2;
+	struct map2 node_index;		/* (parent, frame) -> node */
+	uint32_t *tmp;
+	size_t tmp_cap;
+	uint64_t with_stack;
+	uint64_t other_stacks;		/* of other events */
+	uint32_t interval;		/* 100 ns */
+	uint64_t first, last;		/* FILETIMEs of the records read */
+	bool finished;
+	struct sbuf sb;
+};
 
 struct stack_samples *stack_samples_new(struct stack_model *m)
 {
@@ -145,6 +253,12 @@ struct stack_samples *stack_samples_new(struct stack_model *m)
 	if (!s)
 		oom();
 	s->model = m;
+	s->interval = DEFAULT_INTERVAL;
+	s->nnodes = 1;
+	s->node_parent = grow(NULL, &s->nodes_cap, 1, sizeof(uint32_t));
+	s->node_frame = grow(NULL, &s->nodes_cap2, 1, sizeof(uint32_t));
+	s->node_parent[0] = 0;
+	s->node_frame[0] = 0;
 	return s;
 }
 
@@ -152,232 +266,493 @@ void stack_samples_free(struct stack_samples *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->ncpus; i++)
-		free(s->cpus[i].frames);
-	free(s->cpus);
-	counts_free(&s->hot);
-	counts_free(&s->folded);
-	counts_free(&s->processes);
-	counts_free(&s->modules);
-	sb_free(&s->key);
-	sb_free(&s->fold);
-	sb_free(&s->frame);
+	free(s->v);
+	for (size_t i = 0; i < s->npends; i++) {
+		free(s->pends[i].kf);
+		free(s->pends[i].uf);
+	}
+	free(s->pends);
+	map2_free(&s->kkeys);
+	map2_free(&s->ukeys);
+	map2_free(&s->threads);
+	strtab_free(&s->strs);
+	free(s->frames);
+	map2_free(&s->frame_index);
+	free(s->node_parent);
+	free(s->node_frame);
+	map2_free(&s->node_index);
+	free(s->tmp);
+	sb_free(&s->sb);
 	free(s);
 }
 
-static struct pending *cpu_slot(struct stack_samples *s, uint16_t cpu)
+static void name_frame(struct stack_samples *s, struct frame *f)
 {
-	if (cpu >= s->ncpus) {
-		size_t n = (size_t)cpu + 1;
-
-		s->cpus = realloc(s->cpus, n * sizeof(*s->cpus));
-		if (!s->cpus)
-			oom();
-		memset(s->cpus + s->ncpus, 0, (n - s->ncpus) * sizeof(*s->cpus));
-		s->ncpus = n;
-	}
-	return &s->cpus[cpu];
+	sb_reset(&s->sb);
+	stack_model_frame(s->model, f->pid, f->addr, true, &s->sb);
+	f->full = str_intern(&s->strs, s->sb.p);
+	sb_reset(&s->sb);
+	stack_model_frame(s->model, f->pid, f->addr, false, &s->sb);
+	f->name = str_intern(&s->strs, s->sb.p);
+	f->module = str_intern(&s->strs, stack_model_module(s->model, f->pid, f->addr));
 }
 
-/* Folded stacks split frames at ';' and the count at the last space. */
-static void put_folded_name(struct sbuf *sb, const char *name)
+static uint32_t frame_id(struct stack_samples *s, uint32_t pid, uint64_t addr)
 {
-	for (; *name; name++)
-		sb_putc(sb, *name == ';' || *name == '\n' ? '_' : *name);
+	uint32_t *slot, id;
+	struct frame *f;
+
+	if (stack_model_is_kernel(s->model, addr))
+		pid = 0;
+	slot = map2_slot(&s->frame_index, pid, addr, true);
+	if (*slot)
+		return *slot;
+	s->frames = grow(s->frames, &s->frames_cap, s->nframes + 1, sizeof(*s->frames));
+	f = &s->frames[s->nframes];
+	memset(f, 0, sizeof(*f));
+	f->addr = addr;
+	f->pid = pid;
+	/* Code nothing holds yet may be .NET code the rundown names. */
+	if (s->finished || stack_model_knows(s->model, pid, addr))
+		name_frame(s, f);
+	id = (uint32_t)++s->nframes;
+	*slot = id;
+	return id;
 }
 
-static void process_label(struct stack_samples *s, uint32_t pid, struct sbuf *sb)
+static uint32_t node_of(struct stack_samples *s, uint32_t parent, uint32_t frame)
 {
-	const char *name = pid == UINT32_MAX ? "" :
-			   stack_model_process_name(s->model, pid);
+	uint32_t *slot = map2_slot(&s->node_index, parent, frame, true);
 
-	if (*name)
-		sb_printf(sb, "%s", name);
-	else if (pid == 0)
-		sb_printf(sb, "Idle");
-	else if (pid == UINT32_MAX)
-		sb_printf(sb, "Process(?)");
-	else
-		sb_printf(sb, "Process(%u)", pid);
+	if (*slot)
+		return *slot;
+	s->node_parent = grow(s->node_parent, &s->nodes_cap, s->nnodes + 1,
+			      sizeof(uint32_t));
+	s->node_frame = grow(s->node_frame, &s->nodes_cap2, s->nnodes + 1,
+			     sizeof(uint32_t));
+	s->node_parent[s->nnodes] = parent;
+	s->node_frame[s->nnodes] = frame;
+	*slot = (uint32_t)s->nnodes++;
+	return *slot;
 }
 
-static void close_sample(struct stack_samples *s, struct pending *p)
+static struct pend *pend_of(struct stack_samples *s, uint32_t id)
 {
-	uint32_t pid = p->pid;
-	const uint64_t *frames = p->frames;
-	size_t n = p->nframes;
+	return &s->pends[id - 1];
+}
 
-	p->valid = false;
-	if (pid == UINT32_MAX)
-		pid = p->tid ? stack_model_thread_pid(s->model, p->tid) : 0;
-	if (!n) {
-		frames = &p->ip;
-		n = 1;
+static struct pend *new_pend(struct stack_samples *s, struct sample *sa)
+{
+	uint32_t id = s->free_pend;
+	struct pend *p;
+
+	if (id) {
+		p = pend_of(s, id);
+		s->free_pend = p->next_k;
 	} else {
+		s->pends = grow(s->pends, &s->pends_cap, s->npends + 1, sizeof(*s->pends));
+		p = &s->pends[s->npends];
+		memset(p, 0, sizeof(*p));
+		id = (uint32_t)++s->npends;
+	}
+	p->sample = (uint32_t)(sa - s->v);
+	p->pid = UINT32_MAX;
+	p->flags = 0;
+	p->next_k = p->next_u = p->next_t = 0;
+	p->nk = p->nu = 0;
+	sa->pend = id;
+	return p;
+}
+
+static uint32_t sample_pid(struct stack_samples *s, const struct sample *sa,
+			   const struct pend *p)
+{
+	if (p && p->pid != UINT32_MAX)
+		return p->pid;
+	return sa->pub.tid ? stack_model_thread_pid(s->model, sa->pub.tid) : 0;
+}
+
+/* Count a sample: intern its stack, root first; free its pend. */
+static void complete(struct stack_samples *s, struct sample *sa)
+{
+	struct pend *p = sa->pend ? pend_of(s, sa->pend) : NULL;
+	uint32_t pid = sample_pid(s, sa, p), node = 0;
+
+	sa->pub.pid = pid;
+	sa->ip_frame = frame_id(s, pid, sa->ip);
+	if (p && p->nk + p->nu) {
+		for (size_t i = p->nu; i-- > 0;)
+			node = node_of(s, node, p->uf[i]);
+		for (size_t i = p->nk; i-- > 0;)
+			node = node_of(s, node, p->kf[i]);
+		sa->pub.has_stack = true;
 		s->with_stack++;
+	} else {
+		node = node_of(s, 0, sa->ip_frame);
 	}
-	sb_reset(&s->key);
-	process_label(s, pid, &s->key);
-	if (pid != UINT32_MAX)
-		sb_printf(&s->key, " (%u)", pid);
-	counts_add(&s->processes, s->key.p, 1);
-	counts_add(&s->modules, stack_model_module(s->model, pid, p->ip), 1);
-
-	sb_reset(&s->fold);
-	sb_reset(&s->frame);
-	process_label(s, pid, &s->frame);
-	put_folded_name(&s->fold, s->frame.p);
-	for (size_t i = n; i-- > 0;) {
-		sb_reset(&s->frame);
-		stack_model_frame(s->model, pid, frames[i], false, &s->frame);
-		sb_putc(&s->fold, ';');
-		put_folded_name(&s->fold, s->frame.p);
+	sa->pub.stack = node;
+	if (p) {
+		p->next_k = s->free_pend;
+		s->free_pend = sa->pend;
+		sa->pend = 0;
 	}
-	counts_add(&s->folded, s->fold.p, 1);
-
-	for (size_t i = 0; i < n; i++) {
-		sb_putc(&s->key, '\n');
-		stack_model_frame(s->model, pid, frames[i], true, &s->key);
-	}
-	counts_add(&s->hot, s->key.p, 1);
 }
 
-static void add_frames(struct pending *p, const struct rec_stack *st)
+/* A sample with a stack waiting for nothing more is counted. */
+static void try_complete(struct stack_samples *s, struct sample *sa)
 {
-	if (p->nframes + st->nframes > p->cap) {
-		p->cap = p->nframes + st->nframes + 16;
-		p->frames = realloc(p->frames, p->cap * sizeof(*p->frames));
-		if (!p->frames)
-			oom();
-	}
+	struct pend *p = sa->pend ? pend_of(s, sa->pend) : NULL;
+
+	if (!p || sa->pub.stack || !(p->flags & (P_KERNEL | P_USER)) ||
+	    p->flags & (P_WAIT_KKEY | P_WAIT_UKEY | P_ON_THREAD))
+		return;
+	complete(s, sa);
+}
+
+static void set_frames(struct stack_samples *s, uint32_t **v, size_t *n,
+		       size_t *cap, uint32_t pid, const struct rec_stack *st)
+{
+	*v = grow(*v, cap, st->nframes, sizeof(**v));
 	for (uint32_t i = 0; i < st->nframes; i++)
-		p->frames[p->nframes++] = rec_stack_frame(st, i);
+		(*v)[i] = frame_id(s, pid, rec_stack_frame(st, i));
+	*n = st->nframes;
 }
 
-static struct pending *match(struct stack_samples *s, uint16_t cpu,
-			     const struct rec_stack *st)
+/*
+ * The sample a stack of (@ts, @tid) belongs to, or NULL: samples are in
+ * time order, so the search goes back only over those not older than it
+ * (a user stack given when the thread left the kernel names a sample some
+ * milliseconds back).  One already counted takes no more frames.
+ */
+static struct sample *match(struct stack_samples *s, uint64_t ts, uint32_t tid)
 {
-	struct pending *p = cpu < s->ncpus ? &s->cpus[cpu] : NULL;
+	for (size_t i = s->n; i-- > 0;) {
+		struct sample *sa = &s->v[i];
 
-	if (p && p->valid && p->timestamp == st->timestamp && p->tid == st->tid)
-		return p;
-	/* Its own processor first; then any (a reordered file). */
-	for (size_t i = 0; i < s->ncpus; i++) {
-		p = &s->cpus[i];
-		if (p->valid && p->timestamp == st->timestamp && p->tid == st->tid)
-			return p;
+		if (sa->timestamp < ts)
+			break;
+		if (sa->timestamp == ts && sa->pub.tid == tid)
+			return sa->pub.stack ? NULL : sa;
 	}
 	return NULL;
 }
 
-void stack_samples_event(struct stack_samples *s, const struct etw_etl_event *ev)
+static struct pend *pend_for(struct stack_samples *s, struct sample *sa,
+			     uint32_t pid)
+{
+	struct pend *p = sa->pend ? pend_of(s, sa->pend) : new_pend(s, sa);
+
+	if (p->pid == UINT32_MAX)
+		p->pid = pid;
+	return p;
+}
+
+/* A kernel part of @p's sample: it waits for its thread's user part. */
+static void wait_on_thread(struct stack_samples *s, struct pend *p, uint32_t tid)
+{
+	uint32_t *head, id = (uint32_t)(p - s->pends) + 1;
+
+	if (p->pid == 0 || p->pid == 4) {
+		/* The idle and System processes have no user stacks. */
+		p->flags |= P_USER;
+		return;
+	}
+	head = map2_slot(&s->threads, tid, 0, true);
+	list_push(head, &p->next_t, id);
+	p->flags |= P_ON_THREAD;
+}
+
+/*
+ * The thread left the kernel: its waiting kernel parts get this user
+ * part, frames (@st) or a key.  Returns whether @target was among them.
+ */
+static bool user_part_for_thread(struct stack_samples *s, uint32_t tid,
+				 const struct rec_stack *st, uint64_t key,
+				 struct pend *target)
+{
+	uint32_t id = list_take(map2_slot(&s->threads, tid, 0, false));
+	bool found = false;
+
+	while (id) {
+		struct pend *p = pend_of(s, id);
+		uint32_t next = p->next_t;
+		struct sample *sa = &s->v[p->sample];
+
+		p->flags &= ~P_ON_THREAD;
+		p->next_t = 0;
+		found |= p == target;
+		if (!(p->flags & (P_USER | P_WAIT_UKEY))) {
+			if (st) {
+				set_frames(s, &p->uf, &p->nu, &p->ucap, p->pid, st);
+				p->flags |= P_USER;
+			} else {
+				list_push(map2_slot(&s->ukeys, key, 0, true),
+					  &p->next_u, id);
+				p->flags |= P_WAIT_UKEY;
+			}
+		}
+		try_complete(s, sa);
+		id = next;
+	}
+	return found;
+}
+
+static void on_stack_walk(struct stack_samples *s, const struct etw_etl_event *ev)
+{
+	struct rec_stack st;
+	struct sample *sa;
+	struct pend *p = NULL;
+	bool kernel;
+
+	if (!rec_parse_stack(ev, &st) || !st.nframes)
+		return;
+	if (st.tid)
+		stack_model_set_thread(s->model, st.tid, st.pid);
+	kernel = stack_model_is_kernel(s->model, rec_stack_frame(&st, st.nframes - 1));
+	sa = match(s, st.timestamp, st.tid);
+	if (sa)
+		p = pend_for(s, sa, st.pid);
+	else
+		s->other_stacks++;
+	if (kernel) {
+		if (!p || p->flags & (P_KERNEL | P_WAIT_KKEY))
+			return;
+		set_frames(s, &p->kf, &p->nk, &p->kcap, 0, &st);
+		p->flags |= P_KERNEL;
+		wait_on_thread(s, p, st.tid);
+		return;
+	}
+	/* A stack that starts in user mode: where the thread left the kernel. */
+	if (!stack_model_is_kernel(s->model, rec_stack_frame(&st, 0)) &&
+	    user_part_for_thread(s, st.tid, &st, 0, p))
+		return;
+	if (p && !(p->flags & (P_USER | P_WAIT_UKEY))) {
+		set_frames(s, &p->uf, &p->nu, &p->ucap, st.pid, &st);
+		p->flags |= P_USER;
+		try_complete(s, sa);
+	}
+}
+
+static void on_stack_key(struct stack_samples *s, const struct etw_etl_event *ev,
+			 bool kernel)
+{
+	struct rec_stack_ref r;
+	struct sample *sa;
+	struct pend *p = NULL;
+	uint32_t id;
+
+	if (!rec_parse_stack_ref(ev, &r))
+		return;
+	if (r.tid)
+		stack_model_set_thread(s->model, r.tid, r.pid);
+	sa = match(s, r.timestamp, r.tid);
+	if (sa)
+		p = pend_for(s, sa, r.pid);
+	else
+		s->other_stacks++;
+	if (kernel) {
+		if (!p || p->flags & (P_KERNEL | P_WAIT_KKEY))
+			return;
+		id = (uint32_t)(p - s->pends) + 1;
+		list_push(map2_slot(&s->kkeys, r.key, 0, true), &p->next_k, id);
+		p->flags |= P_WAIT_KKEY;
+		wait_on_thread(s, p, r.tid);
+		return;
+	}
+	if (user_part_for_thread(s, r.tid, NULL, r.key, p) || !p ||
+	    p->flags & (P_USER | P_WAIT_UKEY))
+		return;
+	id = (uint32_t)(p - s->pends) + 1;
+	list_push(map2_slot(&s->ukeys, r.key, 0, true), &p->next_u, id);
+	p->flags |= P_WAIT_UKEY;
+}
+
+/* A key's frames: every sample waiting for that key gets them. */
+static void on_stack_def(struct stack_samples *s, const struct etw_etl_event *ev)
+{
+	struct rec_stack st;
+	uint64_t key;
+	uint32_t id;
+	bool kernel;
+
+	if (!rec_parse_stack_def(ev, &st, &key) || !st.nframes)
+		return;
+	kernel = stack_model_is_kernel(s->model, rec_stack_frame(&st, st.nframes - 1));
+	id = list_take(map2_slot(kernel ? &s->kkeys : &s->ukeys, key, 0, false));
+	while (id) {
+		struct pend *p = pend_of(s, id);
+		uint32_t next = kernel ? p->next_k : p->next_u;
+
+		if (kernel) {
+			set_frames(s, &p->kf, &p->nk, &p->kcap, 0, &st);
+			p->flags = (uint8_t)((p->flags & ~P_WAIT_KKEY) | P_KERNEL);
+			p->next_k = 0;
+		} else {
+			set_frames(s, &p->uf, &p->nu, &p->ucap, p->pid, &st);
+			p->flags = (uint8_t)((p->flags & ~P_WAIT_UKEY) | P_USER);
+			p->next_u = 0;
+		}
+		try_complete(s, &s->v[p->sample]);
+		id = next;
+	}
+}
+
+static void on_sample(struct stack_samples *s, const struct etw_etl_event *ev)
 {
 	struct rec_sample rs;
-	struct rec_stack st;
-	struct pending *p;
+	struct sample *sa;
 
+	if (!rec_parse_sample(ev, &rs))
+		return;
+	s->v = grow(s->v, &s->cap, s->n + 1, sizeof(*s->v));
+	sa = &s->v[s->n];
+	memset(sa, 0, sizeof(*sa));
+	sa->pub.time = ev->filetime;
+	sa->pub.tid = rs.tid;
+	sa->pub.cpu = ev->processor;
+	sa->timestamp = ev->timestamp;
+	sa->ip = rs.ip;
+	s->n++;
+}
+
+void stack_samples_event(struct stack_samples *s, const struct etw_etl_event *ev)
+{
+	uint32_t interval;
+
+	if (ev->filetime) {
+		if (!s->first || ev->filetime < s->first)
+			s->first = ev->filetime;
+		if (ev->filetime > s->last)
+			s->last = ev->filetime;
+	}
 	if (!(ev->has & ETW_ETL_HAS_HOOK))
 		return;
-	if (ev->hook_id == HOOK_SAMPLED_PROFILE && rec_parse_sample(ev, &rs)) {
-		p = cpu_slot(s, ev->processor);
-		if (p->valid)
-			close_sample(s, p);
-		p->valid = true;
-		p->timestamp = ev->timestamp;
-		p->tid = rs.tid;
-		p->ip = rs.ip;
-		p->pid = UINT32_MAX;
-		p->nframes = 0;
-		s->samples++;
-	} else if (ev->hook_id == HOOK_STACK_WALK && rec_parse_stack(ev, &st)) {
-		if (st.tid)
-			stack_model_set_thread(s->model, st.tid, st.pid);
-		p = match(s, ev->processor, &st);
-		if (!p) {
-			s->other_stacks++;
-			return;
-		}
-		p->pid = st.pid;
-		add_frames(p, &st);
+	switch (ev->hook_id) {
+	case HOOK_SAMPLED_PROFILE:
+		on_sample(s, ev);
+		break;
+	case HOOK_STACK_WALK:
+		on_stack_walk(s, ev);
+		break;
+	case HOOK_STACK_KEY_KERNEL:
+	case HOOK_STACK_KEY_USER:
+		on_stack_key(s, ev, ev->hook_id == HOOK_STACK_KEY_KERNEL);
+		break;
+	case HOOK_STACK_KEY_CREATE:
+	case HOOK_STACK_KEY_DELETE:
+	case HOOK_STACK_KEY_RUNDOWN:
+		on_stack_def(s, ev);
+		break;
+	case HOOK_SET_INTERVAL:
+	case HOOK_COLLECTION_START:
+		if (rec_parse_interval(ev, &interval) && interval)
+			s->interval = interval;
+		break;
+	default:
+		break;
 	}
 }
 
 void stack_samples_finish(struct stack_samples *s)
 {
-	for (size_t i = 0; i < s->ncpus; i++)
-		if (s->cpus[i].valid)
-			close_sample(s, &s->cpus[i]);
+	if (s->finished)
+		return;
+	/* Nothing more comes: each sample is counted with what it has. */
+	for (size_t i = 0; i < s->n; i++) {
+		struct sample *sa = &s->v[i];
+
+		if (sa->pend)
+			pend_of(s, sa->pend)->flags = 0;
+		if (!sa->pub.stack)
+			complete(s, sa);
+	}
+	s->finished = true;
+	for (size_t i = 0; i < s->nframes; i++)
+		if (!s->frames[i].full)
+			name_frame(s, &s->frames[i]);
+}
+
+struct stack_model *stack_samples_model(const struct stack_samples *s)
+{
+	return s->model;
 }
 
 uint64_t stack_samples_count(const struct stack_samples *s)
 {
-	return s->samples;
+	return s->n;
 }
 
-static double share(uint64_t n, uint64_t total)
+uint64_t stack_samples_with_stack(const struct stack_samples *s)
 {
-	return total ? 100.0 * (double)n / (double)total : 0.0;
+	return s->with_stack;
 }
 
-static void totals(struct stack_samples *s, FILE *out)
+uint64_t stack_samples_other_stacks(const struct stack_samples *s)
 {
-	fprintf(out, "CPU samples: %" PRIu64 " (%" PRIu64 " with a stack, %" PRIu64
-		" without); stacks of other events: %" PRIu64 "\n",
-		s->samples, s->with_stack, s->samples - s->with_stack,
-		s->other_stacks);
+	return s->other_stacks;
 }
 
-void stack_samples_print_hot(struct stack_samples *s, FILE *out, unsigned int top)
+const struct stack_sample *stack_samples_get(const struct stack_samples *s, size_t i)
 {
-	size_t n;
-	struct count_entry *v = counts_sorted(&s->hot, &n);
-
-	fprintf(out, "Hottest stacks (leaf first):\n");
-	for (size_t i = 0; i < n && i < top; i++) {
-		const char *k = v[i].key, *nl = strchr(k, '\n');
-
-		fprintf(out, "\n  #%zu  %" PRIu64 " samples (%.1f%%)  %.*s\n", i + 1,
-			v[i].count, share(v[i].count, s->samples),
-			(int)(nl ? nl - k : (ptrdiff_t)strlen(k)), k);
-		while (nl) {
-			const char *next = strchr(nl + 1, '\n');
-
-			fprintf(out, "      %.*s\n",
-				(int)(next ? next - nl - 1 : (ptrdiff_t)strlen(nl + 1)),
-				nl + 1);
-			nl = next;
-		}
-	}
-	free(v);
+	return &s->v[i].pub;
 }
 
-void stack_samples_print_folded(struct stack_samples *s, FILE *out)
+uint32_t stack_samples_caller(const struct stack_samples *s, uint32_t stack)
 {
-	size_t n;
-	struct count_entry *v = counts_sorted(&s->folded, &n);
-
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s %" PRIu64 "\n", v[i].key, v[i].count);
-	free(v);
+	return s->node_parent[stack];
 }
 
-static void print_counts(struct stack_samples *s, FILE *out, const char *title,
-			 const struct counts *c)
+uint32_t stack_samples_nstacks(const struct stack_samples *s)
 {
-	size_t n;
-	struct count_entry *v = counts_sorted(c, &n);
-
-	fprintf(out, "\nCPU samples per %s:\n  %10s  %6s  %s\n", title, "samples",
-		"share", title);
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "  %10" PRIu64 "  %5.1f%%  %s\n", v[i].count,
-			share(v[i].count, s->samples), v[i].key);
-	free(v);
+	return (uint32_t)s->nnodes;
 }
 
-void stack_samples_print_summary(struct stack_samples *s, FILE *out)
+static const struct frame *frame_of(const struct stack_samples *s, uint32_t stack)
 {
-	totals(s, out);
-	print_counts(s, out, "process", &s->processes);
-	print_counts(s, out, "module", &s->modules);
+	return &s->frames[s->node_frame[stack] - 1];
+}
+
+const char *stack_samples_frame(const struct stack_samples *s, uint32_t stack,
+				bool offset)
+{
+	const struct frame *f = frame_of(s, stack);
+
+	return str_of(&s->strs, offset ? f->full : f->name);
+}
+
+uint32_t stack_samples_function(const struct stack_samples *s, uint32_t stack)
+{
+	return frame_of(s, stack)->name;
+}
+
+uint32_t stack_samples_module(const struct stack_samples *s, uint32_t stack)
+{
+	return frame_of(s, stack)->module;
+}
+
+uint32_t stack_samples_ip_module(const struct stack_samples *s, size_t i)
+{
+	return s->frames[s->v[i].ip_frame - 1].module;
+}
+
+const char *stack_samples_string(const struct stack_samples *s, uint32_t id)
+{
+	return str_of(&s->strs, id);
+}
+
+uint32_t stack_samples_nstrings(const struct stack_samples *s)
+{
+	return (uint32_t)s->strs.n + 1;
+}
+
+uint32_t stack_samples_interval(const struct stack_samples *s)
+{
+	return s->interval;
+}
+
+void stack_samples_range(const struct stack_samples *s, uint64_t *first,
+			 uint64_t *last)
+{
+	*first = s->first;
+	*last = s->last;
 }

@@ -31,11 +31,24 @@
 #define HOOK_IMAGE_UNLOAD	0x1402
 #define HOOK_IMAGE_DCSTART	0x1403
 #define HOOK_IMAGE_DCEND	0x1404
+#define HOOK_CSWITCH		0x0524
+#define HOOK_READY_THREAD	0x0532
 #define HOOK_SAMPLED_PROFILE	0x0f2e
+#define HOOK_SET_INTERVAL	0x0f48
+#define HOOK_COLLECTION_START	0x0f49
 #define HOOK_STACK_WALK		0x1820
+/* Windows 8's stack cache: a key's frames, given when it is created,
+ * evicted or at the end (rundown); events name the key. */
+#define HOOK_STACK_KEY_CREATE	0x1822
+#define HOOK_STACK_KEY_DELETE	0x1823
+#define HOOK_STACK_KEY_RUNDOWN	0x1824
+#define HOOK_STACK_KEY_KERNEL	0x1825
+#define HOOK_STACK_KEY_USER	0x1826
 
 /* The lowest kernel address of x86-64; PerfView's test is the same. */
 #define KERNEL_ADDRESS_MIN	0xffff800000000000ull
+/* Of a 32-bit Windows kernel (traces with 4-byte pointers). */
+#define KERNEL_ADDRESS_MIN32	0x80000000ull
 
 #define BUILD_ID_MAX		20
 
@@ -79,6 +92,39 @@ struct rec_stack {
 	uint8_t pointer_size;
 };
 
+/* StackKeyKernel, StackKeyUser: the stack of an event, by its cache key. */
+struct rec_stack_ref {
+	uint64_t timestamp;		/* of the event the stack belongs to */
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t key;
+};
+
+struct rec_cswitch {
+	uint32_t new_tid;
+	uint32_t old_tid;
+	uint8_t old_wait_reason;
+	uint8_t old_state;		/* 1 Ready, 5 Waiting, 4 Terminated ... */
+};
+
+/* The .NET runtime's MethodLoadVerbose, MethodDCStart/DCEndVerbose. */
+struct rec_clr_method {
+	uint32_t pid;
+	uint64_t module_id;
+	uint64_t start;
+	uint32_t size;
+	char ns[512];			/* MethodNamespace: the type */
+	char name[256];
+	char signature[512];
+};
+
+/* Its ModuleLoad, ModuleDCStart/DCEnd: a module id's IL file. */
+struct rec_clr_module {
+	uint32_t pid;
+	uint64_t module_id;
+	char il_path[1024];
+};
+
 /* Each returns false if the payload is too short for its version. */
 bool rec_parse_image(const struct etw_etl_event *ev, struct rec_image *r);
 bool rec_parse_process(const struct etw_etl_event *ev, struct rec_process *r);
@@ -88,6 +134,18 @@ bool rec_parse_stack(const struct etw_etl_event *ev, struct rec_stack *r);
 /* False also for any other record than ImageID/DbgID_RSDS. */
 bool rec_parse_image_id(const struct etw_etl_event *ev, struct rec_image_id *r);
 uint64_t rec_stack_frame(const struct rec_stack *s, uint32_t i);
+bool rec_parse_stack_ref(const struct etw_etl_event *ev, struct rec_stack_ref *r);
+/* KeyCreate, KeyDelete, KeyRundown: @r gets the frames, @key the key. */
+bool rec_parse_stack_def(const struct etw_etl_event *ev, struct rec_stack *r,
+			 uint64_t *key);
+/* SetInterval, CollectionStart: the sampling interval (100 ns units). */
+bool rec_parse_interval(const struct etw_etl_event *ev, uint32_t *interval);
+bool rec_parse_cswitch(const struct etw_etl_event *ev, struct rec_cswitch *r);
+/* ReadyThread: the thread made ready. */
+bool rec_parse_ready(const struct etw_etl_event *ev, uint32_t *tid);
+/* False also for any other event than the ones named above. */
+bool rec_parse_clr_method(const struct etw_etl_event *ev, struct rec_clr_method *r);
+bool rec_parse_clr_module(const struct etw_etl_event *ev, struct rec_clr_module *r);
 
 /* Where symbols come from. */
 struct stack_options {
@@ -134,7 +192,15 @@ const struct stack_image *stack_model_image(const struct stack_model *m,
 void stack_model_frame(struct stack_model *m, uint32_t pid, uint64_t addr,
 		       bool offset, struct sbuf *sb);
 
-/* The module of a frame: the image's file name, "[kernel]" or "[unknown]". */
+/* Is @addr a kernel address (by the trace's pointer size)? */
+bool stack_model_is_kernel(const struct stack_model *m, uint64_t addr);
+/* Does an image or a .NET method of @pid (or the kernel) hold @addr? */
+bool stack_model_knows(const struct stack_model *m, uint32_t pid, uint64_t addr);
+
+/*
+ * The module of a frame: the image's file name, a .NET method's module
+ * (its IL file's name without extension), "[kernel]" or "[unknown]".
+ */
 const char *stack_model_module(const struct stack_model *m, uint32_t pid,
 			       uint64_t addr);
 
@@ -159,8 +225,18 @@ uint64_t sym_kallsyms_address(const struct sym_kallsyms *k, const char *name);
 const char *sym_kallsyms_lookup(const struct sym_kallsyms *k, uint64_t addr,
 				uint64_t *off);
 
-/* CPU samples with their stacks, counted (model/samples.c). */
+/* CPU samples with their stacks (model/samples.c). */
 struct stack_samples;
+
+/* A sample, once stack_samples_finish() has run. */
+struct stack_sample {
+	uint64_t time;			/* FILETIME (UTC, 100 ns) */
+	uint32_t pid;			/* UINT32_MAX if no event tells */
+	uint32_t tid;
+	uint32_t stack;			/* its leaf, see stack_samples_frame() */
+	uint16_t cpu;
+	bool has_stack;			/* else stack is the sampled address alone */
+};
 
 struct stack_samples *stack_samples_new(struct stack_model *m);
 void stack_samples_free(struct stack_samples *s);
@@ -169,15 +245,62 @@ void stack_samples_event(struct stack_samples *s, const struct etw_etl_event *ev
 /* After the last record: the samples still waiting for a stack. */
 void stack_samples_finish(struct stack_samples *s);
 
-/* Samples read so far. */
+/* Samples read so far; those with a stack; stacks of no sample. */
 uint64_t stack_samples_count(const struct stack_samples *s);
+uint64_t stack_samples_with_stack(const struct stack_samples *s);
+uint64_t stack_samples_other_stacks(const struct stack_samples *s);
+const struct stack_sample *stack_samples_get(const struct stack_samples *s, size_t i);
 
+/*
+ * Stacks are nodes of a tree, 1 to stack_samples_nstacks() - 1: each is a
+ * frame and its caller's stack (0 at the root).  Strings (function and
+ * module names) are ids, 1 to stack_samples_nstrings() - 1.
+ */
+uint32_t stack_samples_nstacks(const struct stack_samples *s);
+uint32_t stack_samples_caller(const struct stack_samples *s, uint32_t stack);
+/* The stack's own frame, as stack_model_frame() names it. */
+const char *stack_samples_frame(const struct stack_samples *s, uint32_t stack,
+				bool offset);
+uint32_t stack_samples_function(const struct stack_samples *s, uint32_t stack);
+uint32_t stack_samples_module(const struct stack_samples *s, uint32_t stack);
+/* The module of sample @i's sampled address. */
+uint32_t stack_samples_ip_module(const struct stack_samples *s, size_t i);
+uint32_t stack_samples_nstrings(const struct stack_samples *s);
+const char *stack_samples_string(const struct stack_samples *s, uint32_t id);
+/* The sampling interval (100 ns units, 1 ms if the trace does not say). */
+uint32_t stack_samples_interval(const struct stack_samples *s);
+/* The FILETIMEs of the first and last record read. */
+void stack_samples_range(const struct stack_samples *s, uint64_t *first,
+			 uint64_t *last);
+
+struct stack_model *stack_samples_model(const struct stack_samples *s);
+
+/* Reports (model/views.c), after stack_samples_finish(). */
+/* "CPU samples: N (W with a stack, ...)". */
+void stack_samples_print_totals(struct stack_samples *s, FILE *out);
 /* The @top hottest stacks, leaf first, with their counts and shares. */
 void stack_samples_print_hot(struct stack_samples *s, FILE *out, unsigned int top);
 /* "process;root;...;leaf count" lines, as flame graph tools read them. */
 void stack_samples_print_folded(struct stack_samples *s, FILE *out);
 /* CPU samples per process and per module. */
 void stack_samples_print_summary(struct stack_samples *s, FILE *out);
+/*
+ * Tables with PerfView's "When" column: samples per process; per module
+ * and per function, exclusive (the leaf frame's) and inclusive (anywhere
+ * in the stack, once per sample), the @top rows of most exclusive ones.
+ */
+void stack_samples_print_processes(struct stack_samples *s, FILE *out,
+				   unsigned int top);
+void stack_samples_print_modules(struct stack_samples *s, FILE *out,
+				 unsigned int top);
+void stack_samples_print_functions(struct stack_samples *s, FILE *out,
+				   unsigned int top);
+/*
+ * Callers and callees of the function named @name (or the one whose name
+ * holds it): -1 with a message if none or more than one.
+ */
+int stack_samples_print_butterfly(struct stack_samples *s, FILE *out,
+				  const char *name, unsigned int top);
 
 /*
  * What etw dump adds (model/stack_dump.c): every record goes to
