@@ -508,6 +508,106 @@ TEST_F(stacks, dump_names_frames_and_counts_samples)
 	free(r.out);
 }
 
+/*
+ * Exclusive and inclusive per function.  When: the records span raw
+ * 1000000 (the header) to T0 + 1050, 32 buckets of 31283 (100 ns); every
+ * sample is in the last one, each 1 ms (the default interval) of it:
+ * 5 samples 160 % ('F'), 4 128 % ('C'), 1 32 % ('3').
+ */
+TEST_F(stacks, functions_exclusive_and_inclusive)
+{
+	struct run r = run_etw("report --kallsyms %s %s", self->f.kallsyms,
+			       self->f.etl);
+
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "          4   66.7%           5   83.3%  "
+		   "_______________________________F  hot_function\n");
+	EXPECT_OUT(r, "          0    0.0%           4   66.7%  "
+		   "_______________________________C  main\n");
+	EXPECT_OUT(r, "          1   16.7%           1   16.7%  "
+		   "_______________________________3  schedule\n");
+	EXPECT_OUT(r, "          5   83.3%           4  "
+		   "_______________________________F  prog (1234)\n");
+	EXPECT_OUT(r, "          4   66.7%           5   83.3%  "
+		   "_______________________________F  prog\n");
+	free(r.out);
+}
+
+/* Each sample once at the outermost call: both sides sum to 5. */
+TEST_F(stacks, butterfly_callers_and_callees)
+{
+	struct run r = run_etw("report --kallsyms %s --butterfly hot_func %s",
+			       self->f.kallsyms, self->f.etl);
+
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "Callers of hot_function:\n"
+		   "     samples   share  caller\n"
+		   "           4   66.7%  main\n"
+		   "           1   16.7%  [root]\n"
+		   "\n           5   83.3%  hot_function (inclusive; exclusive 4, 66.7%)\n\n"
+		   "Callees of hot_function:\n"
+		   "     samples   share  callee\n"
+		   "           4   66.7%  [self]\n"
+		   "           1   16.7%  do_syscall_64\n");
+	free(r.out);
+	r = run_etw("report --butterfly no_such_function %s", self->f.etl);
+	EXPECT_EQ(1, r.status);
+	EXPECT_OUT(r, "no function 'no_such_function'");
+	free(r.out);
+	r = run_etw("report --kallsyms %s --butterfly _ %s", self->f.kallsyms,
+		    self->f.etl);
+	EXPECT_EQ(1, r.status);
+	EXPECT_OUT(r, "more than one function '_'");
+	free(r.out);
+}
+
+/*
+ * A PerfView recording (testdata/etl, Windows 8, stack caching): every
+ * one of the profiled process's 5,129 samples has a stack (243 of all
+ * samples had one before cached stacks were read); .NET code is named
+ * from the runtime's method events; PerfView.exe is a 32-bit process.
+ */
+#define PERFVIEW_ETL "testdata/etl/perfview-net.4.5.2.x64.etl"
+
+static bool process_row(const char *out, const char *process,
+			unsigned long *samples, unsigned long *with_stack)
+{
+	const char *p = strstr(out, process);
+	const char *line = p;
+
+	if (!p)
+		return false;
+	while (line > out && line[-1] != '\n')
+		line--;
+	return sscanf(line, " %lu %*s %lu", samples, with_stack) == 2;
+}
+
+TEST(windows_cached_stacks)
+{
+	struct run r = run_etw("report --top 30 %s", PERFVIEW_ETL);
+	unsigned long n = 0, with = 0;
+
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "CPU samples: 79528 (");
+	EXPECT_TRUE(process_row(r.out, "  Test.x64.exe (3676)\n", &n, &with));
+	EXPECT_EQ(5129, n);
+	EXPECT_EQ(5129, with);
+	/* A 32-bit process of the 64-bit trace: every sample has a stack. */
+	EXPECT_TRUE(process_row(r.out, "  PerfView.exe (3988)\n", &n, &with));
+	EXPECT_NE(0, n);
+	EXPECT_EQ(n, with);
+	/* JIT-compiled and NGEN code, named as PerfView names them. */
+	EXPECT_OUT(r, "      Test.x64!Test.Program.Main(class System.String[])+0xeb\n");
+	EXPECT_OUT(r, "      mscorlib!System.DateTime.get_Now()+0x5e\n");
+	EXPECT_OUT(r, "  Test.x64\n");
+	free(r.out);
+	/* 32-bit frames under WoW64's 64-bit ones, from SysWOW64's images. */
+	r = run_etw("report --folded %s", PERFVIEW_ETL);
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, ";wow64cpu.dll+0x25a7;wow64.dll+0xc363;");
+	free(r.out);
+}
+
 TEST_F(stacks, bad_arguments)
 {
 	struct run r = run_etw("report --top 0 %s", self->f.etl);
@@ -521,6 +621,10 @@ TEST_F(stacks, bad_arguments)
 	free(r.out);
 	r = run_etw("report --folded --summary %s", self->f.etl);
 	EXPECT_EQ(2, r.status);
+	free(r.out);
+	r = run_etw("report --folded --butterfly main %s", self->f.etl);
+	EXPECT_EQ(2, r.status);
+	EXPECT_OUT(r, "do not go together");
 	free(r.out);
 }
 
