@@ -61,6 +61,7 @@ struct fixture_paths {
 	char debug_dir[128];	/* holds .build-id/xx/rest.debug */
 	char etl_id_ok[128];	/* with prog's build-id in a DbgID_RSDS */
 	char etl_id_bad[128];	/* with another build-id */
+	char etl_cached[128];	/* Windows 8's cached stacks */
 	uint64_t hot, main_fn;	/* vaddrs, from nm */
 	uint8_t build_id[20];
 };
@@ -309,6 +310,94 @@ static int write_trace(const char *path, const char *prog_path,
 	return fclose(out) ? -errno : 0;
 }
 
+/* StackKeyKernel (0x1825) or StackKeyUser (0x1826) of the event at @ts. */
+static void stack_key(struct img *m, uint16_t hook, uint64_t now, uint64_t ts,
+		      uint32_t pid, uint32_t tid, uint64_t key)
+{
+	uint8_t *p = perf_record(m, hook, now, 24);
+
+	put_le(p, ts, 8);
+	put_le(p + 8, pid, 4);
+	put_le(p + 12, tid, 4);
+	put_le(p + 16, key, 8);
+}
+
+/* KeyDelete (0x1823) or KeyRundown (0x1824): a key and its frames. */
+static void stack_def(struct img *m, uint16_t hook, uint64_t now, uint64_t key,
+		      const uint64_t *frames, unsigned int n)
+{
+	uint8_t *p = perf_record(m, hook, now, 8 + 8 * n);
+
+	put_le(p, key, 8);
+	for (unsigned int i = 0; i < n; i++)
+		put_le(p + 8 + 8 * i, frames[i], 8);
+}
+
+#define KEY_K1	0xfffffa8000001000ull
+#define KEY_K2	0xfffffa8000002000ull
+#define KEY_U1	0xfffffa8000003000ull
+#define KEY_U9	0xfffffa8000009000ull
+
+/*
+ * Windows 8's stack cache, in Windows' layouts: samples A and B in the
+ * kernel name kernel key K1 and no user stack (the thread is in the
+ * kernel); C, in user mode, names user key U1, which A and B take too
+ * (the thread left the kernel); K1 is evicted (KeyDelete), D names K1
+ * again and U1, U1 is evicted, then the rundown gives K1's new frames.  E,
+ * in the System process, has kernel key K2 only; F names a user key never
+ * given.
+ */
+static int write_cached_trace(const char *path, const char *prog_path,
+			      const struct fixture_paths *f)
+{
+	static struct img m;
+	uint64_t hot = BASE + f->hot + 4, mn = BASE + f->main_fn + 8;
+	uint64_t user[] = { hot, mn, LIBC_BASE + 0x29d90 };
+	uint64_t kern[] = { KBASE + 0x200010, KBASE + 0x100020 };
+	uint64_t kern2[] = { KBASE + 0x100030 };
+	uint64_t kern3[] = { KBASE + 0x200040 };
+	uint64_t t = T0 + 1000;
+	FILE *out;
+
+	memset(&m, 0, sizeof(m));
+	img_start(&m, &hdr64);
+	img_buffer(&m, 0, 1, 0x20, 0);
+	process_dcstart(&m, 0, "Idle");
+	process_dcstart(&m, 4, "System");
+	process_dcstart(&m, PID, "prog");
+	thread_dcstart(&m, PID, TID);
+	thread_dcstart(&m, 4, 8);
+	image_dcstart(&m, 0, KBASE, 0x2000000, "vmlinux");
+	image_dcstart(&m, PID, BASE, 0x5000, prog_path);
+	image_dcstart(&m, PID, LIBC_BASE, 0x200000, "/nonexistent/libc.so.6");
+	sample(&m, t, kern[0], TID);					/* A */
+	stack_key(&m, 0x1825, t + 1, t, PID, TID, KEY_K1);
+	sample(&m, t + 10, kern[0], TID);				/* B */
+	stack_key(&m, 0x1825, t + 11, t + 10, PID, TID, KEY_K1);
+	sample(&m, t + 20, hot, TID);					/* C */
+	stack_key(&m, 0x1826, t + 21, t + 20, PID, TID, KEY_U1);
+	stack_def(&m, 0x1823, t + 22, KEY_K1, kern, 2);
+	sample(&m, t + 30, kern2[0], TID);				/* D */
+	stack_key(&m, 0x1825, t + 31, t + 30, PID, TID, KEY_K1);
+	stack_key(&m, 0x1826, t + 32, t + 30, PID, TID, KEY_U1);
+	stack_def(&m, 0x1823, t + 33, KEY_U1, user, 3);
+	sample(&m, t + 40, kern3[0], 8);				/* E */
+	stack_key(&m, 0x1825, t + 41, t + 40, 4, 8, KEY_K2);
+	sample(&m, t + 50, hot, TID);					/* F */
+	stack_key(&m, 0x1826, t + 51, t + 50, PID, TID, KEY_U9);
+	stack_def(&m, 0x1824, t + 60, KEY_K1, kern2, 1);
+	stack_def(&m, 0x1824, t + 61, KEY_K2, kern3, 1);
+	img_finish(&m);
+	out = fopen(path, "wb");
+	if (!out)
+		return -errno;
+	if (fwrite(m.p, 1, m.len, out) != m.len) {
+		fclose(out);
+		return -EIO;
+	}
+	return fclose(out) ? -errno : 0;
+}
+
 FIXTURE(stacks) {
 	struct fixture_paths f;
 };
@@ -331,6 +420,7 @@ FIXTURE_SETUP(stacks)
 	snprintf(f->debug_dir, sizeof(f->debug_dir), "%s/debug", f->dir);
 	snprintf(f->etl_id_ok, sizeof(f->etl_id_ok), "%s/id-ok.etl", f->dir);
 	snprintf(f->etl_id_bad, sizeof(f->etl_id_bad), "%s/id-bad.etl", f->dir);
+	snprintf(f->etl_cached, sizeof(f->etl_cached), "%s/cached.etl", f->dir);
 	p = fopen(f->kallsyms, "w");
 	ASSERT_NE(NULL, p);
 	fputs(kallsyms_text, p);
@@ -370,6 +460,7 @@ FIXTURE_SETUP(stacks)
 	ASSERT_EQ(0, write_trace(f->etl_id_ok, f->prog, f, f->build_id));
 	f->build_id[0] ^= 0xff;
 	ASSERT_EQ(0, write_trace(f->etl_id_bad, f->prog, f, f->build_id));
+	ASSERT_EQ(0, write_cached_trace(f->etl_cached, f->prog, f));
 	f->build_id[0] ^= 0xff;
 }
 
@@ -558,6 +649,28 @@ TEST_F(stacks, butterfly_callers_and_callees)
 		    self->f.etl);
 	EXPECT_EQ(1, r.status);
 	EXPECT_OUT(r, "more than one function '_'");
+	free(r.out);
+}
+
+TEST_F(stacks, cached_stacks_joined)
+{
+	struct run r = run_etw("report --folded --kallsyms %s %s", self->f.kallsyms,
+			       self->f.etl_cached);
+
+	EXPECT_EQ(0, r.status);
+	/* A and B: K1's first frames under U1's, C: U1's. */
+	EXPECT_OUT(r, "prog;libc.so.6+0x29d90;main;hot_function;do_syscall_64;schedule 2\n");
+	EXPECT_OUT(r, "prog;libc.so.6+0x29d90;main;hot_function 1\n");
+	/* D: K1 again, its frames from the rundown. */
+	EXPECT_OUT(r, "prog;libc.so.6+0x29d90;main;hot_function;do_syscall_64 1\n");
+	/* E: System has no user stack to wait for. */
+	EXPECT_OUT(r, "System;schedule 1\n");
+	/* F: its key never given, it is its sampled address alone. */
+	EXPECT_OUT(r, "prog;hot_function 1\n");
+	free(r.out);
+	r = run_etw("report --summary %s", self->f.etl_cached);
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "CPU samples: 6 (5 with a stack, 1 without); stacks of other events: 0\n");
 	free(r.out);
 }
 
