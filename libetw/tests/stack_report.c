@@ -62,6 +62,7 @@ struct fixture_paths {
 	char etl_id_ok[128];	/* with prog's build-id in a DbgID_RSDS */
 	char etl_id_bad[128];	/* with another build-id */
 	char etl_cached[128];	/* Windows 8's cached stacks */
+	char etl_sched[128];	/* context switches */
 	uint64_t hot, main_fn;	/* vaddrs, from nm */
 	uint8_t build_id[20];
 };
@@ -398,6 +399,71 @@ static int write_cached_trace(const char *path, const char *prog_path,
 	return fclose(out) ? -errno : 0;
 }
 
+static void cswitch(struct img *m, uint64_t ts, uint32_t new_tid,
+		    uint32_t old_tid, uint8_t state, uint8_t reason)
+{
+	uint8_t *p = perf_record(m, 0x0524, ts, 24);
+
+	put_le(p, new_tid, 4);
+	put_le(p + 4, old_tid, 4);
+	p[12] = reason;
+	p[14] = state;
+}
+
+static void ready_thread(struct img *m, uint64_t ts, uint32_t tid)
+{
+	uint8_t *p = perf_record(m, 0x0532, ts, 8);
+
+	put_le(p, tid, 4);
+}
+
+#define MS	10000ull	/* in the trace's 10 MHz clock */
+
+/*
+ * Two threads of prog on cpu 0: A (TID) runs 2 ms, waits (UserRequest,
+ * its stack walked as it leaves) until B readies it 3 ms later, runs 1 ms
+ * later for 3 ms, then waits (Executive) 11 ms with nobody readying it
+ * (its stack walked as it comes back);
+ * B runs 4 ms, is preempted, ready 3 ms, runs 1 ms and waits to the end.
+ */
+static int write_sched_trace(const char *path, const char *prog_path,
+			     const struct fixture_paths *f)
+{
+	static struct img m;
+	uint64_t user[] = { BASE + f->hot + 4, BASE + f->main_fn + 8,
+			    LIBC_BASE + 0x29d90 };
+	uint64_t t = T0 + 1000;
+	FILE *out;
+
+	memset(&m, 0, sizeof(m));
+	img_start(&m, &hdr64);
+	img_buffer(&m, 0, 1, 0x20, 0);
+	process_dcstart(&m, PID, "prog");
+	thread_dcstart(&m, PID, TID);
+	thread_dcstart(&m, PID, TID + 1);
+	image_dcstart(&m, PID, BASE, 0x5000, prog_path);
+	image_dcstart(&m, PID, LIBC_BASE, 0x200000, "/nonexistent/libc.so.6");
+	cswitch(&m, t, TID, 0, 2, 0);
+	cswitch(&m, t + 2 * MS, TID + 1, TID, 5, 6);
+	stack(&m, t + 2 * MS, PID, TID, user, 3);
+	ready_thread(&m, t + 5 * MS, TID);
+	cswitch(&m, t + 6 * MS, TID, TID + 1, 1, 32);
+	cswitch(&m, t + 9 * MS, TID + 1, TID, 5, 0);
+	cswitch(&m, t + 10 * MS, 0, TID + 1, 5, 13);
+	cswitch(&m, t + 20 * MS, TID, 0, 2, 0);
+	/* As Windows walks it: the thread switched in, where it waited. */
+	stack(&m, t + 20 * MS, PID, TID, user + 1, 2);
+	img_finish(&m);
+	out = fopen(path, "wb");
+	if (!out)
+		return -errno;
+	if (fwrite(m.p, 1, m.len, out) != m.len) {
+		fclose(out);
+		return -EIO;
+	}
+	return fclose(out) ? -errno : 0;
+}
+
 FIXTURE(stacks) {
 	struct fixture_paths f;
 };
@@ -421,6 +487,7 @@ FIXTURE_SETUP(stacks)
 	snprintf(f->etl_id_ok, sizeof(f->etl_id_ok), "%s/id-ok.etl", f->dir);
 	snprintf(f->etl_id_bad, sizeof(f->etl_id_bad), "%s/id-bad.etl", f->dir);
 	snprintf(f->etl_cached, sizeof(f->etl_cached), "%s/cached.etl", f->dir);
+	snprintf(f->etl_sched, sizeof(f->etl_sched), "%s/sched.etl", f->dir);
 	p = fopen(f->kallsyms, "w");
 	ASSERT_NE(NULL, p);
 	fputs(kallsyms_text, p);
@@ -461,6 +528,7 @@ FIXTURE_SETUP(stacks)
 	f->build_id[0] ^= 0xff;
 	ASSERT_EQ(0, write_trace(f->etl_id_bad, f->prog, f, f->build_id));
 	ASSERT_EQ(0, write_cached_trace(f->etl_cached, f->prog, f));
+	ASSERT_EQ(0, write_sched_trace(f->etl_sched, f->prog, f));
 	f->build_id[0] ^= 0xff;
 }
 
@@ -671,6 +739,26 @@ TEST_F(stacks, cached_stacks_joined)
 	r = run_etw("report --summary %s", self->f.etl_cached);
 	EXPECT_EQ(0, r.status);
 	EXPECT_OUT(r, "CPU samples: 6 (5 with a stack, 1 without); stacks of other events: 0\n");
+	free(r.out);
+}
+
+/* Waits start at 2 and 9 ms after raw T0 + 1000, 0.1021 s and 0.1091 s
+ * after the header's raw 1000000. */
+TEST_F(stacks, sched_threads_and_longest_waits)
+{
+	struct run r = run_etw("report --sched %s", self->f.etl_sched);
+
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "Context switches: 6\n\nThreads (ms):\n"
+		   "       running         ready       waiting  switches  longest wait  thread\n"
+		   "         5.000         1.000        14.000         3        11.000  prog (1234) tid 1235\n"
+		   "         5.000         3.000         0.000         2         0.000  prog (1234) tid 1236\n");
+	EXPECT_OUT(r, "\n  #1  11.000  prog (1234) tid 1235  at 0.109100  Executive\n"
+		   "      readied by no thread of the trace\n"
+		   "      main+0x8\n      libc.so.6+0x29d90\n"
+		   "\n  #2  3.000  prog (1234) tid 1235  at 0.102100  UserRequest\n"
+		   "      readied by prog (1234) tid 1236; ran 1.000 later\n"
+		   "      hot_function+0x4\n      main+0x8\n      libc.so.6+0x29d90\n");
 	free(r.out);
 }
 

@@ -29,6 +29,9 @@ static void usage(FILE *out)
 	      "  -s, --summary        samples per process and per module only\n"
 	      "  -b, --butterfly FUNC callers and callees of function FUNC (its\n"
 	      "                       name, or a part of one name), nothing else\n"
+	      "  -S, --sched          context switches (CSWITCH, DISPATCHER): per\n"
+	      "                       thread running, ready and waiting time, and\n"
+	      "                       the longest waits, nothing else\n"
 	      "      --debug-dir DIR  look for debug files in DIR (by build-id,\n"
 	      "                       .gnu_debuglink) before /usr/lib/debug\n"
 	      "      --kallsyms FILE  kernel symbols from FILE (default: /proc/kallsyms\n"
@@ -43,6 +46,7 @@ struct options {
 	bool folded;
 	bool summary;
 	const char *butterfly;
+	bool sched;
 	const char *output;
 	struct stack_options stack;
 };
@@ -55,6 +59,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "folded", no_argument, NULL, 'F' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "butterfly", required_argument, NULL, 'b' },
+		{ "sched", no_argument, NULL, 'S' },
 		{ "debug-dir", required_argument, NULL, 'D' },
 		{ "kallsyms", required_argument, NULL, 'K' },
 		{ "no-kallsyms", no_argument, NULL, 'N' },
@@ -67,7 +72,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:Fsb:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":n:Fsb:So:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			errno = 0;
@@ -85,6 +90,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'b':
 			o->butterfly = optarg;
+			break;
+		case 'S':
+			o->sched = true;
 			break;
 		case 'D':
 			o->stack.debug_dir = optarg;
@@ -109,8 +117,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 					 argv[optind - 1]) + 1;
 		}
 	}
-	if (o->folded + o->summary + !!o->butterfly > 1)
-		return etw_error("report: --folded, --summary and --butterfly do not go together") + 1;
+	if (o->folded + o->summary + !!o->butterfly + o->sched > 1)
+		return etw_error("report: --folded, --summary, --butterfly and --sched do not go together") + 1;
 	if (optind >= argc) {
 		usage(stderr);
 		return 2;
@@ -120,7 +128,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 /* Read one file's records in time order into the model and the counts. */
 static int read_file(const char *path, struct stack_model *m,
-		     struct stack_samples *s)
+		     struct stack_samples *s, struct stack_sched *c)
 {
 	struct etw_etl_error err;
 	struct etw_etl_event ev;
@@ -135,6 +143,8 @@ static int read_file(const char *path, struct stack_model *m,
 	while ((ret = etw_etl_next(etl, &ev)) > 0) {
 		stack_model_event(m, &ev);
 		stack_samples_event(s, &ev);
+		if (c)
+			stack_sched_event(c, &ev);
 	}
 	if (ret < 0)
 		ctl_fail_win32("report", path, etw_etl_win32_error(ret),
@@ -147,6 +157,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct options o = { .top = 10 };
 	struct stack_samples *s;
+	struct stack_sched *c;
 	struct stack_model *m;
 	FILE *out = stdout;
 	int ret, status = 0;
@@ -164,7 +175,8 @@ int cmd_report(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		m = stack_model_new(&o.stack);
 		s = stack_samples_new(m);
-		status |= read_file(argv[i], m, s);
+		c = o.sched ? stack_sched_new(s) : NULL;
+		status |= read_file(argv[i], m, s, c);
 		stack_samples_finish(s);
 		if (argc - optind > 1 && !o.folded)
 			fprintf(out, "%sFile: %s\n", i > optind ? "\n" : "", argv[i]);
@@ -172,6 +184,8 @@ int cmd_report(int argc, char **argv)
 			stack_samples_print_folded(s, out);
 		} else if (o.summary) {
 			stack_samples_print_summary(s, out);
+		} else if (c) {
+			stack_sched_print(c, out, o.top);
 		} else if (o.butterfly) {
 			if (stack_samples_print_butterfly(s, out, o.butterfly, o.top))
 				status = 1;
@@ -183,6 +197,7 @@ int cmd_report(int argc, char **argv)
 			fputc('\n', out);
 			stack_samples_print_hot(s, out, o.top);
 		}
+		stack_sched_free(c);
 		stack_samples_free(s);
 		stack_model_free(m);
 	}

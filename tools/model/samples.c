@@ -497,6 +497,16 @@ static bool user_part_for_thread(struct stack_samples *s, uint32_t tid,
 	return found;
 }
 
+uint32_t stack_samples_intern(struct stack_samples *s, uint32_t pid,
+			      const struct rec_stack *st)
+{
+	uint32_t node = 0;
+
+	for (uint32_t i = st->nframes; i-- > 0;)
+		node = node_of(s, node, frame_id(s, pid, rec_stack_frame(st, i)));
+	return node;
+}
+
 static void on_stack_walk(struct stack_samples *s, const struct etw_etl_event *ev)
 {
 	struct rec_stack st;

@@ -274,6 +274,9 @@ void stack_samples_range(const struct stack_samples *s, uint64_t *first,
 			 uint64_t *last);
 
 struct stack_model *stack_samples_model(const struct stack_samples *s);
+/* Any event's StackWalk frames as a stack of the tree (0 if none). */
+uint32_t stack_samples_intern(struct stack_samples *s, uint32_t pid,
+			      const struct rec_stack *st);
 
 /* Reports (model/views.c), after stack_samples_finish(). */
 /* "CPU samples: N (W with a stack, ...)". */
@@ -301,6 +304,21 @@ void stack_samples_print_functions(struct stack_samples *s, FILE *out,
  */
 int stack_samples_print_butterfly(struct stack_samples *s, FILE *out,
 				  const char *name, unsigned int top);
+
+/*
+ * Context switches (model/sched.c), as WPA's CPU Usage (Precise) and perf
+ * sched latency show them: per thread its time running, ready (waiting
+ * for a CPU) and waiting (for an event), and the longest waits with the
+ * stack that waited and the thread that readied it.  Stacks are the
+ * StackWalk records of the CSwitch events, interned in @s.
+ */
+struct stack_sched;
+struct stack_sched *stack_sched_new(struct stack_samples *s);
+void stack_sched_free(struct stack_sched *c);
+/* Every record, in time order. */
+void stack_sched_event(struct stack_sched *c, const struct etw_etl_event *ev);
+/* After stack_samples_finish(): the @top busiest threads and longest waits. */
+void stack_sched_print(struct stack_sched *c, FILE *out, unsigned int top);
 
 /*
  * What etw dump adds (model/stack_dump.c): every record goes to
