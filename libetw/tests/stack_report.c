@@ -63,6 +63,7 @@ struct fixture_paths {
 	char etl_id_bad[128];	/* with another build-id */
 	char etl_cached[128];	/* Windows 8's cached stacks */
 	char etl_sched[128];	/* context switches */
+	char etl32[128];	/* a 32-bit trace */
 	uint64_t hot, main_fn;	/* vaddrs, from nm */
 	uint8_t build_id[20];
 };
@@ -464,6 +465,90 @@ static int write_sched_trace(const char *path, const char *prog_path,
 	return fclose(out) ? -errno : 0;
 }
 
+/* The same records as a 32-bit Windows writes them (SYSTEM32, PERFINFO32). */
+static uint8_t *rec32(struct img *m, uint32_t type, uint16_t hook, uint16_t hdr,
+		      uint64_t ts, uint32_t payload)
+{
+	uint8_t *r = img_record(m, hdr + payload);
+
+	put_le(r, 0xc0000000u | type << 16 | 2, 4);
+	put_le(r + 4, hdr + payload, 2);
+	put_le(r + 6, hook, 2);
+	if (hdr == 0x10) {
+		put_le(r + 8, ts, 8);
+	} else {
+		put_le(r + 8, TID, 4);
+		put_le(r + 12, PID, 4);
+		put_le(r + 0x10, ts, 8);
+	}
+	return r + hdr;
+}
+
+static const struct img_header hdr32 = {
+	.bits = 32, .cpus = 1, .clock = 1, .perf_freq = 10000000, .mhz = 3000,
+	.start = 132000000000000000ull, .sync = 1000000,
+};
+
+/*
+ * A 32-bit trace: kernel addresses from 0x80000000.  A sample in the
+ * kernel whose stack comes in a kernel part and a user part, and one in
+ * user mode.
+ */
+static int write_trace32(const char *path)
+{
+	static struct img m;
+	static const char *const names[] = { "ntoskrnl.exe", "prog.exe" };
+	static const uint32_t bases[] = { 0x81000000, 0x00400000 }, pids[] = { 0, PID };
+	static const uint32_t kern[] = { 0x81000010, 0x81000020 }, user[] = { 0x00401234, 0x00402345 };
+	uint64_t t = T0 + 1000;
+	uint8_t *p;
+	FILE *out;
+
+	memset(&m, 0, sizeof(m));
+	img_start(&m, &hdr32);
+	img_buffer(&m, 0, 1, 0x20, 0);
+	for (int i = 0; i < 2; i++) {
+		p = rec32(&m, 0x01, 0x1403, 0x20, T0, 44 + 2 * strlen(names[i]) + 2);
+		put_le(p, bases[i], 4);
+		put_le(p + 4, 0x100000, 4);
+		put_le(p + 8, pids[i], 4);
+		put_utf16(p + 44, names[i]);
+	}
+	p = rec32(&m, 0x10, 0x0f2e, 0x10, t, 12);
+	put_le(p, kern[0], 4);
+	put_le(p + 4, TID, 4);
+	p = rec32(&m, 0x10, 0x1820, 0x10, t, 16 + 8);
+	put_le(p, t, 8);
+	put_le(p + 8, PID, 4);
+	put_le(p + 12, TID, 4);
+	put_le(p + 16, kern[0], 4);
+	put_le(p + 20, kern[1], 4);
+	p = rec32(&m, 0x10, 0x1820, 0x10, t, 16 + 8);
+	put_le(p, t, 8);
+	put_le(p + 8, PID, 4);
+	put_le(p + 12, TID, 4);
+	put_le(p + 16, user[0], 4);
+	put_le(p + 20, user[1], 4);
+	p = rec32(&m, 0x10, 0x0f2e, 0x10, t + 10, 12);
+	put_le(p, user[0], 4);
+	put_le(p + 4, TID, 4);
+	p = rec32(&m, 0x10, 0x1820, 0x10, t + 10, 16 + 8);
+	put_le(p, t + 10, 8);
+	put_le(p + 8, PID, 4);
+	put_le(p + 12, TID, 4);
+	put_le(p + 16, user[0], 4);
+	put_le(p + 20, user[1], 4);
+	img_finish(&m);
+	out = fopen(path, "wb");
+	if (!out)
+		return -errno;
+	if (fwrite(m.p, 1, m.len, out) != m.len) {
+		fclose(out);
+		return -EIO;
+	}
+	return fclose(out) ? -errno : 0;
+}
+
 FIXTURE(stacks) {
 	struct fixture_paths f;
 };
@@ -488,6 +573,7 @@ FIXTURE_SETUP(stacks)
 	snprintf(f->etl_id_bad, sizeof(f->etl_id_bad), "%s/id-bad.etl", f->dir);
 	snprintf(f->etl_cached, sizeof(f->etl_cached), "%s/cached.etl", f->dir);
 	snprintf(f->etl_sched, sizeof(f->etl_sched), "%s/sched.etl", f->dir);
+	snprintf(f->etl32, sizeof(f->etl32), "%s/32.etl", f->dir);
 	p = fopen(f->kallsyms, "w");
 	ASSERT_NE(NULL, p);
 	fputs(kallsyms_text, p);
@@ -529,6 +615,7 @@ FIXTURE_SETUP(stacks)
 	ASSERT_EQ(0, write_trace(f->etl_id_bad, f->prog, f, f->build_id));
 	ASSERT_EQ(0, write_cached_trace(f->etl_cached, f->prog, f));
 	ASSERT_EQ(0, write_sched_trace(f->etl_sched, f->prog, f));
+	ASSERT_EQ(0, write_trace32(f->etl32));
 	f->build_id[0] ^= 0xff;
 }
 
@@ -739,6 +826,18 @@ TEST_F(stacks, cached_stacks_joined)
 	r = run_etw("report --summary %s", self->f.etl_cached);
 	EXPECT_EQ(0, r.status);
 	EXPECT_OUT(r, "CPU samples: 6 (5 with a stack, 1 without); stacks of other events: 0\n");
+	free(r.out);
+}
+
+/* The kernel part (ending at 0x81000020) waits for the user part. */
+TEST_F(stacks, thirty_two_bit_trace)
+{
+	struct run r = run_etw("report --folded %s", self->f.etl32);
+
+	EXPECT_EQ(0, r.status);
+	EXPECT_OUT(r, "Process(1234);prog.exe+0x2345;prog.exe+0x1234;"
+		   "ntoskrnl.exe+0x20;ntoskrnl.exe+0x10 1\n");
+	EXPECT_OUT(r, "Process(1234);prog.exe+0x2345;prog.exe+0x1234 1\n");
 	free(r.out);
 }
 
