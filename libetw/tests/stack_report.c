@@ -260,6 +260,21 @@ static void stack(struct img *m, uint64_t ts, uint32_t pid, uint32_t tid,
 		put_le(p + 16 + 8 * i, frames[i], 8);
 }
 
+static int save_img(struct img *m, const char *path)
+{
+	FILE *out;
+
+	img_finish(m);
+	out = fopen(path, "wb");
+	if (!out)
+		return -errno;
+	if (fwrite(m->p, 1, m->len, out) != m->len) {
+		fclose(out);
+		return -EIO;
+	}
+	return fclose(out) ? -errno : 0;
+}
+
 /*
  * The trace: prog (pid 1234) with its program at BASE and a library
  * without a file; on cpu 0 two user samples in hot_function with stacks,
@@ -275,7 +290,6 @@ static int write_trace(const char *path, const char *prog_path,
 	uint64_t user[] = { hot, mn, LIBC_BASE + 0x29d90 };
 	uint64_t kern[] = { KBASE + 0x200010, KBASE + 0x100020 };
 	uint64_t ts = T0 + 1000;
-	FILE *out;
 
 	memset(&m, 0, sizeof(m));
 	img_start(&m, &hdr64);
@@ -301,15 +315,7 @@ static int write_trace(const char *path, const char *prog_path,
 	img_buffer(&m, 1, 2, 0x20, 0);
 	sample(&m, ts + 10, hot, TID + 1);
 	stack(&m, ts + 10, PID, TID + 1, user, 3);
-	img_finish(&m);
-	out = fopen(path, "wb");
-	if (!out)
-		return -errno;
-	if (fwrite(m.p, 1, m.len, out) != m.len) {
-		fclose(out);
-		return -EIO;
-	}
-	return fclose(out) ? -errno : 0;
+	return save_img(&m, path);
 }
 
 /* StackKeyKernel (0x1825) or StackKeyUser (0x1826) of the event at @ts. */
@@ -359,7 +365,6 @@ static int write_cached_trace(const char *path, const char *prog_path,
 	uint64_t kern2[] = { KBASE + 0x100030 };
 	uint64_t kern3[] = { KBASE + 0x200040 };
 	uint64_t t = T0 + 1000;
-	FILE *out;
 
 	memset(&m, 0, sizeof(m));
 	img_start(&m, &hdr64);
@@ -389,15 +394,7 @@ static int write_cached_trace(const char *path, const char *prog_path,
 	stack_key(&m, 0x1826, t + 51, t + 50, PID, TID, KEY_U9);
 	stack_def(&m, 0x1824, t + 60, KEY_K1, kern2, 1);
 	stack_def(&m, 0x1824, t + 61, KEY_K2, kern3, 1);
-	img_finish(&m);
-	out = fopen(path, "wb");
-	if (!out)
-		return -errno;
-	if (fwrite(m.p, 1, m.len, out) != m.len) {
-		fclose(out);
-		return -EIO;
-	}
-	return fclose(out) ? -errno : 0;
+	return save_img(&m, path);
 }
 
 static void cswitch(struct img *m, uint64_t ts, uint32_t new_tid,
@@ -434,7 +431,6 @@ static int write_sched_trace(const char *path, const char *prog_path,
 	uint64_t user[] = { BASE + f->hot + 4, BASE + f->main_fn + 8,
 			    LIBC_BASE + 0x29d90 };
 	uint64_t t = T0 + 1000;
-	FILE *out;
 
 	memset(&m, 0, sizeof(m));
 	img_start(&m, &hdr64);
@@ -454,15 +450,7 @@ static int write_sched_trace(const char *path, const char *prog_path,
 	cswitch(&m, t + 20 * MS, TID, 0, 2, 0);
 	/* As Windows walks it: the thread switched in, where it waited. */
 	stack(&m, t + 20 * MS, PID, TID, user + 1, 2);
-	img_finish(&m);
-	out = fopen(path, "wb");
-	if (!out)
-		return -errno;
-	if (fwrite(m.p, 1, m.len, out) != m.len) {
-		fclose(out);
-		return -EIO;
-	}
-	return fclose(out) ? -errno : 0;
+	return save_img(&m, path);
 }
 
 /* The same records as a 32-bit Windows writes them (SYSTEM32, PERFINFO32). */
@@ -502,7 +490,6 @@ static int write_trace32(const char *path)
 	static const uint32_t kern[] = { 0x81000010, 0x81000020 }, user[] = { 0x00401234, 0x00402345 };
 	uint64_t t = T0 + 1000;
 	uint8_t *p;
-	FILE *out;
 
 	memset(&m, 0, sizeof(m));
 	img_start(&m, &hdr32);
@@ -538,15 +525,7 @@ static int write_trace32(const char *path)
 	put_le(p + 12, TID, 4);
 	put_le(p + 16, user[0], 4);
 	put_le(p + 20, user[1], 4);
-	img_finish(&m);
-	out = fopen(path, "wb");
-	if (!out)
-		return -errno;
-	if (fwrite(m.p, 1, m.len, out) != m.len) {
-		fclose(out);
-		return -EIO;
-	}
-	return fclose(out) ? -errno : 0;
+	return save_img(&m, path);
 }
 
 FIXTURE(stacks) {
