@@ -419,7 +419,11 @@ static long proc_switches(pid_t pid)
 
 TEST_F(kstack, cswitch_records_pair_with_proc_counts)
 {
+	const char *etl = "/tmp/kstack-sched.etl";
 	static struct sched_seen s;
+	char cmd[256], out[512];
+	double run, ready, wait, longest;
+	long switches;
 	siginfo_t si;
 	long proc;
 	__u32 lost = 0;
@@ -452,7 +456,7 @@ TEST_F(kstack, cswitch_records_pair_with_proc_counts)
 		proc = now;
 	}
 	s.tid = pid;
-	ASSERT_LE(0, drain_kernel(self->fd, self->id, sched_fn, &s, NULL, &lost));
+	ASSERT_LE(0, drain_kernel(self->fd, self->id, sched_fn, &s, etl, &lost));
 	waitpid(pid, NULL, 0);
 	TH_LOG("/proc: %ld switches; CSwitch out %ld in %ld, ReadyThread %ld, lost %u",
 	       proc, s.switched_out, s.switched_in, s.readied, lost);
@@ -467,6 +471,23 @@ TEST_F(kstack, cswitch_records_pair_with_proc_counts)
 	/* Switched in once more than out at most (its first run). */
 	EXPECT_LE(s.switched_out, s.switched_in + (long)lost);
 	EXPECT_LE(100, s.readied + (long)lost);
+
+	/*
+	 * etw report --sched: the child switched in as often as the records
+	 * say, and waited at least its 100 sleeps of 1 ms (the last one
+	 * readied before its exit may be cut: 99).
+	 */
+	snprintf(cmd, sizeof(cmd), "etw report --sched --top 100000 %s | grep ' tid %d$'",
+		 etl, pid);
+	ASSERT_EQ(0, etw_sh(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	ASSERT_EQ(5, sscanf(out, "%lf %lf %lf %ld %lf", &run, &ready, &wait,
+			    &switches, &longest)) TH_LOG("%s", out);
+	TH_LOG("report: %s", out);
+	if (!lost)
+		EXPECT_EQ(s.switched_in, switches);
+	EXPECT_LE(99.0, wait);
+	EXPECT_LE(1.0, longest);
+	unlink(etl);
 }
 
 /* What the disk test finds: Init events and completions on one disk. */
