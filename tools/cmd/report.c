@@ -175,7 +175,7 @@ int cmd_report(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		m = stack_model_new(&o.stack);
 		s = stack_samples_new(m);
-		c = o.sched ? stack_sched_new(s) : NULL;
+		c = o.sched ? stack_sched_new(s, o.top) : NULL;
 		status |= read_file(argv[i], m, s, c);
 		stack_samples_finish(s);
 		if (argc - optind > 1 && !o.folded)

@@ -33,6 +33,8 @@
 #include "model/stack.h"
 
 #define DEFAULT_INTERVAL	10000	/* 1 ms in 100 ns, as PerfView assumes */
+/* How far back a stack looks for its sample: a second of 64 CPUs at 1 kHz. */
+#define MATCH_WINDOW		65536
 
 static void oom(void)
 {
@@ -422,11 +424,14 @@ static void set_frames(struct stack_samples *s, uint32_t **v, size_t *n,
  * The sample a stack of (@ts, @tid) belongs to, or NULL: samples are in
  * time order, so the search goes back only over those not older than it
  * (a user stack given when the thread left the kernel names a sample some
- * milliseconds back).  One already counted takes no more frames.
+ * milliseconds back), and at most MATCH_WINDOW samples (a damaged
+ * timestamp costs no more).  One already counted takes no more frames.
  */
 static struct sample *match(struct stack_samples *s, uint64_t ts, uint32_t tid)
 {
-	for (size_t i = s->n; i-- > 0;) {
+	size_t stop = s->n > MATCH_WINDOW ? s->n - MATCH_WINDOW : 0;
+
+	for (size_t i = s->n; i-- > stop;) {
 		struct sample *sa = &s->v[i];
 
 		if (sa->timestamp < ts)

@@ -22,6 +22,17 @@
 #define STATE_TERMINATED	4
 #define STATE_WAITING		5
 
+/* A wait: from switching out waiting to being readied (or run). */
+struct wait {
+	uint32_t tid;
+	uint64_t start, end;		/* FILETIMEs */
+	uint64_t ran;			/* switched in */
+	uint64_t in_ts;			/* raw timestamp of the switch in */
+	uint32_t readied_by;		/* tid + 1, 0 if not readied */
+	uint32_t stack;
+	uint8_t reason;
+};
+
 struct thread {
 	uint32_t tid;
 	bool running, waiting, ready;
@@ -34,18 +45,10 @@ struct thread {
 	uint64_t readied_at;
 	uint64_t run, ready_time, wait_time, max_wait;
 	uint64_t switches;		/* times switched in */
+	struct wait last;		/* its last wait, until its stack may come */
+	bool has_last;
 };
 
-/* A wait: from switching out waiting to being readied (or run). */
-struct wait {
-	uint32_t tid;
-	uint64_t start, end;		/* FILETIMEs */
-	uint64_t ran;			/* switched in */
-	uint64_t in_ts;			/* raw timestamp of the switch in */
-	uint32_t readied_by;		/* tid + 1, 0 if not readied */
-	uint32_t stack;
-	uint8_t reason;
-};
 
 struct stack_sched {
 	struct stack_samples *samples;
@@ -68,15 +71,14 @@ static void oom(void)
 	exit(1);
 }
 
-struct stack_sched *stack_sched_new(struct stack_samples *s)
+struct stack_sched *stack_sched_new(struct stack_samples *s, unsigned int waits)
 {
 	struct stack_sched *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		oom();
 	c->samples = s;
-	/* Kept while reading: printing asks for at most this many. */
-	c->max_waits = 1000;
+	c->max_waits = waits ? waits : 1;
 	c->waits = calloc(c->max_waits, sizeof(*c->waits));
 	if (!c->waits)
 		oom();
@@ -195,7 +197,11 @@ static void switch_in(struct stack_sched *c, uint32_t tid, uint64_t now,
 
 			if (w.end - w.start > t->max_wait)
 				t->max_wait = w.end - w.start;
-			keep_wait(c, &w);
+			/* Kept once the stack of this switch had its chance. */
+			if (t->has_last)
+				keep_wait(c, &t->last);
+			t->last = w;
+			t->has_last = true;
 		}
 	}
 	t->running = true;
@@ -265,10 +271,8 @@ static void on_stack(struct stack_sched *c, const struct etw_etl_event *ev)
 		t->wait_stack = stack_samples_intern(c->samples, st.pid, &st);
 		return;
 	}
-	for (size_t i = 0; i < c->nwaits; i++)
-		if (c->waits[i].tid == st.tid && c->waits[i].in_ts == st.timestamp &&
-		    !c->waits[i].stack)
-			c->waits[i].stack = stack_samples_intern(c->samples, st.pid, &st);
+	if (t->has_last && t->last.in_ts == st.timestamp && !t->last.stack)
+		t->last.stack = stack_samples_intern(c->samples, st.pid, &st);
 }
 
 void stack_sched_event(struct stack_sched *c, const struct etw_etl_event *ev)
@@ -347,7 +351,13 @@ void stack_sched_print(struct stack_sched *c, FILE *out, unsigned int top)
 	struct sbuf sb = { 0 };
 	size_t n = 0;
 
-	qsort(c->threads, c->nthreads, sizeof(*c->threads), by_run);
+	for (size_t i = 0; i < c->nthreads; i++)
+		if (c->threads[i].has_last) {
+			keep_wait(c, &c->threads[i].last);
+			c->threads[i].has_last = false;
+		}
+	if (c->nthreads)
+		qsort(c->threads, c->nthreads, sizeof(*c->threads), by_run);
 	/* The index is stale now: nothing is looked up after this. */
 	fprintf(out, "Context switches: %" PRIu64 "\n\nThreads (ms):\n"
 		"  %12s  %12s  %12s  %8s  %12s  %s\n", c->switches, "running",

@@ -313,7 +313,8 @@ int stack_samples_print_butterfly(struct stack_samples *s, FILE *out,
  * StackWalk records of the CSwitch events, interned in @s.
  */
 struct stack_sched;
-struct stack_sched *stack_sched_new(struct stack_samples *s);
+/* Keeping the @waits longest waits. */
+struct stack_sched *stack_sched_new(struct stack_samples *s, unsigned int waits);
 void stack_sched_free(struct stack_sched *c);
 /* Every record, in time order. */
 void stack_sched_event(struct stack_sched *c, const struct etw_etl_event *ev);

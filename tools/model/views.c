@@ -210,7 +210,8 @@ void stack_samples_print_processes(struct stack_samples *s, FILE *out,
 	uint32_t *buckets;
 	struct when w;
 
-	qsort(rows, nall, sizeof(*rows), by_exc);
+	if (nall)
+		qsort(rows, nall, sizeof(*rows), by_exc);
 	nr = nall < top ? nall : top;
 	when_init(s, &w);
 	buckets = zalloc(nr * WHEN_BUCKETS, sizeof(*buckets));
