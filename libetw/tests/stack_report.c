@@ -808,6 +808,46 @@ TEST_F(stacks, cached_stacks_joined)
 	free(r.out);
 }
 
+/* Damaged records of stacks and keys: a clear result, never a crash. */
+TEST_F(stacks, damaged_traces_read_safely)
+{
+	char path[160];
+	uint8_t *buf;
+	long n;
+	FILE *f = fopen(self->f.etl_cached, "rb");
+
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, fseek(f, 0, SEEK_END));
+	n = ftell(f);
+	ASSERT_LE(0x2000, n);
+	buf = malloc(n);
+	ASSERT_NE(NULL, buf);
+	rewind(f);
+	ASSERT_EQ((size_t)n, fread(buf, 1, n, f));
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/damaged.etl", self->f.dir);
+	for (int i = 0; i < 60; i++) {
+		/* The data buffer's records, from its header on. */
+		long at = 0x1000 + (i * 7919L) % 0x800;
+		uint8_t was = buf[at];
+		struct run r;
+
+		buf[at] = (uint8_t)(i * 37 + 1);
+		f = fopen(path, "wb");
+		ASSERT_NE(NULL, f);
+		ASSERT_EQ((size_t)n, fwrite(buf, 1, n, f));
+		fclose(f);
+		buf[at] = was;
+		r = run_etw("report --no-kallsyms %s", path);
+		EXPECT_TRUE(r.status == 0 || r.status == 1) TH_LOG("byte %ld: %s", at, r.out);
+		free(r.out);
+		r = run_etw("report --no-kallsyms --sched %s", path);
+		EXPECT_TRUE(r.status == 0 || r.status == 1) TH_LOG("byte %ld: %s", at, r.out);
+		free(r.out);
+	}
+	free(buf);
+}
+
 /* The kernel part (ending at 0x81000020) waits for the user part. */
 TEST_F(stacks, thirty_two_bit_trace)
 {
