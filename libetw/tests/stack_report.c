@@ -421,7 +421,7 @@ static void ready_thread(struct img *m, uint64_t ts, uint32_t tid)
  * Two threads of prog on cpu 0: A (TID) runs 2 ms, waits (UserRequest,
  * its stack walked as it leaves) until B readies it 3 ms later, runs 1 ms
  * later for 3 ms, then waits (Executive) 11 ms with nobody readying it
- * (its stack walked as it comes back);
+ * (its stack walked as it comes back, cached);
  * B runs 4 ms, is preempted, ready 3 ms, runs 1 ms and waits to the end.
  */
 static int write_sched_trace(const char *path, const char *prog_path,
@@ -430,6 +430,7 @@ static int write_sched_trace(const char *path, const char *prog_path,
 	static struct img m;
 	uint64_t user[] = { BASE + f->hot + 4, BASE + f->main_fn + 8,
 			    LIBC_BASE + 0x29d90 };
+	uint64_t kern[] = { KBASE + 0x200010, KBASE + 0x100020 };
 	uint64_t t = T0 + 1000;
 
 	memset(&m, 0, sizeof(m));
@@ -438,6 +439,7 @@ static int write_sched_trace(const char *path, const char *prog_path,
 	process_dcstart(&m, PID, "prog");
 	thread_dcstart(&m, PID, TID);
 	thread_dcstart(&m, PID, TID + 1);
+	image_dcstart(&m, 0, KBASE, 0x2000000, "vmlinux");
 	image_dcstart(&m, PID, BASE, 0x5000, prog_path);
 	image_dcstart(&m, PID, LIBC_BASE, 0x200000, "/nonexistent/libc.so.6");
 	cswitch(&m, t, TID, 0, 2, 0);
@@ -448,8 +450,14 @@ static int write_sched_trace(const char *path, const char *prog_path,
 	cswitch(&m, t + 9 * MS, TID + 1, TID, 5, 0);
 	cswitch(&m, t + 10 * MS, 0, TID + 1, 5, 13);
 	cswitch(&m, t + 20 * MS, TID, 0, 2, 0);
-	/* As Windows walks it: the thread switched in, where it waited. */
-	stack(&m, t + 20 * MS, PID, TID, user + 1, 2);
+	/*
+	 * As Windows 8 walks it: the thread switched in, where it waited, its
+	 * kernel part by key, its user part when it leaves the kernel.
+	 */
+	stack_key(&m, 0x1825, t + 20 * MS + 1, t + 20 * MS, PID, TID, KEY_K1);
+	stack_key(&m, 0x1826, t + 21 * MS, t + 21 * MS, PID, TID, KEY_U1);
+	stack_def(&m, 0x1824, t + 22 * MS, KEY_K1, kern, 2);
+	stack_def(&m, 0x1824, t + 22 * MS + 1, KEY_U1, user + 1, 2);
 	return save_img(&m, path);
 }
 
@@ -864,7 +872,8 @@ TEST_F(stacks, thirty_two_bit_trace)
  * after the header's raw 1000000. */
 TEST_F(stacks, sched_threads_and_longest_waits)
 {
-	struct run r = run_etw("report --sched %s", self->f.etl_sched);
+	struct run r = run_etw("report --sched --kallsyms %s %s", self->f.kallsyms,
+			       self->f.etl_sched);
 
 	EXPECT_EQ(0, r.status);
 	EXPECT_OUT(r, "Context switches: 6\n\nThreads (ms):\n"
@@ -873,6 +882,7 @@ TEST_F(stacks, sched_threads_and_longest_waits)
 		   "         5.000         3.000         0.000         2         0.000  prog (1234) tid 1236\n");
 	EXPECT_OUT(r, "\n  #1  11.000  prog (1234) tid 1235  at 0.109100  Executive\n"
 		   "      readied by no thread of the trace\n"
+		   "      schedule+0x10\n      do_syscall_64+0x20\n"
 		   "      main+0x8\n      libc.so.6+0x29d90\n"
 		   "\n  #2  3.000  prog (1234) tid 1235  at 0.102100  UserRequest\n"
 		   "      readied by prog (1234) tid 1236; ran 1.000 later\n"

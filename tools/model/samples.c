@@ -206,7 +206,8 @@ enum {
 };
 
 struct pend {
-	uint32_t sample;
+	uint32_t sample;		/* its index in samples or events */
+	bool event;
 	uint32_t pid;
 	uint8_t flags;
 	uint32_t next_k, next_u, next_t;	/* pend ids of the same key/thread */
@@ -220,12 +221,16 @@ struct sample {
 	uint64_t ip;
 	uint32_t pend;			/* pend id, 0 if none */
 	uint32_t ip_frame;
+	bool event;			/* another event's (stack only) */
+	bool done;			/* its stack is complete */
 };
 
 struct stack_samples {
 	struct stack_model *model;
 	struct sample *v;
 	size_t n, cap;
+	struct sample *ev;		/* other events whose stacks are wanted */
+	size_t nev, ev_cap;
 	struct pend *pends;		/* by id - 1 */
 	size_t npends, pends_cap;
 	uint32_t free_pend;		/* a list through next_k */
@@ -269,6 +274,7 @@ void stack_samples_free(struct stack_samples *s)
 	if (!s)
 		return;
 	free(s->v);
+	free(s->ev);
 	for (size_t i = 0; i < s->npends; i++) {
 		free(s->pends[i].kf);
 		free(s->pends[i].uf);
@@ -357,13 +363,19 @@ static struct pend *new_pend(struct stack_samples *s, struct sample *sa)
 		memset(p, 0, sizeof(*p));
 		id = (uint32_t)++s->npends;
 	}
-	p->sample = (uint32_t)(sa - s->v);
+	p->event = sa->event;
+	p->sample = (uint32_t)(sa - (sa->event ? s->ev : s->v));
 	p->pid = UINT32_MAX;
 	p->flags = 0;
 	p->next_k = p->next_u = p->next_t = 0;
 	p->nk = p->nu = 0;
 	sa->pend = id;
 	return p;
+}
+
+static struct sample *owner(struct stack_samples *s, const struct pend *p)
+{
+	return p->event ? &s->ev[p->sample] : &s->v[p->sample];
 }
 
 static uint32_t sample_pid(struct stack_samples *s, const struct sample *sa,
@@ -381,17 +393,19 @@ static void complete(struct stack_samples *s, struct sample *sa)
 	uint32_t pid = sample_pid(s, sa, p), node = 0;
 
 	sa->pub.pid = pid;
-	sa->ip_frame = frame_id(s, pid, sa->ip);
+	sa->done = true;
 	if (p && p->nk + p->nu) {
 		for (size_t i = p->nu; i-- > 0;)
 			node = node_of(s, node, p->uf[i]);
 		for (size_t i = p->nk; i-- > 0;)
 			node = node_of(s, node, p->kf[i]);
 		sa->pub.has_stack = true;
-		s->with_stack++;
-	} else {
-		node = node_of(s, 0, sa->ip_frame);
+		s->with_stack += !sa->event;
+	} else if (!sa->event) {
+		node = node_of(s, 0, frame_id(s, pid, sa->ip));
 	}
+	if (!sa->event)
+		sa->ip_frame = frame_id(s, pid, sa->ip);
 	sa->pub.stack = node;
 	if (p) {
 		p->next_k = s->free_pend;
@@ -405,7 +419,7 @@ static void try_complete(struct stack_samples *s, struct sample *sa)
 {
 	struct pend *p = sa->pend ? pend_of(s, sa->pend) : NULL;
 
-	if (!p || sa->pub.stack || !(p->flags & (P_KERNEL | P_USER)) ||
+	if (!p || sa->done || !(p->flags & (P_KERNEL | P_USER)) ||
 	    p->flags & (P_WAIT_KKEY | P_WAIT_UKEY | P_ON_THREAD))
 		return;
 	complete(s, sa);
@@ -427,19 +441,28 @@ static void set_frames(struct stack_samples *s, uint32_t **v, size_t *n,
  * milliseconds back), and at most MATCH_WINDOW samples (a damaged
  * timestamp costs no more).  One already counted takes no more frames.
  */
-static struct sample *match(struct stack_samples *s, uint64_t ts, uint32_t tid)
+static struct sample *match_in(struct sample *v, size_t n, uint64_t ts,
+				uint32_t tid)
 {
-	size_t stop = s->n > MATCH_WINDOW ? s->n - MATCH_WINDOW : 0;
+	size_t stop = n > MATCH_WINDOW ? n - MATCH_WINDOW : 0;
 
-	for (size_t i = s->n; i-- > stop;) {
-		struct sample *sa = &s->v[i];
+	for (size_t i = n; i-- > stop;) {
+		struct sample *sa = &v[i];
 
 		if (sa->timestamp < ts)
 			break;
 		if (sa->timestamp == ts && sa->pub.tid == tid)
-			return sa->pub.stack ? NULL : sa;
+			return sa->done ? NULL : sa;
 	}
 	return NULL;
+}
+
+/* A sample's first, then another event's. */
+static struct sample *match(struct stack_samples *s, uint64_t ts, uint32_t tid)
+{
+	struct sample *sa = match_in(s->v, s->n, ts, tid);
+
+	return sa ? sa : match_in(s->ev, s->nev, ts, tid);
 }
 
 static struct pend *pend_for(struct stack_samples *s, struct sample *sa,
@@ -481,7 +504,7 @@ static bool user_part_for_thread(struct stack_samples *s, uint32_t tid,
 	while (id) {
 		struct pend *p = pend_of(s, id);
 		uint32_t next = p->next_t;
-		struct sample *sa = &s->v[p->sample];
+		struct sample *sa = owner(s, p);
 
 		p->flags &= ~P_ON_THREAD;
 		p->next_t = 0;
@@ -500,6 +523,27 @@ static bool user_part_for_thread(struct stack_samples *s, uint32_t tid,
 		id = next;
 	}
 	return found;
+}
+
+size_t stack_samples_add_event(struct stack_samples *s,
+			       const struct etw_etl_event *ev, uint32_t tid)
+{
+	struct sample *sa;
+
+	s->ev = grow(s->ev, &s->ev_cap, s->nev + 1, sizeof(*s->ev));
+	sa = &s->ev[s->nev];
+	memset(sa, 0, sizeof(*sa));
+	sa->pub.time = ev->filetime;
+	sa->pub.tid = tid;
+	sa->pub.cpu = ev->processor;
+	sa->timestamp = ev->timestamp;
+	sa->event = true;
+	return s->nev++;
+}
+
+uint32_t stack_samples_event_stack(const struct stack_samples *s, size_t i)
+{
+	return s->ev[i].pub.stack;
 }
 
 uint32_t stack_samples_intern(struct stack_samples *s, uint32_t pid,
@@ -607,7 +651,7 @@ static void on_stack_def(struct stack_samples *s, const struct etw_etl_event *ev
 			p->flags = (uint8_t)((p->flags & ~P_WAIT_UKEY) | P_USER);
 			p->next_u = 0;
 		}
-		try_complete(s, &s->v[p->sample]);
+		try_complete(s, owner(s, p));
 		id = next;
 	}
 }
@@ -673,12 +717,12 @@ void stack_samples_finish(struct stack_samples *s)
 	if (s->finished)
 		return;
 	/* Nothing more comes: each sample is counted with what it has. */
-	for (size_t i = 0; i < s->n; i++) {
-		struct sample *sa = &s->v[i];
+	for (size_t i = 0; i < s->n + s->nev; i++) {
+		struct sample *sa = i < s->n ? &s->v[i] : &s->ev[i - s->n];
 
 		if (sa->pend)
 			pend_of(s, sa->pend)->flags = 0;
-		if (!sa->pub.stack)
+		if (!sa->done)
 			complete(s, sa);
 	}
 	s->finished = true;

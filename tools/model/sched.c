@@ -8,8 +8,9 @@
  * wait's stack is the StackWalk of a CSwitch whose stack thread is the
  * waiting one: of the switch out (the kernel logger here walks the thread
  * leaving the CPU) or of the switch in (Windows walks the thread coming
- * in, whose stack is where it waited).  Intervals the trace does not
- * close (before the first or after the last switch) are not counted.
+ * in, whose stack is where it waited; joined by model/samples.c as a
+ * sample's is, cached or split).  Intervals the trace does not close
+ * (before the first or after the last switch) are not counted.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ struct wait {
 	uint64_t in_ts;			/* raw timestamp of the switch in */
 	uint32_t readied_by;		/* tid + 1, 0 if not readied */
 	uint32_t stack;
+	uint32_t in_event;		/* the switch in's stack_samples event + 1 */
 	uint8_t reason;
 };
 
@@ -176,7 +178,7 @@ static uint32_t *cpu_slot(struct stack_sched *c, uint16_t cpu)
 }
 
 static void switch_in(struct stack_sched *c, uint32_t tid, uint64_t now,
-		      uint64_t ts)
+		      uint64_t ts, uint32_t in_event)
 {
 	struct thread *t = thread_of(c, tid);
 
@@ -192,7 +194,8 @@ static void switch_in(struct stack_sched *c, uint32_t tid, uint64_t now,
 				.tid = tid, .start = t->wait_start,
 				.end = t->readied_by ? t->readied_at : now,
 				.ran = now, .in_ts = ts, .readied_by = t->readied_by,
-				.stack = t->wait_stack, .reason = t->wait_reason,
+				.stack = t->wait_stack, .in_event = in_event,
+				.reason = t->wait_reason,
 			};
 
 			if (w.end - w.start > t->max_wait)
@@ -291,8 +294,11 @@ void stack_sched_event(struct stack_sched *c, const struct etw_etl_event *ev)
 		*cpu_slot(c, ev->processor) = r.new_tid;
 		if (r.old_tid)
 			switch_out(c, r.old_tid, ev->filetime, ev->timestamp, &r);
+		/* Windows walks the thread switched in, cached or split. */
 		if (r.new_tid)
-			switch_in(c, r.new_tid, ev->filetime, ev->timestamp);
+			switch_in(c, r.new_tid, ev->filetime, ev->timestamp,
+				  (uint32_t)stack_samples_add_event(c->samples, ev,
+								    r.new_tid) + 1);
 		break;
 	case HOOK_READY_THREAD:
 		on_ready(c, ev);
@@ -393,7 +399,9 @@ void stack_sched_print(struct stack_sched *c, FILE *out, unsigned int top)
 		} else {
 			fprintf(out, "      readied by no thread of the trace\n");
 		}
-		for (uint32_t k = w->stack; k; k = stack_samples_caller(c->samples, k))
+		for (uint32_t k = w->stack ? w->stack : w->in_event ?
+			stack_samples_event_stack(c->samples, w->in_event - 1) : 0;
+		     k; k = stack_samples_caller(c->samples, k))
 			fprintf(out, "      %s\n", stack_samples_frame(c->samples, k, true));
 	}
 	sb_free(&sb);

@@ -274,6 +274,14 @@ void stack_samples_range(const struct stack_samples *s, uint64_t *first,
 			 uint64_t *last);
 
 struct stack_model *stack_samples_model(const struct stack_samples *s);
+/*
+ * Another event whose stack is wanted (a CSwitch's, say), stack thread
+ * @tid: its stack is joined as a sample's is, cached or split; returns
+ * its index.  After stack_samples_finish(): its stack, 0 if none came.
+ */
+size_t stack_samples_add_event(struct stack_samples *s,
+			       const struct etw_etl_event *ev, uint32_t tid);
+uint32_t stack_samples_event_stack(const struct stack_samples *s, size_t i);
 /* Any event's StackWalk frames as a stack of the tree (0 if none). */
 uint32_t stack_samples_intern(struct stack_samples *s, uint32_t pid,
 			      const struct rec_stack *st);
