@@ -73,14 +73,18 @@ struct stack_model {
 	struct rec_clr_module module;
 };
 
+void stack_oom(void)
+{
+	etw_error("out of memory");
+	exit(1);
+}
+
 static void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size);
 
-	if (!p) {
-		etw_error("out of memory");
-		exit(1);
-	}
+	if (!p)
+		stack_oom();
 	return p;
 }
 
@@ -195,10 +199,8 @@ static struct process *get_process(struct stack_model *m, uint32_t pid)
 	p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
 	m->procs = realloc(m->procs, (m->nprocs + 1) * sizeof(*m->procs));
-	if (!m->procs) {
-		etw_error("out of memory");
-		exit(1);
-	}
+	if (!m->procs)
+		stack_oom();
 	m->procs[m->nprocs++] = p;
 	idmap_put(&m->pid_index, pid, m->nprocs);
 	return p;
@@ -251,10 +253,8 @@ static void add_image(struct stack_model *m, const struct rec_image *r)
 	if (p->nimages == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 16;
 		p->images = realloc(p->images, p->cap * sizeof(*p->images));
-		if (!p->images) {
-			etw_error("out of memory");
-			exit(1);
-		}
+		if (!p->images)
+			stack_oom();
 	}
 	for (i = p->nimages; i > 0 && p->images[i - 1].base > r->base; i--)
 		p->images[i] = p->images[i - 1];
@@ -264,10 +264,8 @@ static void add_image(struct stack_model *m, const struct rec_image *r)
 	im->base = r->base;
 	im->size = r->size;
 	im->path = strdup(r->path);
-	if (!im->path) {
-		etw_error("out of memory");
-		exit(1);
-	}
+	if (!im->path)
+		stack_oom();
 	im->name = basename_of(im->path);
 }
 
@@ -294,10 +292,8 @@ static void set_name(struct stack_model *m, uint32_t pid, const char *name)
 static void *xrealloc(void *p, size_t size)
 {
 	p = realloc(p, size);
-	if (!p) {
-		etw_error("out of memory");
-		exit(1);
-	}
+	if (!p)
+		stack_oom();
 	return p;
 }
 
@@ -305,10 +301,8 @@ static char *xstrdup(const char *s)
 {
 	char *d = strdup(s);
 
-	if (!d) {
-		etw_error("out of memory");
-		exit(1);
-	}
+	if (!d)
+		stack_oom();
 	return d;
 }
 
@@ -331,10 +325,8 @@ static void add_clr_module(struct stack_model *m, const struct rec_clr_module *r
 		free(cm->name);
 	}
 	cm->name = strndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
-	if (!cm->name) {
-		etw_error("out of memory");
-		exit(1);
-	}
+	if (!cm->name)
+		stack_oom();
 }
 
 static const char *clr_module_name(const struct process *p, uint64_t id)
@@ -547,10 +539,8 @@ static struct file_entry *file_entry(struct stack_model *m, const char *path)
 		if (!strcmp(m->files[i].path, path))
 			return &m->files[i];
 	m->files = realloc(m->files, (m->nfiles + 1) * sizeof(*m->files));
-	if (!m->files) {
-		etw_error("out of memory");
-		exit(1);
-	}
+	if (!m->files)
+		stack_oom();
 	f = &m->files[m->nfiles++];
 	f->path = strdup(path);
 	f->file = path[0] == '/' ? sym_file_open(path, m->opt.debug_dir) : NULL;

@@ -36,12 +36,6 @@
 /* How far back a stack looks for its sample: a second of 64 CPUs at 1 kHz. */
 #define MATCH_WINDOW		65536
 
-static void oom(void)
-{
-	etw_error("out of memory");
-	exit(1);
-}
-
 static void *grow(void *p, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)
@@ -51,7 +45,7 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 		*cap *= 2;
 	p = realloc(p, *cap * size);
 	if (!p)
-		oom();
+		stack_oom();
 	return p;
 }
 
@@ -82,7 +76,7 @@ static uint32_t *map2_slot(struct map2 *m, uint64_t a, uint64_t b, bool add)
 		big.b = malloc(big.cap * sizeof(*big.b));
 		big.v = calloc(big.cap, sizeof(*big.v));
 		if (!big.a || !big.b || !big.v)
-			oom();
+			stack_oom();
 		for (i = 0; i < m->cap; i++)
 			if (m->v[i])
 				*map2_slot(&big, m->a[i], m->b[i], true) = m->v[i];
@@ -258,7 +252,7 @@ struct stack_samples *stack_samples_new(struct stack_model *m)
 	struct stack_samples *s = calloc(1, sizeof(*s));
 
 	if (!s)
-		oom();
+		stack_oom();
 	s->model = m;
 	s->interval = DEFAULT_INTERVAL;
 	s->nnodes = 1;

@@ -67,23 +67,17 @@ struct stack_sched {
 	uint64_t first;
 };
 
-static void oom(void)
-{
-	etw_error("out of memory");
-	exit(1);
-}
-
 struct stack_sched *stack_sched_new(struct stack_samples *s, unsigned int waits)
 {
 	struct stack_sched *c = calloc(1, sizeof(*c));
 
 	if (!c)
-		oom();
+		stack_oom();
 	c->samples = s;
 	c->max_waits = waits ? waits : 1;
 	c->waits = calloc(c->max_waits, sizeof(*c->waits));
 	if (!c->waits)
-		oom();
+		stack_oom();
 	return c;
 }
 
@@ -113,7 +107,7 @@ static struct thread *thread_of(struct stack_sched *c, uint32_t tid)
 		uint32_t *v = calloc(cap, sizeof(*v)), *k = calloc(cap, sizeof(*k));
 
 		if (!v || !k)
-			oom();
+			stack_oom();
 		for (size_t j = 0; j < c->index_cap; j++) {
 			if (!c->index[j])
 				continue;
@@ -135,7 +129,7 @@ static struct thread *thread_of(struct stack_sched *c, uint32_t tid)
 		c->cap = c->cap ? 2 * c->cap : 256;
 		c->threads = realloc(c->threads, c->cap * sizeof(*c->threads));
 		if (!c->threads)
-			oom();
+			stack_oom();
 	}
 	memset(&c->threads[c->nthreads], 0, sizeof(*c->threads));
 	c->threads[c->nthreads].tid = tid;
@@ -169,7 +163,7 @@ static uint32_t *cpu_slot(struct stack_sched *c, uint16_t cpu)
 	if (cpu >= c->ncpus) {
 		c->cpu_thread = realloc(c->cpu_thread, ((size_t)cpu + 1) * sizeof(uint32_t));
 		if (!c->cpu_thread)
-			oom();
+			stack_oom();
 		memset(c->cpu_thread + c->ncpus, 0,
 		       ((size_t)cpu + 1 - c->ncpus) * sizeof(uint32_t));
 		c->ncpus = (size_t)cpu + 1;

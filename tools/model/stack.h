@@ -125,6 +125,9 @@ struct rec_clr_module {
 	char il_path[1024];
 };
 
+/* "out of memory" and exit: the model's allocations do not fail softly. */
+void stack_oom(void) __attribute__((noreturn));
+
 /* Each returns false if the payload is too short for its version. */
 bool rec_parse_image(const struct etw_etl_event *ev, struct rec_image *r);
 bool rec_parse_process(const struct etw_etl_event *ev, struct rec_process *r);

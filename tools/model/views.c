@@ -17,18 +17,12 @@
 
 #define WHEN_BUCKETS	32
 
-static void oom(void)
-{
-	etw_error("out of memory");
-	exit(1);
-}
-
 static void *zalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size);
 
 	if (!p)
-		oom();
+		stack_oom();
 	return p;
 }
 
@@ -177,7 +171,7 @@ static struct row *process_rows(struct stack_samples *s, struct stack_model *m,
 				cap = cap ? 2 * cap : 64;
 				rows = realloc(rows, cap * sizeof(*rows));
 				if (!rows)
-					oom();
+					stack_oom();
 			}
 			j = nr++;
 			memset(&rows[j], 0, sizeof(rows[j]));
@@ -192,7 +186,7 @@ static struct row *process_rows(struct stack_samples *s, struct stack_model *m,
 		process_label(s, m, (uint32_t)rows[j].key, true, &sb);
 		(*labels)[j] = strdup(sb.p);
 		if (!(*labels)[j])
-			oom();
+			stack_oom();
 		rows[j].label = (*labels)[j];
 	}
 	sb_free(&sb);
@@ -603,7 +597,7 @@ void stack_samples_print_folded(struct stack_samples *s, FILE *out)
 				cap = cap ? 2 * cap : 64;
 				path = realloc(path, cap * sizeof(*path));
 				if (!path)
-					oom();
+					stack_oom();
 			}
 			path[depth++] = k;
 		}
@@ -613,7 +607,7 @@ void stack_samples_print_folded(struct stack_samples *s, FILE *out)
 		}
 		f[i].key = strdup(sb.p);
 		if (!f[i].key)
-			oom();
+			stack_oom();
 		f[i].count = v[i].count;
 	}
 	n = merge_named(f, n);
@@ -665,7 +659,7 @@ void stack_samples_print_summary(struct stack_samples *s, FILE *out)
 		if (mods[id]) {
 			v[n].key = strdup(stack_samples_string(s, id));
 			if (!v[n].key)
-				oom();
+				stack_oom();
 			v[n++].count = mods[id];
 		}
 	print_named(s, out, "module", v, n);
