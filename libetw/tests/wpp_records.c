@@ -23,7 +23,7 @@
 #include <evntcons.h>
 #include <tdh.h>
 #include <etw_etl.h>
-#include <etw_wpp.h>
+#include <etw_tmf.h>
 
 #include "kselftest_harness.h"
 

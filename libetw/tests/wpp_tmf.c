@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * WPP decoding (etw_wpp.h): the TMF parser over every real driver's TMF
+ * WPP decoding (etw_tmf.h): the TMF parser over every real driver's TMF
  * of testdata/wpp and over a TMF with every item type, records of their
  * messages built here byte by byte and formatted to texts written out
  * here (tracefmt's prefix and line, each argument's text), syntax errors
@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <etw_wpp.h>
+#include <etw_tmf.h>
 
 #include "kselftest_harness.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <etw_wpp.h>
+#include <etw_tmf.h>
 
 #include "etw.h"
 

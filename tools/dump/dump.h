@@ -14,7 +14,7 @@
 
 #include <etw_etl.h>
 #include <etw_decode.h>
-#include <etw_wpp.h>
+#include <etw_tmf.h>
 
 /* A growable string; all strings it holds are NUL-terminated. */
 struct sbuf {

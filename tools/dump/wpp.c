@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * etw dump: WPP (TraceMessage) records through their TMF files
- * (etw_wpp.h).  Each argument becomes a field named by its expression in
+ * (etw_tmf.h).  Each argument becomes a field named by its expression in
  * the source, the message goes where a manifest event's message goes,
  * and the tracefmt format prints tracefmt's line.  The counts are those
  * of tracefmt's closing summary.

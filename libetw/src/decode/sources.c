@@ -3,7 +3,7 @@
  * The decoding sources by DECODING_SOURCE (event_info.h).  A source is
  * added here and in its own file.  WPP has none: a WPP record alone says
  * nothing of its arguments, its TMF text does, and the TMF files come
- * with the call (TDH contexts, tdh_wpp.c; etw_wpp.h's store).
+ * with the call (TDH contexts, tdh_wpp.c; etw_tmf.h's store).
  */
 #include <stddef.h>
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <etw_wpp.h>
+#include <etw_tmf.h>
 
 #include "../common/internal.h"
 #include "tdh_internal.h"

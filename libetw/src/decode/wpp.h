@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * WPP decoding (etw_wpp.h): what the TMF parser, the store, the payload
+ * WPP decoding (etw_tmf.h): what the TMF parser, the store, the payload
  * decoder, the formatter and the TDH WPP functions share.
  *
  * A TMF text becomes a struct wpp_tmf: its GUID headers (friendly name,
@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <etw_wpp.h>
+#include <etw_tmf.h>
 
 /* How an item's bytes are laid out (wpp.md §1.4). */
 enum wpp_kind {

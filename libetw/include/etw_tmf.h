@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * etw_wpp.h: WPP (TraceMessage) records as Windows' tracefmt shows them.
+ * etw_tmf.h: WPP (TraceMessage) records as Windows' tracefmt shows them.
  *
  * A WPP record carries a message GUID, a message number and the
  * arguments' bytes; what they mean is in a trace message format (TMF)
@@ -17,8 +17,8 @@
  * A store is safe to use from several threads; a formatter belongs to one
  * thread, and what it returns is valid until its next call.
  */
-#ifndef LIBETW_ETW_WPP_H
-#define LIBETW_ETW_WPP_H
+#ifndef LIBETW_ETW_TMF_H
+#define LIBETW_ETW_TMF_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -153,4 +153,4 @@ void etw_wpp_format_time(uint64_t filetime, bool gmt, char *buf, size_t size);
 }
 #endif
 
-#endif /* LIBETW_ETW_WPP_H */
+#endif /* LIBETW_ETW_TMF_H */
