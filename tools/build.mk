@@ -8,9 +8,16 @@
 #            the CPU-sample counts reports are made from
 #   mc/      etw mc's generators: the C header of a manifest
 #   eventlog/  etw eventlog: channel events into the systemd journal
+#   wpp/     etw wpp, the software trace preprocessor: configuration,
+#            source scanner, format texts, the .tmh and TMF writers, and
+#            the default configuration (defaultwpp.ini, built in)
 
 TOOL_SRCS	:= $(wildcard tools/*.c tools/*/*.c)
 TOOL_OBJS	:= $(TOOL_SRCS:%.c=$(BUILD)/%.o)
+# etw wpp's message GUIDs are SHA-1 name hashes: libetw's own SHA-1.
+# Its default configuration is built in, as a C string.
+TOOL_OBJS	+= $(BUILD)/tools/wpp/sha1.o $(BUILD)/tools/wpp/defaultwpp.o
+WPP_CFG		:= tools/wpp/defaultwpp.ini
 ETW_TOOL	:= $(BUILD)/bin/etw
 MAN_PAGES	:= $(wildcard tools/man/*.1)
 
@@ -19,6 +26,18 @@ tools: $(ETW_TOOL)
 $(BUILD)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itools -c -o $@ $<
+
+$(BUILD)/tools/wpp/sha1.o: libetw/src/common/sha1.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tools/wpp/defaultwpp.c: $(WPP_CFG)
+	@mkdir -p $(@D)
+	{ echo '/* Generated from $<. */'; echo 'const char wpp_default_config[] ='; \
+	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/\t"/; s/$$/\\n"/' $<; echo ';'; } > $@
+
+$(BUILD)/tools/wpp/defaultwpp.o: $(BUILD)/tools/wpp/defaultwpp.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # Linked against the shared library, as an installed etw would be; the
 # RUNPATH finds it in build/lib and in $(PREFIX)/lib (none in the Debian

@@ -28,7 +28,7 @@ static const struct etw_cmd commands[] = {
 	{ "eventlog", "the Event Log's channels in the systemd journal (a service)", cmd_eventlog },
 	{ "mof", "install, uninstall, list or check classic providers' MOF schemas", cmd_mof },
 	{ "mc", "generate the C header of a manifest, as mc.exe -um", cmd_mc },
-	{ "wpp-extract", "write a program's WPP TMF files, as tracepdb", cmd_wpp_extract },
+	{ "wpp", "generate the .tmh and TMF files of WPP-traced sources, as tracewpp", cmd_wpp },
 	{ "logger", "internal: write a file session's buffers (run by start)", cmd_logger },
 };
 

@@ -32,6 +32,7 @@ int cmd_manifest(int argc, char **argv);
 int cmd_mof(int argc, char **argv);
 int cmd_eventlog(int argc, char **argv);
 int cmd_mc(int argc, char **argv);
+int cmd_wpp(int argc, char **argv);
 int cmd_logger(int argc, char **argv);
 int cmd_wpp_extract(int argc, char **argv);
 
