@@ -191,6 +191,20 @@ $(BUILD)/tests/mc_header_cxx.ok: libetw/tests/mc_header_cxx.cc $(MC_GEN) $(LIB_H
 	@touch $@
 unit: $(BUILD)/tests/mc_header_cxx.ok
 
+# The WPP sample (examples/wpp) through etw wpp, built in Windows-source
+# mode into wpp_sample, which records it with a private logger.
+WPP_GEN		:= $(BUILD)/tests/gen/wpp
+WPP_SAMPLE	:= examples/wpp/tracesample.c
+$(WPP_GEN)/tracesample.tmh: $(WPP_SAMPLE) examples/wpp/trace.h $(BUILD)/bin/etw
+	@rm -rf $(@D) && mkdir -p $(@D)
+	$(BUILD)/bin/etw wpp -odir:$(@D) -p:TraceSample -scan:examples/wpp/trace.h \
+		'-func:DoTraceLevelMessage(LEVEL,FLAGS,MSG,...)' $(WPP_SAMPLE)
+$(BUILD)/tests/wpp_sample: libetw/tests/wpp_sample.c $(WPP_SAMPLE) $(WPP_GEN)/tracesample.tmh \
+		$(LIB_A) $(LIB_HDRS) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) $(WIN_SOURCE_FLAGS) -I$(WPP_GEN) -Iexamples/wpp \
+		-DWPP_GEN_DIR='"$(WPP_GEN)"' -pthread -o $@ $< $(WPP_SAMPLE) $(LIB_A) $(LIB_LIBS)
+
 # The ETL reader's tests share a header.  Its fuzz test runs again under
 # ASan and UBSan, the reader's sources built into it, where the compiler
 # has their runtimes.
