@@ -199,6 +199,8 @@ $(WPP_GEN)/tracesample.tmh: $(WPP_SAMPLE) examples/wpp/trace.h $(BUILD)/bin/etw
 	@rm -rf $(@D) && mkdir -p $(@D)
 	$(BUILD)/bin/etw wpp -odir:$(@D) -p:TraceSample -scan:examples/wpp/trace.h \
 		'-func:DoTraceLevelMessage(LEVEL,FLAGS,MSG,...)' $(WPP_SAMPLE)
+$(BUILD)/tests/wpp_tool: $(BUILD)/bin/etw
+$(BUILD)/tests/wpp_tool: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/wpp_sample: libetw/tests/wpp_sample.c $(WPP_SAMPLE) $(WPP_GEN)/tracesample.tmh \
 		$(LIB_A) $(LIB_HDRS) $(KSRC)/.stamp
 	@mkdir -p $(@D)

@@ -71,9 +71,9 @@ int wpp_error(const struct wpp_pos *pos, const char *fmt, ...)
 	va_list ap;
 
 	if (pos && pos->file)
-		fprintf(stderr, "etw wpp: %s:%d: ", pos->file, pos->line);
+		fprintf(stderr, "etw: wpp: %s:%d: ", pos->file, pos->line);
 	else
-		fputs("etw wpp: ", stderr);
+		fputs("etw: wpp: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
