@@ -22,7 +22,8 @@
 #                         BASE=null: the difference from another case)
 #   make fuzz             the ioctl/mmap fuzzer, 1,000,000 calls per kernel
 #   make stress           64 sessions, 1,000 providers, 50 processes, 3 minutes
-#   make install          libetw, headers, pkg-config file, etw, man pages
+#   make install          libetw, headers, pkg-config file, etw, man pages,
+#                         etw wpp's make and CMake rules
 #   make modules_install  etw.ko into /lib/modules/<release>/updates
 #   make install-dkms     the module's sources into /usr/src/etw-<version>
 #   make deps             apt-get install the Debian packages make needs
@@ -45,6 +46,8 @@ MANDIR		?= $(PREFIX)/share/man
 PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
 UDEVDIR		?= /lib/udev/rules.d
 UNITDIR		?= /lib/systemd/system
+# etw wpp's default configuration (for reading) and its make rules.
+WPPDIR		?= $(PREFIX)/share/etw/wpp
 
 # The kernel to build etw.ko against: the running kernel's build directory
 # if it exists, otherwise the newest Debian kernel headers installed.

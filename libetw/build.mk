@@ -285,6 +285,9 @@ install: lib tools
 	install -m 0644 udev/60-etw.rules $(DESTDIR)$(UDEVDIR)/
 	sed 's|@BINDIR@|$(BINDIR)|' systemd/etw-eventlog.service.in > \
 		$(DESTDIR)$(UNITDIR)/etw-eventlog.service
+	install -d $(DESTDIR)$(WPPDIR) $(DESTDIR)$(LIBDIR)/cmake/EtwWpp
+	install -m 0644 tools/wpp/defaultwpp.ini tools/wpp/rules/wpp.mk $(DESTDIR)$(WPPDIR)/
+	install -m 0644 tools/wpp/rules/EtwWppConfig.cmake $(DESTDIR)$(LIBDIR)/cmake/EtwWpp/
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libetw.so* $(DESTDIR)$(LIBDIR)/libetw.a \
@@ -292,6 +295,6 @@ uninstall:
 		$(DESTDIR)$(PKGCONFIGDIR)/libetw-windows.pc $(DESTDIR)$(LIBDIR)/libetw_wmain.a \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES))) \
 		$(DESTDIR)$(UDEVDIR)/60-etw.rules $(DESTDIR)$(UNITDIR)/etw-eventlog.service
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/etw
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/etw $(DESTDIR)$(WPPDIR) $(DESTDIR)$(LIBDIR)/cmake/EtwWpp
 
 -include $(LIB_OBJS:.o=.d)

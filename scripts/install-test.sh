@@ -7,7 +7,8 @@
 # (the last two also as C++) build with
 # `pkg-config --cflags --libs libetw`
 # against the staged tree alone, and a Windows-source program with
-# `pkg-config --cflags --libs libetw-windows`.
+# `pkg-config --cflags --libs libetw-windows`, and examples/wpp with the
+# installed etw wpp make rules and CMake module.
 #   install-test.sh BUILD_DIR
 set -eu
 build=$1
@@ -52,6 +53,10 @@ for cmd in $("$build/bin/etw" --help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); 
 	need "/usr/share/man/man1/etw-$cmd.1"
 done
 need /usr/lib/udev/rules.d/60-etw.rules
+need /usr/include/etw/etw_wpp.h
+need /usr/share/etw/wpp/defaultwpp.ini
+need /usr/share/etw/wpp/wpp.mk
+need /usr/lib/cmake/EtwWpp/EtwWppConfig.cmake
 
 soname=$(readelf -d "$dest/usr/lib/libetw.so.0" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 [ "$soname" = libetw.so.0 ] || { echo "install-test: soname is '$soname'"; fail=1; }
@@ -112,5 +117,19 @@ LD_LIBRARY_PATH="$dest/usr/lib" "$build/winsrc-installed" > /dev/null || fail=1
 c++ -std=c++17 -Wall -Wextra -Werror -DUNICODE -D_UNICODE -x c++ "$build/winsrc-installed.c" \
 	$wflags -o "$build/winsrc-installed-cxx" || fail=1
 LD_LIBRARY_PATH="$dest/usr/lib" "$build/winsrc-installed-cxx" > /dev/null || fail=1
+# The WPP sample with the installed make rules and CMake module: etw wpp
+# runs before the compiler, and the program carries its TMF.
+wppmk=$(pkg-config --variable=wppdir libetw-windows)/wpp.mk
+rm -rf "$build/wpp-make" "$build/wpp-cmake"
+cp -r examples/wpp "$build/wpp-make"
+make -s -C "$build/wpp-make" WPP_MK="$wppmk" ETW_WPP="$dest/usr/bin/etw wpp" >/dev/null || fail=1
+objcopy -O binary --only-section=.etw.tmf "$build/wpp-make/tracesample" "$build/wpp-make/tmf"
+head -c -1 "$build/wpp-make/tmf" | cmp -s - "$build/wpp-make/wpp/"*.tmf ||
+	{ echo "install-test: the sample's .etw.tmf is not its TMF"; fail=1; }
+# (cmake: scripts/setup.sh installs it.)
+cmake -S examples/wpp -B "$build/wpp-cmake" -DCMAKE_PREFIX_PATH="$dest/usr" \
+	-DETW_EXECUTABLE="$dest/usr/bin/etw" >/dev/null &&
+	cmake --build "$build/wpp-cmake" >/dev/null &&
+	[ -x "$build/wpp-cmake/tracesample" ] || { echo "install-test: CMake WPP build"; fail=1; }
 [ "$fail" -eq 0 ] && echo "install-test: ok ($dest)"
 exit "$fail"

@@ -42,7 +42,7 @@ for pkg in make gcc g++ gcc-multilib g++-multilib libc6-dev pkg-config perl pyth
 	   sparse cpio gzip xz-utils kmod busybox-static qemu-system-x86 \
 	   linux-source-6.12 liblttng-ust-dev libexpat1-dev libdw-dev libelf-dev \
 	   flex bison bc libssl-dev libsystemd-dev systemd systemd-journal-remote iproute2 \
-	   dpkg-dev debhelper dh-dkms dkms lintian; do
+	   dpkg-dev debhelper dh-dkms dkms lintian cmake binutils; do
 	installed "$pkg" || need="$need $pkg"
 done
 for rel in $kernels; do

@@ -235,7 +235,8 @@ static int one_source(struct wpp_config *cfg, const struct options *o, const cha
 	if (strrchr(stem, '.') && strrchr(stem, '.') != stem)
 		*strrchr(stem, '.') = 0;
 	strcat(stem, ".tmh");
-	ret = write_all(o->tmfdir ? o->tmfdir : o->odir, tmfname, tmf.s, tmf.len) ||
+	/* A source without messages has a .tmh and no TMF. */
+	ret = (src.nmsgs && write_all(o->tmfdir ? o->tmfdir : o->odir, tmfname, tmf.s, tmf.len)) ||
 	      write_all(o->odir, stem, tmh.s, tmh.len);
 	free(stem);
 out:

@@ -200,10 +200,13 @@ void wpp_tmh_text(const struct wpp_source *src, const struct wpp_config *cfg,
 	wpp_buf_printf(out, "#undef WPP_LOCAL_TraceGuids\n#define WPP_LOCAL_TraceGuids "
 		       "WPP_%s_Traceguids\n\n", src->canon);
 
-	wpp_buf_puts(out, "/* Its TMF file, for etw wpp extract and the decoders. */\n");
-	wpp_buf_printf(out, "static const char WPP_%s_tmf[] WPP_TMF_SECTION =\n", src->canon);
-	c_string(out, tmf);
-	wpp_buf_puts(out, ";\n\n");
+	if (src->nmsgs) {
+		wpp_buf_puts(out, "/* Its TMF file, for etw wpp extract and the decoders. */\n");
+		wpp_buf_printf(out, "static const char WPP_%s_tmf[] WPP_TMF_SECTION =\n",
+			       src->canon);
+		c_string(out, tmf);
+		wpp_buf_puts(out, ";\n\n");
+	}
 
 	for (int i = 0; i < src->nmsgs; i++)
 		if (!seen_before(src, i, true, false, false))
