@@ -6,7 +6,7 @@
 
 BENCH_COMMON	:= bench/common.c bench/syscount.c
 BENCH_HDRS	:= bench/bench.h bench/lttng_tp.h bench/qemu/marker.h $(LIB_HDRS) uapi/linux/etw.h
-BENCH_PROGS	:= $(addprefix $(BUILD)/bench/etw-bench-,write threads producer cpu lttng tracelogging profile xpress decode manifest rundown kstack)
+BENCH_PROGS	:= $(addprefix $(BUILD)/bench/etw-bench-,write threads producer cpu lttng tracelogging profile xpress decode manifest rundown kstack wpp)
 # The instruction profiler, a QEMU plugin the host loads (make bench-profile).
 BENCH_PLUGIN	:= $(BUILD)/bench/qemu/insn-profile.so
 BENCH_LINK	:= -L$(BUILD)/lib -letw -Wl,-rpath,'$$ORIGIN/../lib' -pthread
@@ -31,6 +31,13 @@ $(BUILD)/bench/gen/manifest.h: bench/manifest.man $(BUILD)/bin/etw
 	$(BUILD)/bin/etw mc -um -h $(@D) $<
 $(BUILD)/bench/etw-bench-manifest: $(BUILD)/bench/gen/manifest.h
 $(BUILD)/bench/etw-bench-manifest: ALL_CFLAGS += -I$(BUILD)/bench/gen
+
+# etw-bench-wpp goes through etw wpp: its .tmh.
+$(BUILD)/bench/gen/wpp.tmh: bench/wpp.c $(BUILD)/bin/etw
+	@mkdir -p $(@D)
+	$(BUILD)/bin/etw wpp -odir:$(@D) -p:EtwBench $<
+$(BUILD)/bench/etw-bench-wpp: $(BUILD)/bench/gen/wpp.tmh
+$(BUILD)/bench/etw-bench-wpp: ALL_CFLAGS += -I$(BUILD)/bench/gen
 
 $(BENCH_PLUGIN): bench/qemu/insn-profile.c bench/qemu/plugin-api.h bench/qemu/marker.h
 	@mkdir -p $(@D)

@@ -417,4 +417,19 @@ END {
 	} else {
 		printf "  %-44s %14s\n", "CSwitch and PROFILE", "n/a (not built yet)"
 	}
+
+	section("13. WPP: DoTraceMessage vs EventWrite, same bytes (INT32 and a 17-byte string)")
+	if (has("w", "wpp.write") || has("i", "wpp.write")) {
+		info("DoTraceMessage (TraceMessage, flags 0x2B)", cost("w", "wpp.write"), cost("i", "wpp.write"), "")
+		info("EventWrite, same bytes", cost("w", "wpp.eventwrite"), cost("i", "wpp.eventwrite"), "")
+		row("  DoTraceMessage / EventWrite", ratio("w", "wpp.write", "wpp.eventwrite"),
+		    ratio("i", "wpp.write", "wpp.eventwrite"), "x", "<=", 1.3, "<= 1.3x")
+		info("DoTraceMessage, flag not enabled", cost("w", "wpp.disabled"), cost("i", "wpp.disabled"), "")
+		info("EventEnabled, provider not enabled", cost("w", "wpp.eventenabled"),
+		     cost("i", "wpp.eventenabled"), "")
+		row("  disabled DoTraceMessage / EventEnabled", ratio("w", "wpp.disabled", "wpp.eventenabled"),
+		    ratio("i", "wpp.disabled", "wpp.eventenabled"), "x", "<=", 1.0, "<= 1.0x")
+	} else {
+		printf "  %-44s %14s\n", "DoTraceMessage / EventWrite", "n/a (not built yet)"
+	}
 }

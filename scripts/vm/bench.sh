@@ -6,12 +6,12 @@
 # ETW-BENCH-END; scripts/bench.sh on the host makes the table.  The same
 # script runs in both boots (wall clock, two vCPUs; icount, one vCPU).
 # etwbench=a,b on the kernel command line runs only those parts
-# (write tracelogging threads lttng logger dump kstack profile insns wakes;
+# (write tracelogging wpp threads lttng logger dump kstack profile insns wakes;
 # make bench BENCH_ONLY="a b").
 echo "ETW-BENCH-BEGIN"
 say() { echo "# $*"; }
 b() { echo "BENCH $1 $2"; }
-parts="write tracelogging threads lttng logger dump rundown kstack"
+parts="write tracelogging wpp threads lttng logger dump rundown kstack"
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	etwbench=*) parts=$(echo "${arg#etwbench=}" | tr , ' ') ;;
@@ -46,6 +46,11 @@ fi
 if want tracelogging; then
 	say "7: TraceLoggingWrite vs EventWrite"
 	etw-bench-tracelogging
+fi
+
+if want wpp; then
+	say "13: DoTraceMessage vs EventWrite, disabled DoTraceMessage vs EventEnabled"
+	etw-bench-wpp
 fi
 
 if want threads; then
