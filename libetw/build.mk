@@ -201,7 +201,7 @@ $(WPP_GEN)/tracesample.tmh: $(WPP_SAMPLE) examples/wpp/trace.h $(BUILD)/bin/etw
 		'-func:DoTraceLevelMessage(LEVEL,FLAGS,MSG,...)' $(WPP_SAMPLE)
 $(BUILD)/tests/wpp_tool: $(BUILD)/bin/etw
 $(BUILD)/tests/wpp_tool: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
-$(BUILD)/tests/wpp_sample: libetw/tests/wpp_sample.c $(WPP_SAMPLE) $(WPP_GEN)/tracesample.tmh \
+$(BUILD)/tests/wpp_sample: libetw/tests/wpp_sample.c libetw/tests/wpp_expected.h $(WPP_SAMPLE) $(WPP_GEN)/tracesample.tmh \
 		$(LIB_A) $(LIB_HDRS) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) $(WIN_SOURCE_FLAGS) -I$(WPP_GEN) -Iexamples/wpp \

@@ -43,6 +43,16 @@ $(BUILD)/selftests/winsrc_test_default: selftests/etw/winsrc_test.c $(SELFTEST_H
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) -pthread -o $@ $< $(LIB_A) $(LIB_LIBS)
 
+# The WPP sample through etw wpp (libetw/build.mk makes its .tmh), in
+# Windows-source mode; its message GUID is testdata/wpp's.
+$(BUILD)/selftests/wpp_test: selftests/etw/wpp_test.c libetw/tests/wpp_expected.h $(WPP_SAMPLE) \
+		$(WPP_GEN)/tracesample.tmh $(SELFTEST_HDRS) $(LIB_A) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) $(SELFTEST_CFLAGS) -fshort-wchar -DLIBETW_WINDOWS_SOURCE \
+		-I$(WPP_GEN) -Iexamples/wpp \
+		-DWPP_SAMPLE_GUID='"$(shell sed -n 2p testdata/wpp/tracesample.tmf | cut -c1-36)"' \
+		-pthread -o $@ $< $(WPP_SAMPLE) $(LIB_A) $(LIB_LIBS)
+
 $(BUILD)/selftests/%_32: selftests/etw/%.c $(SELFTEST_HDRS) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) -m32 -static $(ALL_CFLAGS) $(KSFT_CFLAGS) $(SELFTEST_CFLAGS) -o $@ $<
