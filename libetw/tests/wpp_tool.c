@@ -29,6 +29,14 @@ static void write_file(const char *name, const char *text)
 	fclose(f);
 }
 
+static void remove_file(const char *sub, const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", dir, sub, name);
+	unlink(path);
+}
+
 static char *read_file(const char *name)
 {
 	static char buf[65536];
@@ -166,12 +174,7 @@ TEST_F(tool, guid_stable_and_message_dependent)
 		   "void g(void) { DoTraceMessage(B, \"same\"); }\n");
 	ASSERT_EQ(0, wpp("-odir:out -p:P b.c"));
 	tmf_name("out", one, sizeof(one));
-	{
-		char path[256];
-
-		snprintf(path, sizeof(path), "%s/out/%s", dir, one);
-		unlink(path);
-	}
+	remove_file("out", one);
 	ASSERT_EQ(0, wpp("-odir:out -p:P b.c"));
 	tmf_name("out", two, sizeof(two));
 	EXPECT_STREQ(one, two);
@@ -182,12 +185,7 @@ TEST_F(tool, guid_stable_and_message_dependent)
 	EXPECT_STRNE(one, three);
 	write_file("b.c", "#include \"h.h\"\n#include \"b.tmh\"\n"
 		   "void g(void) { DoTraceMessage(B, \"changed\"); }\n");
-	{
-		char path[256];
-
-		snprintf(path, sizeof(path), "%s/out/%s", dir, one);
-		unlink(path);
-	}
+	remove_file("out", one);
 	ASSERT_EQ(0, wpp("-odir:out -p:P b.c"));
 	tmf_name("out", four, sizeof(four));
 	EXPECT_STRNE(one, four);
