@@ -230,6 +230,44 @@ TEST_F(tool, cplusplus_function_names)
 	EXPECT_EQ(0, compile("c++ -std=c++17", "-Iout k.cpp"));
 }
 
+/* A source's own types: simple, flavor, complex, a set and a list. */
+TEST_F(tool, user_types)
+{
+	char name[64], path[128], *t;
+
+	write_file("h.h", hdr);
+	write_file("u.c", "#include \"h.h\"\n"
+		   "struct blob { USHORT len; const char *data; };\n"
+		   "#define MY_LOGBLOB(x) WPP_LOGPAIR(sizeof((x)->len), &(x)->len) "
+		   "WPP_LOGPAIR((x)->len, (x)->data)\n"
+		   "// begin_wpp config\n"
+		   "// DEFINE_SIMPLE_TYPE(MYINT, int, ItemLong, \"d\", M, 4);\n"
+		   "// DEFINE_FLAVOR(MYHEX, MYINT, , \"08x\");\n"
+		   "// DEFINE_CPLX_TYPE(BLOB, MY_LOGBLOB, const struct blob *, ItemHEXDump, "
+		   "\"s\", _blob_, 0, 2);\n"
+		   "// CUSTOM_TYPE(perm, ItemSetLong(read, write, exec));\n"
+		   "// CUSTOM_TYPE(color, ItemListByte(red,green));\n"
+		   "// end_wpp\n"
+		   "#include \"u.tmh\"\n"
+		   "void u(const struct blob *b)\n{\n"
+		   "\tDoTraceMessage(A, \"%!MYINT! %!MYHEX! %!BLOB! %!perm! %!color!\", 1, 2, b, 5, 1);\n"
+		   "}\n");
+	ASSERT_EQ(0, wpp("-odir:out u.c"));
+	tmf_name("out", name, sizeof(name));
+	snprintf(path, sizeof(path), "out/%s", name);
+	t = read_file(path);
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(NULL, strstr(t, "\"%0%10!d! %11!08x! %12!s! %13!s! %14!s!\" //   LEVEL=A FUNC=u\n"
+			       "{\n1, ItemLong -- 10\n2, ItemLong -- 11\nb, ItemHEXDump -- 12\n"
+			       "5, ItemSetLong(read,write,exec) -- 13\n"
+			       "1, ItemListByte(red,green) -- 14\n}\n"));
+	t = read_file("out/u.tmh");
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(NULL, strstr(t, "WPP_SF_MM_blob_Lc("));
+	EXPECT_NE(NULL, strstr(t, "MY_LOGBLOB(_a3)"));
+	EXPECT_EQ(0, compile("cc -std=gnu11", "-Iout u.c"));
+}
+
 TEST_F(tool, ext_selects_sources)
 {
 	write_file("h.h", hdr);
