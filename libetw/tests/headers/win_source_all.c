@@ -26,6 +26,11 @@
 #include <tdh.h>
 #include <wbemidl.h>
 #include <comdef.h>
+/* What a WPP source's .tmh includes, after the control GUIDs. */
+#define WPP_CONTROL_GUIDS						\
+	WPP_DEFINE_CONTROL_GUID(All, (6f8b0d3a, 52c4, 4e1f, 9a37, 1c2d3e4f5a6b), \
+		WPP_DEFINE_BIT(One) WPP_DEFINE_BIT(Two))
+#include <etw_wpp.h>
 
 int main(void)
 {
