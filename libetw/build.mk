@@ -199,6 +199,15 @@ $(WPP_GEN)/tracesample.tmh: $(WPP_SAMPLE) examples/wpp/trace.h $(BUILD)/bin/etw
 	@rm -rf $(@D) && mkdir -p $(@D)
 	$(BUILD)/bin/etw wpp -odir:$(@D) -p:TraceSample -scan:examples/wpp/trace.h \
 		'-func:DoTraceLevelMessage(LEVEL,FLAGS,MSG,...)' $(WPP_SAMPLE)
+# etw wpp's parsers on damaged input, built in; again under ASan and UBSan.
+WPP_TOOL_SRCS	:= $(wildcard tools/wpp/*.c) libetw/src/common/sha1.c
+$(BUILD)/tests/wpp_fuzz: libetw/tests/wpp_fuzz.c $(WPP_TOOL_SRCS) tools/wpp/wpp.h $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(KSFT_CFLAGS) -o $@ $< $(WPP_TOOL_SRCS)
+$(BUILD)/tests/wpp_fuzz_asan: libetw/tests/wpp_fuzz.c $(WPP_TOOL_SRCS) tools/wpp/wpp.h $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(KSFT_CFLAGS) $(ASAN_FLAGS) -o $@ $< \
+		$(WPP_TOOL_SRCS)
 $(BUILD)/tests/wpp_tool: $(BUILD)/bin/etw
 $(BUILD)/tests/wpp_tool: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/wpp_sample: libetw/tests/wpp_sample.c libetw/tests/wpp_expected.h $(WPP_SAMPLE) $(WPP_GEN)/tracesample.tmh \
@@ -224,6 +233,7 @@ ifneq ($(filter /%,$(shell $(CC) -print-file-name=libasan.so)),)
 UNIT_BINS	+= $(BUILD)/tests/etl_fuzz_asan $(BUILD)/tests/consumer_api_asan
 UNIT_BINS	+= $(BUILD)/tests/decode_kernel_asan
 UNIT_BINS	+= $(BUILD)/tests/manifest_parse_asan $(BUILD)/tests/tdh_tracelogging_asan
+UNIT_BINS	+= $(BUILD)/tests/wpp_fuzz_asan
 UNIT_BINS	+= $(BUILD)/tests/mof_schema_asan
 UNIT_BINS	+= $(BUILD)/tests/wpp_tmf_asan
 endif
