@@ -7,6 +7,9 @@
  *   etw-bench-profile write SIZE N   EventWrite of SIZE bytes, one session
  *   etw-bench-profile null 0 N       the null ioctl (ENOTTY from the module)
  *   etw-bench-profile getpid 0 N     syscall(SYS_getpid)
+ *   etw-bench-profile message 0 N    TraceMessage into the session, as WPP's
+ *                                    DoTraceMessage of an INT32 and a
+ *                                    17-byte string (etw-bench-wpp) makes it
  *
  * Every case runs in the state etw-bench-write's run in: the provider
  * registered (libetw then has a thread, which makes the kernel's fdget()
@@ -82,7 +85,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc != 4)
-		bench_die("usage: etw-bench-profile write|null|getpid SIZE N");
+		bench_die("usage: etw-bench-profile write|null|getpid|message SIZE N");
 	size = strtoul(argv[2], NULL, 0);
 	n = strtoul(argv[3], NULL, 0);
 	if (size > sizeof(payload) || !n)
@@ -108,8 +111,16 @@ int main(int argc, char **argv)
 		PROFILE(n, ioctl(fd, BENCH_NULL_IOCTL, 0));
 	} else if (!strcmp(argv[1], "getpid")) {
 		PROFILE(n, syscall(SYS_getpid));
+	} else if (!strcmp(argv[1], "message")) {
+		static const char text[] = "sixteen bytes...";
+		INT32 count = 42;
+
+		PROFILE(n, TraceMessage(s.id, TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_GUID |
+					TRACE_MESSAGE_SYSTEMINFO | TRACE_MESSAGE_TIMESTAMP,
+					&bench_provider_enabled, 10, &count, sizeof(count),
+					text, sizeof(text), NULL));
 	} else {
-		bench_die("unknown case %s (write, null, getpid)", argv[1]);
+		bench_die("unknown case %s (write, null, getpid, message)", argv[1]);
 	}
 	bench_session_stop(&s);
 	EventUnregister(h);
