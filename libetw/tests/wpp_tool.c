@@ -200,8 +200,9 @@ TEST_F(tool, func_scan_defines_dll_and_ctl)
 		   "#define WPP_LEVEL_FLAGS_LOGGER(l, f) WPP_FLAG_LOGGER(f)\n");
 	write_file("c.c", "#include <windows.h>\n#include \"s.h\"\n#include \"c.tmh\"\n"
 		   "void h(void)\n{\n\tLog(Noise, \"n %s\", \"x\");\n"
-		   "\tMine(Error, \"e\");\n}\n");
-	ASSERT_EQ(0, wpp("-odir:out -scan:s.h '-func:Mine(FLAG,MSG,...)' "
+		   "\tMine(Error, \"e\");\n\tOther(Unusual, \"u\");\n}\n");
+	write_file("local.ini", "# a local configuration\nFUNC Other(FLAG, MSG, ...);\n");
+	ASSERT_EQ(0, wpp("-odir:out -scan:s.h '-func:Mine(FLAG,MSG,...)' -ini:local.ini "
 			 "-ctl:81b20fea-73a8-4b62-95bc-354477c97a6f -DWPP_CHECK_X=7 -dll c.c"));
 	tmh = read_file("out/c.tmh");
 	ASSERT_NE(NULL, tmh);
@@ -210,6 +211,7 @@ TEST_F(tool, func_scan_defines_dll_and_ctl)
 	EXPECT_NE(NULL, strstr(tmh, "#define WPP_DLL\n"));
 	EXPECT_NE(NULL, strstr(tmh, "WPP_LEVEL_FLAGS_ENABLED(3, wpp_v0)"));
 	EXPECT_NE(NULL, strstr(tmh, "WPP_FLAG_ENABLED(wpp_v0)"));
+	EXPECT_NE(NULL, strstr(tmh, "#define Other WPP_(CALL)"));
 	EXPECT_EQ(0, compile("cc -std=gnu11", "-Iout c.c"));
 }
 
@@ -246,7 +248,7 @@ TEST_F(tool, user_types)
 		   "// DEFINE_CPLX_TYPE(BLOB, MY_LOGBLOB, const struct blob *, ItemHEXDump, "
 		   "\"s\", _blob_, 0, 2);\n"
 		   "// CUSTOM_TYPE(perm, ItemSetLong(read, write, exec));\n"
-		   "// CUSTOM_TYPE(color, ItemListByte(red,green));\n"
+		   "// TYPEMACRO(color, ItemListByte(red,green));\n"
 		   "// end_wpp\n"
 		   "#include \"u.tmh\"\n"
 		   "void u(const struct blob *b)\n{\n"
@@ -303,6 +305,8 @@ TEST_F(tool, bad_options)
 	EXPECT_ERR("missing.c: No such file");
 	EXPECT_EQ(1, wpp("-cfgdir:nowhere k.c"));
 	EXPECT_ERR("nowhere/defaultwpp.ini");
+	EXPECT_EQ(1, wpp("-ini:none.ini k.c"));
+	EXPECT_ERR("-ini:none.ini: No such file");
 }
 
 /* Each construct: the source, then the "file:line: message" wanted. */

@@ -28,6 +28,7 @@ static const char usage_text[] =
 	"  -func:SPEC      a trace function, as FUNC: Name(LEVEL,FLAGS,MSG,...)\n"
 	"  -scan:FILE      read FILE's begin_wpp config blocks and enums too\n"
 	"  -cfgdir:DIR     DIR/defaultwpp.ini instead of the built-in configuration\n"
+	"  -ini:FILE       a configuration file read after the default one\n"
 	"  -ctl:GUID       a default control GUID (bits Error, Unusual, Noise)\n"
 	"  -ext:.c.cpp     only sources with these extensions (default:\n"
 	"                  .c.cc.cpp.cxx.h.hpp)\n"
@@ -86,8 +87,8 @@ static int write_all(const char *dir, const char *name, const char *text, size_t
 
 struct options {
 	const char *odir, *tmfdir, *friendly, *cfgdir, *ctl, *ext;
-	char **scans, **funcs, **defines;
-	int nscans, nfuncs, ndefines;
+	char **scans, **funcs, **defines, **inis;
+	int nscans, nfuncs, ndefines, ninis;
 	bool km, dll;
 	char ctl_text[64];
 };
@@ -132,6 +133,8 @@ static int parse_args(int argc, char **argv, struct options *o, char ***srcs, in
 			push(&o->funcs, &o->nfuncs, a + 6);
 		} else if (!strncmp(a, "-scan:", 6)) {
 			push(&o->scans, &o->nscans, a + 6);
+		} else if (!strncmp(a, "-ini:", 5)) {
+			push(&o->inis, &o->ninis, a + 5);
 		} else if (!strncmp(a, "-cfgdir:", 8)) {
 			o->cfgdir = a + 8;
 		} else if (!strncmp(a, "-ctl:", 5)) {
@@ -265,6 +268,17 @@ static int configure(struct wpp_config *cfg, const struct options *o)
 	} else if (wpp_config_parse(cfg, wpp_default_config, "defaultwpp.ini", 1)) {
 		return 1;
 	}
+	for (int i = 0; i < o->ninis; i++) {
+		char *text = read_all(o->inis[i]);
+		int ret;
+
+		if (!text)
+			return etw_error("wpp: -ini:%s: %s", o->inis[i], strerror(errno));
+		ret = wpp_config_parse(cfg, text, o->inis[i], 1);
+		free(text);
+		if (ret)
+			return 1;
+	}
 	for (int i = 0; i < o->nfuncs; i++) {
 		struct wpp_pos pos = { "-func", 0 };
 
@@ -316,5 +330,6 @@ int cmd_wpp(int argc, char **argv)
 	free(o.scans);
 	free(o.funcs);
 	free(o.defines);
+	free(o.inis);
 	return ret;
 }

@@ -11,7 +11,7 @@
  *	logged by Macro(arg), which gives TraceMessage's (address, size) pairs
  *   DEFINE_FLAVOR(Name, Base, Item, "fmt")
  *	Base with another TMF item or format (either may be left empty)
- *   CUSTOM_TYPE(name, ItemX(a, b, ...))
+ *   CUSTOM_TYPE(name, ItemX(a, b, ...)), also TYPEMACRO(...)
  *	the flavor named ItemX (ItemListLong, ItemSetLong, ItemEnum ...) with
  *	the item written out in full; ItemEnum(T) takes T's names from an enum
  *	T the scanned files define
@@ -193,7 +193,8 @@ int wpp_type_statement(struct wpp_config *cfg, const char *stmt, char **args, in
 		return complex_type(cfg, args, nargs, pos);
 	if (!strcmp(stmt, "DEFINE_FLAVOR"))
 		return flavor(cfg, args, nargs, pos);
-	if (!strcmp(stmt, "CUSTOM_TYPE"))
+	/* TYPEMACRO: CUSTOM_TYPE's older name, which Windows' pages use. */
+	if (!strcmp(stmt, "CUSTOM_TYPE") || !strcmp(stmt, "TYPEMACRO"))
 		return custom(cfg, args, nargs, pos);
 	return wpp_error(pos, "unknown configuration statement %s", stmt);
 }
