@@ -87,6 +87,17 @@ static int tmf_name(const char *sub, char *out, size_t n)
 	return count;
 }
 
+/* The text of the one .tmf in a folder of dir. */
+static char *read_tmf(const char *sub)
+{
+	char name[64], path[128];
+
+	if (tmf_name(sub, name, sizeof(name)) != 1)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", sub, name);
+	return read_file(path);
+}
+
 static int compile(const char *compiler, const char *src)
 {
 	char cmd[1024], top[512];
@@ -217,16 +228,14 @@ TEST_F(tool, func_scan_defines_dll_and_ctl)
 
 TEST_F(tool, cplusplus_function_names)
 {
-	char name[64], path[128], *t;
+	char *t;
 
 	write_file("h.h", hdr);
 	write_file("k.cpp", "#include \"h.h\"\n#include \"k.tmh\"\nnamespace ns {\n"
 		   "struct K { void run(int v); };\n"
 		   "void K::run(int v)\n{\n\tDoTraceMessage(A, \"v %d\", v);\n}\n}\n");
 	ASSERT_EQ(0, wpp("-odir:out k.cpp"));
-	tmf_name("out", name, sizeof(name));
-	snprintf(path, sizeof(path), "out/%s", name);
-	t = read_file(path);
+	t = read_tmf("out");
 	ASSERT_NE(NULL, t);
 	EXPECT_NE(NULL, strstr(t, "#typev k_cpp7 10 \"%0v %10!d!\" //   LEVEL=A FUNC=K::run\n"));
 	EXPECT_EQ(0, compile("c++ -std=c++17", "-Iout k.cpp"));
@@ -235,7 +244,7 @@ TEST_F(tool, cplusplus_function_names)
 /* A source's own types: simple, flavor, complex, a set and a list. */
 TEST_F(tool, user_types)
 {
-	char name[64], path[128], *t;
+	char *t;
 
 	write_file("h.h", hdr);
 	write_file("u.c", "#include \"h.h\"\n"
@@ -255,9 +264,7 @@ TEST_F(tool, user_types)
 		   "\tDoTraceMessage(A, \"%!MYINT! %!MYHEX! %!BLOB! %!perm! %!color!\", 1, 2, b, 5, 1);\n"
 		   "}\n");
 	ASSERT_EQ(0, wpp("-odir:out u.c"));
-	tmf_name("out", name, sizeof(name));
-	snprintf(path, sizeof(path), "out/%s", name);
-	t = read_file(path);
+	t = read_tmf("out");
 	ASSERT_NE(NULL, t);
 	EXPECT_NE(NULL, strstr(t, "\"%0%10!d! %11!08x! %12!s! %13!s! %14!s!\" //   LEVEL=A FUNC=u\n"
 			       "{\n1, ItemLong -- 10\n2, ItemLong -- 11\nb, ItemHEXDump -- 12\n"
