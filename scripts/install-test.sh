@@ -127,9 +127,11 @@ objcopy -O binary --only-section=.etw.tmf "$build/wpp-make/tracesample" "$build/
 head -c -1 "$build/wpp-make/tmf" | cmp -s - "$build/wpp-make/wpp/"*.tmf ||
 	{ echo "install-test: the sample's .etw.tmf is not its TMF"; fail=1; }
 # (cmake: scripts/setup.sh installs it.)
-cmake -S examples/wpp -B "$build/wpp-cmake" -DCMAKE_PREFIX_PATH="$dest/usr" \
-	-DETW_EXECUTABLE="$dest/usr/bin/etw" >/dev/null &&
-	cmake --build "$build/wpp-cmake" >/dev/null &&
-	[ -x "$build/wpp-cmake/tracesample" ] || { echo "install-test: CMake WPP build"; fail=1; }
+if ! cmake -S examples/wpp -B "$build/wpp-cmake" -DCMAKE_PREFIX_PATH="$dest/usr" \
+	-DETW_EXECUTABLE="$dest/usr/bin/etw" >/dev/null ||
+   ! cmake --build "$build/wpp-cmake" >/dev/null || [ ! -x "$build/wpp-cmake/tracesample" ]; then
+	echo "install-test: CMake WPP build"
+	fail=1
+fi
 [ "$fail" -eq 0 ] && echo "install-test: ok ($dest)"
 exit "$fail"
