@@ -338,7 +338,7 @@ TEST_F(wpp, extract_and_dump_from_a_binary)
 	self_path[n] = '\0';
 	snprintf(out_dir, sizeof(out_dir), "%s/extracted", self->dir);
 	ASSERT_EQ(0, mkdir(out_dir, 0755));
-	snprintf(opts, sizeof(opts), "%s wpp-extract -o '%s' '%s' 2>&1", ETW_TOOL_PATH,
+	snprintf(opts, sizeof(opts), "%s wpp extract -o '%s' '%s' 2>&1", ETW_TOOL_PATH,
 		 out_dir, self_path);
 	pipe = popen(opts, "r");
 	ASSERT_NE(NULL, pipe);
@@ -372,7 +372,7 @@ TEST_F(wpp, extract_and_dump_from_a_binary)
 		TH_LOG("%s", out);
 	}
 	/* Not a folder; no section. */
-	snprintf(opts, sizeof(opts), "%s wpp-extract -o /nonexistent '%s' 2>&1", ETW_TOOL_PATH,
+	snprintf(opts, sizeof(opts), "%s wpp extract -o /nonexistent '%s' 2>&1", ETW_TOOL_PATH,
 		 self_path);
 	EXPECT_NE(0, system(opts));
 }

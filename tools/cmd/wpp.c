@@ -16,6 +16,7 @@
 
 static const char usage_text[] =
 	"usage: etw wpp [OPTION]... SOURCE...\n"
+	"       etw wpp extract [-o DIR] BINARY...\n"
 	"\n"
 	"Scan C and C++ sources for WPP trace calls (DoTraceMessage and the\n"
 	"functions FUNC configures) and write each SOURCE's .tmh, which the source\n"
@@ -310,6 +311,9 @@ int cmd_wpp(int argc, char **argv)
 	char **srcs = NULL;
 	int nsrcs = 0, ret;
 
+	/* tracepdb's part: the TMF files a built program carries. */
+	if (argc > 1 && !strcmp(argv[1], "extract"))
+		return cmd_wpp_extract(argc - 1, argv + 1);
 	if (etw_wants_help(argc, argv)) {
 		fputs(usage_text, stdout);
 		return 0;
