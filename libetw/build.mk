@@ -214,7 +214,8 @@ $(BUILD)/tests/wpp_sample: libetw/tests/wpp_sample.c libetw/tests/wpp_expected.h
 		$(LIB_A) $(LIB_HDRS) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(KSFT_CFLAGS) $(WIN_SOURCE_FLAGS) -I$(WPP_GEN) -Iexamples/wpp \
-		-DWPP_GEN_DIR='"$(WPP_GEN)"' -pthread -o $@ $< $(WPP_SAMPLE) $(LIB_A) $(LIB_LIBS)
+		-DWPP_GEN_DIR='"$(WPP_GEN)"' -DETW_TOOL_PATH='"$(BUILD)/bin/etw"' \
+		-pthread -o $@ $< $(WPP_SAMPLE) $(LIB_A) $(LIB_LIBS)
 
 # The ETL reader's tests share a header.  Its fuzz test runs again under
 # ASan and UBSan, the reader's sources built into it, where the compiler

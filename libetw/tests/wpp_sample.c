@@ -168,6 +168,49 @@ TEST_F(wpp, flags_and_level_filter)
 	run(_metadata, self, 1, TRACE_LEVEL_VERBOSE, 4);
 }
 
+/*
+ * The whole pipeline: the sample's records, decoded by etw dump with the
+ * TMF text its .etw.tmf section carries (this program's own), read as
+ * Windows' tracefmt prints them, line for line.
+ */
+TEST_F(wpp, decoded_as_tracefmt_shows_them)
+{
+	struct etw_etl_event rec[32];
+	char cmd[512], *line = NULL;
+	size_t n = 0, cap = 0;
+	char *want = slurp("testdata/wpp/tracesample.txt", &n);
+	const char *w = want;
+	FILE *p;
+	int got = 0;
+
+	ASSERT_NE(NULL, want);
+	ASSERT_EQ(12, record(self->path, 3, TRACE_LEVEL_INFORMATION, rec, 32, &self->etl));
+	snprintf(cmd, sizeof(cmd), "%s dump --wpp-binary /proc/%d/exe --no-prefix %s",
+		 ETW_TOOL_PATH, getpid(), self->path);
+	p = popen(cmd, "r");
+	ASSERT_NE(NULL, p);
+	while (getline(&line, &cap, p) > 0) {
+		const char *end = strchr(w, '\n');
+		size_t len = end ? (size_t)(end - w) : strlen(w);
+
+		/* The file's header record and the closing summary are not messages. */
+		if (strstr(line, "[EventTrace]") || !strncmp(line, "Processing completed", 20) ||
+		    !*w)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		EXPECT_EQ(0, strncmp(line, w, len) || strlen(line) != len) {
+			TH_LOG("line %d: got '%s', want '%.*s'", got + 1, line, (int)len, w);
+		}
+		w = end ? end + 1 : w + len;
+		got++;
+	}
+	EXPECT_EQ(0, pclose(p));
+	EXPECT_EQ(12, got);
+	EXPECT_EQ(0, *w);
+	free(line);
+	free(want);
+}
+
 /* Level 1 (critical) with both flags: only the messages without a level. */
 TEST_F(wpp, level_below_every_level_message)
 {
