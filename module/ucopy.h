@@ -181,6 +181,36 @@ fault:
 	return false;
 }
 
+/**
+ * etw_ucopy_upto32() - copy a short block from user memory, in a user
+ * access window
+ * @d: kernel destination
+ * @s: user source, inside the range the window's check accepted
+ * @len: bytes, at most 32
+ *
+ * Two copies of the widest size that fits, one from each end (they may
+ * overlap: the bytes are the same), as memcpy() makes short copies: a
+ * few compares and up to four loads, where etw_ucopy()'s loops are for
+ * longer blocks.
+ *
+ * Return: true, or false if a load faulted (@d partly written).
+ */
+static __always_inline bool etw_ucopy_upto32(u8 *d, const u8 __user *s,
+					     u32 len)
+{
+	if (len >= 16)
+		return etw_ucopy_16(d, 0, s, 0) &&
+		       etw_ucopy_16(d + len - 16, 0, s + len - 16, 0);
+	if (len >= 8)
+		return etw_ucopy_8(d, s, 0) &&
+		       etw_ucopy_8(d + len - 8, s + len - 8, 0);
+	if (len >= 4)
+		return etw_ucopy_4(d, s) && etw_ucopy_4(d + len - 4, s + len - 4);
+	if (len >= 2)
+		return etw_ucopy_2(d, s) && etw_ucopy_2(d + len - 2, s + len - 2);
+	return !len || etw_ucopy_1(d, s);
+}
+
 /*
  * Copies from this size up are one "rep movsq" (etw_ucopy_rep()), as the
  * kernel's own copy makes them where strings are not fast

@@ -10,7 +10,9 @@
  * registration, the route, a level and keyword test, room in this CPU's
  * current buffer, the payload copied from user memory straight into the
  * record, the 80-byte header, the commit; in one small frame with
- * preemption disabled, no call but the clock.
+ * preemption disabled, no call but the clock.  A TraceLogging event (its
+ * provider traits and event metadata in typed descriptors) is the same
+ * with the two extended items those become (etw_write_fast_meta()).
  *
  * Anything else, and anything that goes wrong, goes to etw_write_short()
  * (write.c) with nothing written and nothing counted: an event the session
@@ -67,8 +69,11 @@ static __always_inline int etw_fast_copy(u8 *dst, u64 uptr, u32 len)
 	return ret;
 }
 
-/* Data descriptors the fast lane reads itself; more take the full path. */
-#define ETW_FAST_DESCS		8
+/*
+ * Data descriptors the fast lane reads itself; more take the full path.
+ * A TraceLogging event has two more than its fields.
+ */
+#define ETW_FAST_DESCS		16
 
 /*
  * This CPU's copy of the request's data descriptors: read with
@@ -81,10 +86,13 @@ struct etw_fast_descs {
 
 static DEFINE_PER_CPU(struct etw_fast_descs, etw_fast_descs);
 
+/* etw_fast_descs_read(): a typed descriptor, whose meaning is the registration's. */
+#define ETW_FAST_TYPED		(-2)
+
 /*
  * @count data descriptors at @uptr into this CPU's copy: the size of the
- * payload they make, or -1 for the full path (too many, a typed one,
- * whose meaning depends on the registration, or a fault).
+ * payload they make, %ETW_FAST_TYPED if one is typed, or -1 for the full
+ * path (too many, or a fault).
  */
 static __always_inline s64 etw_fast_descs_read(u64 uptr, u32 count)
 {
@@ -103,7 +111,7 @@ static __always_inline s64 etw_fast_descs_read(u64 uptr, u32 count)
 	user_access_end();
 	for (i = 0; i < count; i++) {
 		if (d[i].type != ETW_DATA_DESC_NONE)
-			return -1;
+			return ETW_FAST_TYPED;
 		total += d[i].size;
 	}
 	return total;
@@ -153,6 +161,67 @@ static __always_inline u32 etw_fast_flags(const struct etw_fast_req q)
 }
 
 /*
+ * This CPU's current buffer of @r's one session, if its route is a fast
+ * one and the buffer has room for a record of @len bytes (unpadded), with
+ * the route's entry in @ep; NULL for the full path.  The record goes at
+ * the buffer's offset.
+ */
+static __always_inline struct etw_buffer *
+etw_fast_reserve(const struct etw_reg *r, u32 len,
+		 const struct etw_route_entry **ep)
+{
+	const struct etw_route *route;
+	struct etw_session *s;
+	struct etw_buffer *b;
+
+	route = rcu_dereference_raw(r->prov->route);
+	if (!route || !route->fast)
+		return NULL;
+	*ep = &route->entry[0];
+	s = (*ep)->session;
+	/* Not this_cpu_ptr(): DEBUG_PREEMPT's check of it is a call. */
+	b = raw_cpu_ptr(s->cpu)->cur;
+	if (unlikely(!b || b->offset + ALIGN(len, 8) > s->buffer_size))
+		return NULL;
+	return b;
+}
+
+/*
+ * The request's descriptor and activity id into @h, in an open user
+ * access window, and the route's test of them: false for the full path
+ * (the window still open).
+ */
+static __always_inline bool etw_fast_desc_accepted(struct etl_event_header *h,
+						   const struct etw_fast_req q,
+						   const struct etw_route_entry *e)
+{
+	u64 keyword;
+
+	BUILD_BUG_ON(sizeof(h->desc) != sizeof(q.u->desc) ||
+		     sizeof(h->activity_id) != sizeof(q.u->activity_id) ||
+		     offsetof(struct etl_event_desc, keyword) !=
+		     offsetof(struct etw_event_desc, keyword) ||
+		     offsetof(struct etl_event_desc, level) !=
+		     offsetof(struct etw_event_desc, level));
+	if (!etw_ucopy_16(h, offsetof(typeof(*h), desc), q.u,
+			  offsetof(typeof(*q.u), desc)) ||
+	    !etw_ucopy_16(h, offsetof(typeof(*h), activity_id), q.u,
+			  offsetof(typeof(*q.u), activity_id)))
+		return false;
+	/*
+	 * etw_route_accepts() for a fast route, whose MatchAll is 0: the
+	 * level (0 passes any), then the keywords.
+	 */
+	keyword = h->desc.keyword;
+	return !(h->desc.level > e->level ||
+		 (unlikely(!(keyword & e->match_any)) && keyword));
+}
+
+static noinline int etw_write_fast_meta(const struct etw_reg *r,
+					const struct etw_event_write_short __user *u,
+					u64 head, u64 data, u64 tail, u64 now);
+
+/*
  * Write @q's event through the fast lane if it qualifies: 0 when written,
  * -EAGAIN when it must take etw_write_short() (nothing written, counted or
  * changed).  Preemption and page faults disabled by the caller, @now read
@@ -171,14 +240,10 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 					  const bool with_descs)
 {
 	const struct etw_route_entry *e;
-	const struct etw_provider *prov;
-	const struct etw_route *route;
 	struct etl_event_header *h;
-	struct etw_session *s;
 	struct etw_buffer *b;
 	struct etw_reg *r;
-	u32 size, room;
-	u64 keyword;
+	u32 size;
 
 	/*
 	 * An RCU read side (preemption disabled), as in etw_write_route(),
@@ -186,16 +251,19 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	 * lookups here make no lockdep call (objtool).
 	 */
 	r = etw_reg_lookup_raw(ef, etw_fast_reg_id(q));
-	/*
-	 * Provider traits are an item of every record; a provider with them
-	 * (every TraceLogging one, whose descriptors are typed) leaves
-	 * before its descriptors are read.
-	 */
-	if (!r || rcu_access_pointer(r->traits))
+	if (!r)
 		goto bail;
 	if (with_descs) {
 		s64 total = etw_fast_descs_read(q.data, etw_fast_count(q));
 
+		/*
+		 * Typed blocks of a registration that honours their types
+		 * (TraceLogging's metadata, which become items) have a lane
+		 * of their own.
+		 */
+		if (unlikely(total == ETW_FAST_TYPED) && READ_ONCE(r->use_desc_type))
+			return etw_write_fast_meta(r, q.u, q.head, q.data, q.tail,
+						   now);
 		if (total < 0 || total > ETW_MAX_EVENT_SIZE - ETW_EVENT_HEADER_SIZE)
 			return -EAGAIN;
 		size = total;
@@ -204,16 +272,11 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 		if (size > ETW_MAX_EVENT_SIZE - ETW_EVENT_HEADER_SIZE)
 			goto bail;
 	}
-	room = ALIGN(ETW_EVENT_HEADER_SIZE + size, 8);
-	prov = r->prov;
-	route = rcu_dereference_raw(prov->route);
-	if (!route || !route->fast)
+	/* Provider traits are an item of every record. */
+	if (rcu_access_pointer(r->traits))
 		goto bail;
-	e = &route->entry[0];
-	s = e->session;
-	/* Not this_cpu_ptr(): DEBUG_PREEMPT's check of it is a call. */
-	b = raw_cpu_ptr(s->cpu)->cur;
-	if (unlikely(!b || b->offset + room > s->buffer_size))
+	b = etw_fast_reserve(r, ETW_EVENT_HEADER_SIZE + size, &e);
+	if (!b)
 		goto bail;
 	h = (struct etl_event_header *)(b->data + b->offset);
 
@@ -223,33 +286,16 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	 * while the payload is copied.  Until the commit, nothing here is
 	 * part of the buffer.
 	 */
-	BUILD_BUG_ON(sizeof(h->desc) != sizeof(q.u->desc) ||
-		     sizeof(h->activity_id) != sizeof(q.u->activity_id) ||
-		     offsetof(struct etl_event_desc, keyword) !=
-		     offsetof(struct etw_event_desc, keyword) ||
-		     offsetof(struct etl_event_desc, level) !=
-		     offsetof(struct etw_event_desc, level));
 	if (with_descs && !user_access_begin(q.u, sizeof(*q.u)))
 		return -EAGAIN;
-	if (!etw_ucopy_16(h, offsetof(typeof(*h), desc), q.u,
-			  offsetof(typeof(*q.u), desc)) ||
-	    !etw_ucopy_16(h, offsetof(typeof(*h), activity_id), q.u,
-			  offsetof(typeof(*q.u), activity_id)))
-		goto bail_open;
-	/*
-	 * etw_route_accepts() for a fast route, whose MatchAll is 0: the
-	 * level (0 passes any), then the keywords.
-	 */
-	keyword = h->desc.keyword;
-	if (h->desc.level > e->level ||
-	    (unlikely(!(keyword & e->match_any)) && keyword))
+	if (!etw_fast_desc_accepted(h, q, e))
 		goto bail_open;
 	if (with_descs)
 		user_access_end();
 	BUILD_BUG_ON(ETW_WRITE_F_STRING != ETL_EVENT_FLAG_STRING_ONLY);
 	etw_event_header_fill_task(h, ETW_EVENT_HEADER_SIZE + size, header_type,
 				   etw_fast_flags(q) & ETW_WRITE_F_STRING,
-				   now, &prov->guid);
+				   now, &r->prov->guid);
 	if (with_descs) {
 		if (etw_fast_copy_descs((u8 *)(h + 1), etw_fast_count(q)))
 			return -EAGAIN;
@@ -258,7 +304,7 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 			goto bail_open;
 		user_access_end();
 	}
-	b->offset += room;
+	b->offset += ALIGN(ETW_EVENT_HEADER_SIZE + size, 8);
 	return 0;
 
 bail:
@@ -266,6 +312,128 @@ bail:
 	if (!with_descs)
 		user_access_end();
 	return -EAGAIN;
+bail_open:
+	user_access_end();
+	return -EAGAIN;
+}
+
+/*
+ * A block the caller checked, in an open user access window: most of
+ * TraceLogging's (metadata, numbers, short strings) are 32 bytes or less.
+ */
+static __always_inline int etw_fast_copy_block(u8 *dst, u64 uptr, u32 len)
+{
+	const u8 __user *src = u64_to_user_ptr(uptr);
+
+	if (len <= 32)
+		return etw_ucopy_upto32(dst, src, len) ? 0 : -EFAULT;
+	return etw_ucopy(dst, src, len);
+}
+
+/*
+ * The header of an extended item of @size bytes of data at @p, and its
+ * padding: the item's last word zeroed before the data that may overlap
+ * it is copied.  @more: another item follows.
+ */
+static __always_inline void etw_fast_item_head(u8 *p, u16 type, u32 size,
+					       bool more)
+{
+	struct etl_ext_item *x = (struct etl_ext_item *)p;
+	u32 len = ALIGN(sizeof(*x) + size, 8);
+
+	x->item_size = len;
+	x->ext_type = type;
+	x->linkage = more ? ETL_EXT_LINKAGE : 0;
+	x->data_size = size;
+	if (size & 7)
+		*(u64 *)(p + len - 8) = 0;
+}
+
+/* A block the lane copies: up to a page, at a user address. */
+static __always_inline bool etw_fast_block_ok(const struct etw_data_desc *x)
+{
+	return x->size <= PAGE_SIZE && access_ok(u64_to_user_ptr(x->ptr), PAGE_SIZE);
+}
+
+/*
+ * The lane of TraceLogging's events: data descriptors that are the
+ * provider traits (PROVIDER_METADATA), the event's metadata
+ * (EVENT_METADATA), then the payload's blocks, as TraceLoggingWrite and
+ * etw_tld_event_write() send them, from a registration that honours
+ * their types.  The record is the one the full path writes
+ * (etw_add_metadata()): a PROV_TRAITS item, an EVENT_SCHEMA_TL item, the
+ * payload.  Any other typed write, or a block over a page, takes the full
+ * path, as does anything etw_write_fast() leaves.  @r is the request's
+ * registration; this CPU's copy holds its descriptors.  Preemption and
+ * page faults disabled, no user access window open.
+ */
+static noinline int etw_write_fast_meta(const struct etw_reg *r,
+					const struct etw_event_write_short __user *u,
+					u64 head, u64 data, u64 tail, u64 now)
+{
+	const struct etw_fast_req q = {
+		.u = u, .head = head, .data = data, .tail = tail,
+	};
+	const struct etw_data_desc *d = this_cpu_ptr(&etw_fast_descs)->d;
+	const u32 count = etw_fast_count(q);
+	const struct etw_route_entry *e;
+	struct etl_event_header *h;
+	u32 tlen, slen, i;
+	u64 payload = 0, len;
+	struct etw_buffer *b;
+	u8 *titem, *sitem, *dst;
+
+	/*
+	 * Each block's address is checked here, as etw_fast_copy_open()
+	 * checks one of up to a page: the fence of the window they are
+	 * copied in comes after every check.
+	 */
+	if (count < 2 || d[0].type != ETW_DATA_DESC_PROVIDER_METADATA ||
+	    d[1].type != ETW_DATA_DESC_EVENT_METADATA ||
+	    !etw_fast_block_ok(&d[0]) || !etw_fast_block_ok(&d[1]))
+		return -EAGAIN;
+	for (i = 2; i < count; i++) {
+		if (d[i].type != ETW_DATA_DESC_NONE || !etw_fast_block_ok(&d[i]))
+			return -EAGAIN;
+		payload += d[i].size;
+	}
+	tlen = d[0].size;
+	slen = d[1].size;
+	len = ETW_EVENT_HEADER_SIZE + ALIGN(sizeof(struct etl_ext_item) + tlen, 8) +
+	      ALIGN(sizeof(struct etl_ext_item) + slen, 8) + payload;
+	if (len > ETW_MAX_EVENT_SIZE)
+		return -EAGAIN;
+	b = etw_fast_reserve(r, len, &e);
+	if (!b)
+		return -EAGAIN;
+	h = (struct etl_event_header *)(b->data + b->offset);
+
+	/* The items' headers, before the window. */
+	titem = (u8 *)(h + 1);
+	etw_fast_item_head(titem, ETL_EXT_PROV_TRAITS, tlen, true);
+	sitem = titem + ALIGN(sizeof(struct etl_ext_item) + tlen, 8);
+	etw_fast_item_head(sitem, ETL_EXT_EVENT_SCHEMA_TL, slen, false);
+	dst = sitem + ALIGN(sizeof(struct etl_ext_item) + slen, 8);
+	if (!user_access_begin(q.u, sizeof(*q.u)))
+		return -EAGAIN;
+	if (!etw_fast_desc_accepted(h, q, e))
+		goto bail_open;
+	etw_event_header_fill_task(h, len, etw_header_type(),
+				   ETL_EVENT_FLAG_EXTENDED_INFO |
+				   (etw_fast_flags(q) & ETW_WRITE_F_STRING),
+				   now, &r->prov->guid);
+	if (etw_fast_copy_block(titem + sizeof(struct etl_ext_item), d[0].ptr, tlen) ||
+	    etw_fast_copy_block(sitem + sizeof(struct etl_ext_item), d[1].ptr, slen))
+		goto bail_open;
+	for (i = 2; i < count; i++) {
+		if (etw_fast_copy_block(dst, d[i].ptr, d[i].size))
+			goto bail_open;
+		dst += d[i].size;
+	}
+	user_access_end();
+	b->offset += ALIGN(len, 8);
+	return 0;
+
 bail_open:
 	user_access_end();
 	return -EAGAIN;

@@ -740,40 +740,47 @@ TEST_F(fw, request_across_pages)
 	EXPECT_EQ(0, r->n);
 }
 
+/* The descriptor and activity id of write_descs()'s event @id. */
+static void descs_event(struct etw_event_desc *desc, __u8 activity_id[16],
+			__u16 id)
+{
+	*desc = (struct etw_event_desc){ .id = id, .version = 3, .channel = 9,
+		.level = 4, .opcode = 5, .task = 6, .keyword = 0x11 };
+	memset(activity_id, 0x5c, 16);
+	activity_id[15] = (__u8)id;
+}
+
 /* An event from data descriptors (the short request without INLINE). */
 static int write_descs(int fd, __u32 reg, __u16 id, const struct etw_data_desc *d,
 		       __u32 count)
 {
 	struct etw_event_write_short s = { .size = sizeof(s), .reg_id = reg };
 
-	s.desc = (struct etw_event_desc){ .id = id, .version = 3, .channel = 9,
-		.level = 4, .opcode = 5, .task = 6, .keyword = 0x11 };
-	memset(s.activity_id, 0x5c, sizeof(s.activity_id));
-	s.activity_id[15] = (__u8)id;
+	descs_event(&s.desc, s.activity_id, id);
 	s.data = (uintptr_t)d;
 	s.count = count;
 	return etw_ioctl_err(fd, ETW_IOC_WRITE_SHORT, &s);
 }
 
 /*
- * Data descriptors: up to eight read by the lane, nine by the full path,
+ * Data descriptors: up to sixteen read by the lane, 17 by the full path,
  * empty blocks, a typed one the registration did not opt into (payload
  * all the same), descriptors or blocks that fault, descriptors not
  * resident; and provider traits, which take the full path.
  */
 TEST_F(fw, data_descriptors)
 {
-	static const __u32 counts[] = { 1, 2, 3, 8, 9 };
-	struct etw_data_desc d[9], *map;
-	static __u8 blocks[9][40];
-	__u8 want[9 * 40];
+	static const __u32 counts[] = { 1, 2, 3, 16, 17 };
+	struct etw_data_desc d[17], *map;
+	static __u8 blocks[17][40];
+	__u8 want[17 * 40];
 	unsigned int i, j, off;
 	__u8 on = 1;
 	__u16 t[8];
 	struct recs *r;
 	int mfd;
 
-	for (i = 0; i < 9; i++) {
+	for (i = 0; i < 17; i++) {
 		memset(blocks[i], 0x11 * (i + 1), sizeof(blocks[i]));
 		d[i] = (struct etw_data_desc){ .ptr = (uintptr_t)blocks[i],
 					       .size = (i * 13) % 40 };
@@ -841,6 +848,196 @@ TEST_F(fw, data_descriptors)
 	EXPECT_EQ(1, hdr(r, 0)->flags & 1);	/* the traits item */
 	EXPECT_EQ(0, memcmp(blocks[1], (const __u8 *)hdr(r, 0) + hdr(r, 0)->size -
 			    d[1].size, d[1].size));
+}
+
+/* write_descs()'s event through ETW_IOC_WRITE: always the full path. */
+static int write_descs_full(int fd, __u32 reg, __u16 id,
+			    const struct etw_data_desc *d, __u32 count)
+{
+	struct etw_event_write w = { .size = sizeof(w), .kind = ETW_WRITE_EVENT };
+
+	w.reg_id = reg;
+	w.flags = ETW_WRITE_F_ACTIVITY;
+	descs_event(&w.desc, w.activity_id, id);
+	w.data = (uintptr_t)d;
+	w.count = count;
+	return etw_ioctl_err(fd, ETW_IOC_WRITE, &w);
+}
+
+/* Typed blocks: P provider metadata, E event metadata, N payload, T time. */
+#define TL_P	ETW_DATA_DESC_PROVIDER_METADATA
+#define TL_E	ETW_DATA_DESC_EVENT_METADATA
+#define TL_T	ETW_DATA_DESC_TIMESTAMP_OVERRIDE
+#define TL_N	ETW_DATA_DESC_NONE
+
+/* Two records alike but for the times, which each write reads itself. */
+static void expect_same_record(struct __test_metadata *_metadata,
+			       const struct etw_test_event_header *a,
+			       const struct etw_test_event_header *b,
+			       bool timestamp)
+{
+	__u32 n = a->size < 1024 ? a->size : 1024;
+
+	ASSERT_EQ(a->size, b->size);
+	EXPECT_EQ(a->header_type, b->header_type);
+	EXPECT_EQ(a->flags, b->flags);
+	EXPECT_EQ(a->event_property, b->event_property);
+	EXPECT_EQ(a->thread_id, b->thread_id);
+	EXPECT_EQ(a->process_id, b->process_id);
+	if (timestamp)
+		EXPECT_EQ(a->timestamp, b->timestamp);
+	EXPECT_EQ(0, memcmp(a->provider_id, b->provider_id, 16));
+	EXPECT_EQ(0, memcmp(&a->desc, &b->desc, sizeof(a->desc)));
+	EXPECT_EQ(0, memcmp(a->activity_id, b->activity_id, 16));
+	EXPECT_EQ(0, memcmp((const __u8 *)a + sizeof(*a), (const __u8 *)b + sizeof(*b),
+			    n - sizeof(*a)));
+}
+
+/*
+ * One shape of TraceLogging write, @types[i] the type of descriptor i
+ * (its block from @blocks, @sizes[i] bytes), sent as the short request
+ * (the lane, or the full path for what the lane leaves) and through
+ * ETW_IOC_WRITE: the same result, and when written the same record.
+ * Returns the records the two writes add (0 or 2).
+ */
+static int meta_pair(struct __test_metadata *_metadata, int fd, __u32 reg,
+		     __u16 id, const __u8 *types, const __u32 *sizes, __u32 count)
+{
+	static __u8 blocks[20][4200];
+	static __u64 stamp = 0x1234;
+	struct etw_data_desc d[20];
+	int a, b;
+	__u32 i;
+
+	for (i = 0; i < count; i++) {
+		memset(blocks[i], 0x31 + i * 7 + id, sizeof(blocks[i]));
+		d[i] = (struct etw_data_desc){ .ptr = (uintptr_t)blocks[i],
+					       .size = sizes[i], .type = types[i] };
+		if (types[i] == TL_T)
+			d[i].ptr = (uintptr_t)&stamp;
+		if (sizes[i] == 1 << 30)	/* an address that faults */
+			d[i] = (struct etw_data_desc){ .ptr = 8, .size = 4,
+						       .type = types[i] };
+	}
+	a = write_descs(fd, reg, id, d, count);
+	b = write_descs_full(fd, reg, id, d, count);
+	EXPECT_EQ(a, b) TH_LOG("event %u", id);
+	return a ? 0 : 2;
+}
+
+static void meta_check(struct __test_metadata *_metadata, int fd, __u32 reg,
+		       __u32 warm_reg, __u32 s)
+{
+	/* Each shape: its count, types and block sizes. */
+	static const struct {
+		__u32 count;
+		__u8 types[20];
+		__u32 sizes[20];
+	} shapes[] = {
+		/* TraceLoggingWrite's; the registration's traits; ... */
+		{ 4, { TL_P, TL_E, TL_N, TL_N }, { 24, 23, 4, 17 } },
+		{ 2, { TL_E, TL_N }, { 23, 4 } },
+		{ 1, { TL_N }, { 9 } },
+		{ 1, { TL_P }, { 5 } },
+		{ 0 },
+		{ 5, { TL_N, TL_P, TL_N, TL_E, TL_N }, { 3, 24, 0, 23, 8 } },
+		{ 2, { TL_E, TL_P }, { 0, 0 } },
+		{ 16, { TL_P, TL_E }, { 24, 23, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 } },
+		{ 17, { TL_P, TL_E }, { 24, 23, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 } },
+		{ 3, { TL_T, TL_E, TL_N }, { 8, 23, 4 } },
+		{ 3, { TL_E, TL_E, TL_N }, { 23, 23, 4 } },
+		{ 2, { TL_P, TL_P }, { 24, 24 } },
+		{ 2, { 7, TL_N }, { 24, 4 } },
+		{ 3, { TL_P, TL_E, TL_N }, { 24, 23, 4097 } },
+		{ 3, { TL_P, TL_E, TL_N }, { 4096, 23, 4 } },
+		{ 3, { TL_P, TL_E, TL_N }, { 1 << 30, 23, 4 } },
+		{ 3, { TL_P, TL_E, TL_N }, { 24, 1 << 30, 4 } },
+		{ 3, { TL_P, TL_E, TL_N }, { 24, 23, 1 << 30 } },
+		{ 3, { TL_P, TL_E, TL_N }, { 65535 - 80 - 16 - 7, 0, 0 } },
+		{ 3, { TL_P, TL_E, TL_N }, { 65535 - 80 - 16 - 8 - 8, 0, 1 } },
+	};
+	const unsigned int n = sizeof(shapes) / sizeof(shapes[0]);
+	__u32 sizes[20];
+	unsigned int round, base, i, k;
+	__u16 t[8];
+	struct recs *r;
+	int want;
+
+	/* Three rounds: the later ones write into reused buffers. */
+	for (round = 0; round < 3; round++) {
+		ASSERT_EQ(0, write_inline(fd, warm_reg, WARM, 1, 0, 0, "w", 1));
+		want = 0;
+		for (i = 0; i < n; i++)
+			want += meta_pair(_metadata, fd, reg, 100 + i,
+					  shapes[i].types, shapes[i].sizes,
+					  shapes[i].count);
+		r = drain(_metadata, fd, s);
+		ASSERT_EQ(want, r->n);
+		for (i = 0; i + 1 < (unsigned int)r->n && i < 64; i += 2) {
+			const struct etw_test_event_header *h = hdr(r, i);
+			__u16 id = h->desc.id;
+
+			/* The override's timestamp is the record's. */
+			expect_same_record(_metadata, h, hdr(r, i + 1),
+					   shapes[id - 100].types[0] == TL_T);
+			/* Whole records only: keep() copies 1024 bytes. */
+			if (h->size <= 1024)
+				EXPECT_LE(0, items(h, t, 8)) TH_LOG("event %u", id);
+		}
+		/*
+		 * Every padding of the metadata blocks and every short copy's
+		 * size (0 to 36 bytes), in two drains of 18 pairs.
+		 */
+		for (base = 0; base < 36; base += 18) {
+			ASSERT_EQ(0, write_inline(fd, warm_reg, WARM, 1, 0, 0, "w", 1));
+			want = 0;
+			for (k = base; k < base + 18; k++) {
+				static const __u8 types[4] = { TL_P, TL_E, TL_N, TL_N };
+
+				sizes[0] = k;
+				sizes[1] = (k * 5) % 37;
+				sizes[2] = (k * 3) % 11;
+				sizes[3] = k;
+				want += meta_pair(_metadata, fd, reg, 200 + k, types,
+						  sizes, 4);
+			}
+			r = drain(_metadata, fd, s);
+			ASSERT_EQ(want, r->n);
+			for (i = 0; i + 1 < (unsigned int)r->n; i += 2) {
+				const struct etw_test_event_header *h = hdr(r, i);
+
+				expect_same_record(_metadata, h, hdr(r, i + 1), false);
+				ASSERT_EQ(2, items(h, t, 8)) TH_LOG("event %u", h->desc.id);
+				EXPECT_EQ(EXT_TRAITS, t[0]);
+				EXPECT_EQ(0x000B, t[1]);
+			}
+		}
+	}
+}
+
+/*
+ * TraceLogging's writes (etw_write_fast_meta()): for a registration with
+ * traits, and for one that only asked for descriptor types, every shape
+ * of typed blocks the lane takes or leaves gives the record and result
+ * ETW_IOC_WRITE gives.  Three rounds: the later ones write into reused
+ * buffers, whose bytes are not zero, so an item's padding is checked.
+ */
+TEST_F(fw, tracelogging_metadata)
+{
+	__u8 guid2[16];
+	__u32 reg2;
+	__u8 on = 1;
+
+	warm(self);
+	ASSERT_EQ(0, etw_set_info(self->fd, self->reg, ETW_INFO_SET_TRAITS, traits,
+				  sizeof(traits)));
+	meta_check(_metadata, self->fd, self->reg, self->reg, self->s);
+
+	etw_test_guid(guid2, 0x3d);
+	ASSERT_EQ(0, etw_register_simple(self->fd, guid2, &reg2));
+	ASSERT_EQ(0, etw_enable_simple(self->fd, self->s, guid2, 1, 0, 0, 0, 0));
+	ASSERT_EQ(0, etw_set_info(self->fd, reg2, ETW_INFO_USE_DESCRIPTOR_TYPE, &on, 1));
+	meta_check(_metadata, self->fd, reg2, self->reg, self->s);
 }
 
 /*
