@@ -4,10 +4,13 @@
  * Windows records every field type into an ETL file (etw record), the
  * hand-packed, custom and TraceLoggingWriteEx forms too, and etw dump
  * decodes each field back to the value that was written; a
- * disabled event makes no system call and evaluates none of its arguments.
+ * disabled event makes no system call and evaluates none of its arguments;
+ * each record carries the provider's traits and the event's metadata
+ * whichever path the module writes it by.
  */
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -358,6 +361,186 @@ TEST(disabled_event_no_syscall_no_evaluation)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("killed by signal %d", WTERMSIG(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* "EtwTest.TraceLoggingLane": written into the tests' own sessions. */
+TRACELOGGING_DEFINE_PROVIDER(g_lane, "EtwTest.TraceLoggingLane",
+	(0x5a1e0c3d, 0x7b42, 0x4e11, 0x9a, 0x07, 0x3c, 0x51, 0x6d, 0x2e, 0x88, 0x40));
+
+static void lane_write(INT32 v, const char *s)
+{
+	TraceLoggingWrite(g_lane, "Lane", TraceLoggingLevel(4), TraceLoggingKeyword(0x1),
+			  TraceLoggingInt32(v, "v"), TraceLoggingString(s, "s"));
+}
+
+/* The records of g_lane in one session: what follows each header. */
+struct lane_recs {
+	__u8 guid[16];
+	__u8 body[512][256];
+	__u16 len[512];
+	int n;
+};
+
+static int lane_keep(const struct etw_test_event_header *h, const __u8 *buffer,
+		     __u32 cpu, void *ctx)
+{
+	struct lane_recs *r = ctx;
+
+	if (memcmp(h->provider_id, r->guid, 16))
+		return 0;
+	if (r->n < 512 && h->size <= sizeof(*h) + sizeof(r->body[0])) {
+		r->len[r->n] = h->size - sizeof(*h);
+		memcpy(r->body[r->n], h + 1, r->len[r->n]);
+	}
+	r->n++;
+	return 0;
+}
+
+/*
+ * Record @i of @r: the traits item the provider's blob, the schema item
+ * @schema, then the payload: its INT32 and (in @text) its string; -1 if
+ * the record is not so.
+ */
+static INT32 lane_check(const struct lane_recs *r, int i, const __u8 *schema,
+			const char **text)
+{
+	const __u8 *traits = (const __u8 *)g_lane->ProviderMetadataPtr;
+	const __u8 *b = r->body[i], *end = b + r->len[i];
+	__u16 tsize = traits[0] | traits[1] << 8, stride, size;
+	INT32 v;
+
+	/* PROV_TRAITS, linked to the next item. */
+	memcpy(&stride, b, 2);
+	memcpy(&size, b + 6, 2);
+	if (b[2] != 0x0c || b[3] || b[4] != 1 || size != tsize ||
+	    memcmp(b + 8, traits, tsize) || stride != ((8 + size + 7) & ~7))
+		return -1;
+	b += stride;
+	/* EVENT_SCHEMA_TL, the last. */
+	memcpy(&stride, b, 2);
+	memcpy(&size, b + 6, 2);
+	if (b[2] != 0x0b || b[3] || b[4] || stride != ((8 + size + 7) & ~7) ||
+	    memcmp(b + 8, schema, size))
+		return -1;
+	b += stride;
+	if (end - b < 5 || end[-1])
+		return -1;
+	memcpy(&v, b, 4);
+	*text = (const char *)b + 4;
+	return v;
+}
+
+struct lane_thread {
+	int cpu;
+	int n;
+};
+
+static void *lane_thread_main(void *arg)
+{
+	struct lane_thread *t = arg;
+	int i;
+
+	if (etw_pin_cpu(t->cpu))
+		return NULL;
+	for (i = 0; i < t->n; i++)
+		lane_write(1000 * (t->cpu + 1) + i, "thread");
+	return NULL;
+}
+
+static int lane_session(int fd, const char *name, __u32 *id)
+{
+	GUID g = TraceLoggingProviderId(g_lane);
+
+	if (etw_session_start_simple(fd, name, 0, 64, 0, id))
+		return -1;
+	return etw_enable_simple(fd, *id, (const __u8 *)&g, 1, 4, 0x1, 0, 0);
+}
+
+/*
+ * TraceLoggingWrite into the module's sessions, whichever way it is
+ * written: with one session enabling the provider (the fast lane), with
+ * two (the full path, both sessions getting it), after the provider
+ * registered again, and from two threads on both CPUs at once.  Every
+ * record carries the provider's traits and the same schema item, then
+ * its own payload; none is lost or changed.
+ */
+TEST(metadata_on_every_path)
+{
+	static struct lane_recs a, b;
+	static char seen[3][200];
+	int by_value[20] = { 0 };
+	struct lane_thread t[2] = { { 0, 200 }, { 1, 200 } };
+	GUID g = TraceLoggingProviderId(g_lane);
+	const __u8 *schema;
+	const char *text;
+	__u32 sa, sb;
+	pthread_t th[2];
+	int fd, i, k;
+
+	etw_require_root(_metadata);
+	fd = etw_open_or_skip(_metadata);
+	etw_stop_test_sessions(fd);
+	ASSERT_EQ(0, etw_pin_cpu(0));
+	ASSERT_EQ(S_OK, TraceLoggingRegister(g_lane));
+	ASSERT_EQ(0, lane_session(fd, "etwtest-tl-a", &sa));
+	for (i = 0; i < 500 && !TraceLoggingProviderEnabled(g_lane, 4, 0x1); i++)
+		usleep(10000);
+	ASSERT_TRUE(TraceLoggingProviderEnabled(g_lane, 4, 0x1));
+	for (i = 0; i < 20; i++)
+		lane_write(i, "one");
+	ASSERT_EQ(0, lane_session(fd, "etwtest-tl-b", &sb));
+	for (i = 0; i < 20; i++)
+		lane_write(100 + i, "two");
+	ASSERT_EQ(0, etw_enable_simple(fd, sb, (const __u8 *)&g, 0, 0, 0, 0, 0));
+	TraceLoggingUnregister(g_lane);
+	ASSERT_EQ(S_OK, TraceLoggingRegister(g_lane));
+	/* Enabled before it registered: enabled when EventRegister returns. */
+	ASSERT_TRUE(TraceLoggingProviderEnabled(g_lane, 4, 0x1));
+	for (i = 0; i < 20; i++)
+		lane_write(200 + i, "again");
+	for (k = 0; k < 2; k++)
+		ASSERT_EQ(0, pthread_create(&th[k], NULL, lane_thread_main, &t[k]));
+	for (k = 0; k < 2; k++)
+		ASSERT_EQ(0, pthread_join(th[k], NULL));
+	TraceLoggingUnregister(g_lane);
+
+	memcpy(a.guid, &g, 16);
+	memcpy(b.guid, &g, 16);
+	ASSERT_LE(0, etw_drain(fd, sa, lane_keep, &a));
+	ASSERT_LE(0, etw_drain(fd, sb, lane_keep, &b));
+	etw_stop_test_sessions(fd);
+	close(fd);
+
+	ASSERT_EQ(460, a.n);
+	ASSERT_EQ(20, b.n);
+	/*
+	 * The schema item of the first record is every record's.  Each value
+	 * written is in session a once; those of "two" in b too, the same.
+	 */
+	schema = a.body[0] + (a.body[0][0] | a.body[0][1] << 8) + 8;
+	for (i = 0; i < a.n; i++) {
+		INT32 v = lane_check(&a, i, schema, &text);
+
+		ASSERT_LE(0, v) TH_LOG("record %d", i);
+		if (v < 300) {
+			EXPECT_STREQ(v < 100 ? "one" : v < 200 ? "two" : "again", text);
+			ASSERT_LT(v % 100, 20);
+			EXPECT_EQ(0, seen[0][v / 100 * 20 + v % 100]++) TH_LOG("value %d", v);
+			if (v >= 100 && v < 200)
+				by_value[v - 100] = i;
+		} else {
+			EXPECT_STREQ("thread", text);
+			ASSERT_TRUE(v >= 1000 && v / 1000 <= 2 && v % 1000 < 200) TH_LOG("%d", v);
+			EXPECT_EQ(0, seen[v / 1000][v % 1000]++) TH_LOG("value %d", v);
+		}
+	}
+	for (i = 0; i < b.n; i++) {
+		INT32 v = lane_check(&b, i, schema, &text);
+
+		ASSERT_TRUE(v >= 100 && v < 120) TH_LOG("record %d: %d", i, v);
+		ASSERT_EQ(a.len[by_value[v - 100]], b.len[i]);
+		EXPECT_EQ(0, memcmp(a.body[by_value[v - 100]], b.body[i], b.len[i]));
+	}
 }
 
 int main(int argc, char **argv)
