@@ -161,20 +161,20 @@ static __always_inline u32 etw_fast_flags(const struct etw_fast_req q)
 }
 
 /*
- * This CPU's current buffer of @r's one session, if its route is a fast
- * one and the buffer has room for a record of @len bytes (unpadded), with
- * the route's entry in @ep; NULL for the full path.  The record goes at
- * the buffer's offset.
+ * This CPU's current buffer of @prov's one session, if its route is a
+ * fast one and the buffer has room for a record of @len bytes (unpadded),
+ * with the route's entry in @ep; NULL for the full path.  The record goes
+ * at the buffer's offset.
  */
 static __always_inline struct etw_buffer *
-etw_fast_reserve(const struct etw_reg *r, u32 len,
+etw_fast_reserve(const struct etw_provider *prov, u32 len,
 		 const struct etw_route_entry **ep)
 {
 	const struct etw_route *route;
 	struct etw_session *s;
 	struct etw_buffer *b;
 
-	route = rcu_dereference_raw(r->prov->route);
+	route = rcu_dereference_raw(prov->route);
 	if (!route || !route->fast)
 		return NULL;
 	*ep = &route->entry[0];
@@ -239,6 +239,7 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 					  u64 now, u16 header_type,
 					  const bool with_descs)
 {
+	const struct etw_provider *prov;
 	const struct etw_route_entry *e;
 	struct etl_event_header *h;
 	struct etw_buffer *b;
@@ -261,11 +262,12 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 		 * (TraceLogging's metadata, which become items) have a lane
 		 * of their own.
 		 */
-		if (unlikely(total == ETW_FAST_TYPED) && READ_ONCE(r->use_desc_type))
-			return etw_write_fast_meta(r, q.u, q.head, q.data, q.tail,
-						   now);
-		if (total < 0 || total > ETW_MAX_EVENT_SIZE - ETW_EVENT_HEADER_SIZE)
+		if (unlikely((u64)total > ETW_MAX_EVENT_SIZE - ETW_EVENT_HEADER_SIZE)) {
+			if (total == ETW_FAST_TYPED && READ_ONCE(r->use_desc_type))
+				return etw_write_fast_meta(r, q.u, q.head, q.data,
+							   q.tail, now);
 			return -EAGAIN;
+		}
 		size = total;
 	} else {
 		size = etw_fast_count(q);
@@ -275,7 +277,8 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	/* Provider traits are an item of every record. */
 	if (rcu_access_pointer(r->traits))
 		goto bail;
-	b = etw_fast_reserve(r, ETW_EVENT_HEADER_SIZE + size, &e);
+	prov = r->prov;
+	b = etw_fast_reserve(prov, ETW_EVENT_HEADER_SIZE + size, &e);
 	if (!b)
 		goto bail;
 	h = (struct etl_event_header *)(b->data + b->offset);
@@ -295,7 +298,7 @@ static __always_inline int etw_write_fast(struct etw_file *ef,
 	BUILD_BUG_ON(ETW_WRITE_F_STRING != ETL_EVENT_FLAG_STRING_ONLY);
 	etw_event_header_fill_task(h, ETW_EVENT_HEADER_SIZE + size, header_type,
 				   etw_fast_flags(q) & ETW_WRITE_F_STRING,
-				   now, &r->prov->guid);
+				   now, &prov->guid);
 	if (with_descs) {
 		if (etw_fast_copy_descs((u8 *)(h + 1), etw_fast_count(q)))
 			return -EAGAIN;
@@ -376,6 +379,7 @@ static noinline int etw_write_fast_meta(const struct etw_reg *r,
 	};
 	const struct etw_data_desc *d = this_cpu_ptr(&etw_fast_descs)->d;
 	const u32 count = etw_fast_count(q);
+	const struct etw_provider *prov;
 	const struct etw_route_entry *e;
 	struct etl_event_header *h;
 	u32 tlen, slen, i;
@@ -403,7 +407,8 @@ static noinline int etw_write_fast_meta(const struct etw_reg *r,
 	      ALIGN(sizeof(struct etl_ext_item) + slen, 8) + payload;
 	if (len > ETW_MAX_EVENT_SIZE)
 		return -EAGAIN;
-	b = etw_fast_reserve(r, len, &e);
+	prov = r->prov;
+	b = etw_fast_reserve(prov, len, &e);
 	if (!b)
 		return -EAGAIN;
 	h = (struct etl_event_header *)(b->data + b->offset);
@@ -421,7 +426,7 @@ static noinline int etw_write_fast_meta(const struct etw_reg *r,
 	etw_event_header_fill_task(h, len, etw_header_type(),
 				   ETL_EVENT_FLAG_EXTENDED_INFO |
 				   (etw_fast_flags(q) & ETW_WRITE_F_STRING),
-				   now, &r->prov->guid);
+				   now, &prov->guid);
 	if (etw_fast_copy_block(titem + sizeof(struct etl_ext_item), d[0].ptr, tlen) ||
 	    etw_fast_copy_block(sitem + sizeof(struct etl_ext_item), d[1].ptr, slen))
 		goto bail_open;
