@@ -10,6 +10,9 @@
  *   etw-bench-profile message 0 N    TraceMessage into the session, as WPP's
  *                                    DoTraceMessage of an INT32 and a
  *                                    17-byte string (etw-bench-wpp) makes it
+ *   etw-bench-profile tl 0 N         TraceLoggingWrite of an INT32 and a
+ *                                    string (etw-bench-tracelogging's)
+ *   etw-bench-profile tlfields 0 N   EventWrite of the same two fields
  *
  * Every case runs in the state etw-bench-write's run in: the provider
  * registered (libetw then has a thread, which makes the kernel's fdget()
@@ -28,6 +31,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <TraceLoggingProvider.h>
 #include <libetw.h>
 
 #include "bench.h"
@@ -37,6 +41,35 @@
 
 /* The same ioctl etw-bench-write's null_ioctl case makes. */
 #define BENCH_NULL_IOCTL	_IO(ETW_IOC_MAGIC, 0xff)
+
+/* etw-bench-tracelogging's provider, event and fields. */
+TRACELOGGING_DEFINE_PROVIDER(tl_provider, "EtwBench.TraceLogging",
+	(0x6b1a9e3c, 0x52d0, 0x4f7e, 0x9c, 0x41, 0x0d, 0x2b, 0x7e, 0x5a, 0x8f, 0x12));
+
+static const GUID tl_guid = {
+	0x6b1a9e3c, 0x52d0, 0x4f7e, { 0x9c, 0x41, 0x0d, 0x2b, 0x7e, 0x5a, 0x8f, 0x12 }
+};
+
+static const char text[] = "sixteen bytes...";
+static INT32 count = 42;
+static EVENT_DATA_DESCRIPTOR fields[2];
+
+static inline __attribute__((always_inline)) void write_tl(void)
+{
+	TraceLoggingWrite(tl_provider, "Bench",
+			  TraceLoggingLevel(4),
+			  TraceLoggingKeyword(0x1),
+			  TraceLoggingInt32(count, "Count"),
+			  TraceLoggingString(text, "Text"));
+}
+
+/* As etw-bench-tracelogging's EventWrite: the descriptor built each call. */
+static inline __attribute__((always_inline)) ULONG write_fields(REGHANDLE h)
+{
+	EVENT_DESCRIPTOR ev = { .Id = 1, .Level = 4, .Keyword = 0x1 };
+
+	return EventWrite(h, &ev, 2, fields);
+}
 
 static unsigned char payload[512];
 static const EVENT_DESCRIPTOR ev_info = { .Id = 1, .Level = 4, .Keyword = 0x1 };
@@ -85,7 +118,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc != 4)
-		bench_die("usage: etw-bench-profile write|null|getpid|message SIZE N");
+		bench_die("usage: etw-bench-profile write|null|getpid|message|tl|tlfields SIZE N");
 	size = strtoul(argv[2], NULL, 0);
 	n = strtoul(argv[3], NULL, 0);
 	if (size > sizeof(payload) || !n)
@@ -112,15 +145,33 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "getpid")) {
 		PROFILE(n, syscall(SYS_getpid));
 	} else if (!strcmp(argv[1], "message")) {
-		static const char text[] = "sixteen bytes...";
-		INT32 count = 42;
+		static const char msg_text[] = "sixteen bytes...";
+		INT32 msg_count = 42;
 
 		PROFILE(n, TraceMessage(s.id, TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_GUID |
 					TRACE_MESSAGE_SYSTEMINFO | TRACE_MESSAGE_TIMESTAMP,
-					&bench_provider_enabled, 10, &count, sizeof(count),
-					text, sizeof(text), NULL));
+					&bench_provider_enabled, 10, &msg_count, sizeof(msg_count),
+					msg_text, sizeof(msg_text), NULL));
+	} else if (!strcmp(argv[1], "tl") || !strcmp(argv[1], "tlfields")) {
+		/* etw-bench-tracelogging's state: its provider in the session. */
+		if (TraceLoggingRegister(tl_provider) ||
+		    EnableTraceEx2(s.id, &tl_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+				   4, 0x1, 0, 0, NULL))
+			bench_die("enabling the TraceLogging provider failed");
+		for (int i = 0; !TraceLoggingProviderEnabled(tl_provider, 4, 0x1); i++) {
+			if (i == 10000)
+				bench_die("the TraceLogging provider's callback never ran");
+			usleep(1000);
+		}
+		EventDataDescCreate(&fields[0], &count, sizeof(count));
+		EventDataDescCreate(&fields[1], text, sizeof(text));
+		if (!strcmp(argv[1], "tl"))
+			PROFILE(n, write_tl());
+		else
+			PROFILE(n, write_fields(h));
+		TraceLoggingUnregister(tl_provider);
 	} else {
-		bench_die("unknown case %s (write, null, getpid, message)", argv[1]);
+		bench_die("unknown case %s (write, null, getpid, message, tl, tlfields)", argv[1]);
 	}
 	bench_session_stop(&s);
 	EventUnregister(h);

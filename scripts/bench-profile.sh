@@ -13,9 +13,10 @@
 # instruction by address; scripts/bench-profile.py names the addresses and
 # prints instructions per event by function (FUNC: then per instruction
 # of that function).  CASE and BASE: "write SIZE" (EventWrite of SIZE
-# bytes into one session), "null" (the null ioctl), "getpid".  With BASE,
-# a second boot profiles that case and the table is the difference, by
-# function.  Files in $BUILD/bench/ (insns.txt, icount.log; the base's as
+# bytes into one session), "null" (the null ioctl), "getpid", "tl"
+# (etw-bench-tracelogging's TraceLoggingWrite), "tlfields" (its EventWrite
+# of the same fields).  With BASE, a second boot profiles that case and
+# the table is the difference, by function.  Files in $BUILD/bench/ (insns.txt, icount.log; the base's as
 # insns-base.txt, icount-base.log).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
