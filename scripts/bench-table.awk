@@ -353,8 +353,8 @@ END {
 	if (has("w", "tl.write") || has("i", "tl.write")) {
 		info("TraceLoggingWrite", cost("w", "tl.write"), cost("i", "tl.write"), "")
 		info("EventWrite, same fields", cost("w", "tl.eventwrite"), cost("i", "tl.eventwrite"), "")
-		info("  TraceLoggingWrite / EventWrite", ratio("w", "tl.write", "tl.eventwrite"),
-		     ratio("i", "tl.write", "tl.eventwrite"), "x")
+		row("  TraceLoggingWrite / EventWrite", ratio("w", "tl.write", "tl.eventwrite"),
+		    ratio("i", "tl.write", "tl.eventwrite"), "x", "<=", 1.3, "<= 1.3x")
 		info("TraceLoggingWrite, event above the session level", cost("w", "tl.filtered"),
 		     cost("i", "tl.filtered"), "")
 	} else {
