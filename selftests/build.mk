@@ -71,6 +71,11 @@ stage: lib tools selftests examples scripts/vm/demo.sh
 	@cp $(SELFTESTS) $(SELFTESTS_32) $(STAGE)/selftests/
 	@cd $(STAGE)/selftests && ls -1 | grep -vx list > ../.list && mv ../.list list
 	@cp scripts/vm/demo.sh $(STAGE)/usr/share/etw/demo.sh
+	@# eventlog_test runs Debian's journald and journalctl (their libraries
+	@# come with them: scripts/vm/mkinitramfs.sh).
+	@mkdir -p $(STAGE)/lib/systemd
+	@cp /lib/systemd/systemd-journald $(STAGE)/lib/systemd/
+	@cp /usr/bin/journalctl $(STAGE)/usr/bin/
 
 .PHONY: stage
 

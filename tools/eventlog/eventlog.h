@@ -60,7 +60,7 @@ int el_state_set(const struct el_plan *plan, const char *name, bool enabled);
 
 /* The journal side. */
 struct el_journal {
-	uint64_t sent;			/* entries written */
+	uint64_t sent;			/* events written */
 	uint64_t failed;		/* entries the journal refused */
 	uint64_t failed_unreported;	/* of them, not yet said in the journal */
 	uint64_t undecoded;		/* events shown raw */

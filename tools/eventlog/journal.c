@@ -123,7 +123,8 @@ static void guid_text(const struct etw_etl_guid *g, char out[37])
 		 g->data4[7]);
 }
 
-static int send_entry(struct el_journal *j, struct entry *e)
+/* An event's entry (counted), or the service's own notice (not). */
+static int send_entry(struct el_journal *j, struct entry *e, bool event)
 {
 	struct iovec iov[sizeof(e->start) / sizeof(e->start[0])];
 	int ret;
@@ -151,7 +152,8 @@ static int send_entry(struct el_journal *j, struct entry *e)
 		j->last_error = ret;
 		return ret;
 	}
-	j->sent++;
+	if (event)
+		j->sent++;
 	return 0;
 }
 
@@ -249,7 +251,7 @@ int el_journal_event(struct el_journal *j, const struct el_channel *c,
 		sb_free(&hex);
 		j->undecoded++;
 	}
-	ret = send_entry(j, &e);
+	ret = send_entry(j, &e, true);
 	if (!ret)
 		report_refused(j);
 	sb_free(&e.text);
@@ -270,7 +272,7 @@ int el_journal_notice(struct el_journal *j, int priority, const char *fmt, ...)
 	field(&e, "MESSAGE", "%s", text);
 	field(&e, "PRIORITY", "%d", priority);
 	field(&e, "SYSLOG_IDENTIFIER", "%s", "etw-eventlog");
-	ret = send_entry(j, &e);
+	ret = send_entry(j, &e, false);
 	if (ret)
 		fprintf(stderr, "etw: eventlog: %s\n", text);
 	sb_free(&e.text);

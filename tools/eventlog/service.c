@@ -92,10 +92,14 @@ static VOID WINAPI on_event(PEVENT_RECORD r)
 
 	dump_from_record(r, &ev, g->items, DUMP_ITEMS_MAX);
 	pthread_mutex_lock(&s->lock);
-	/* The Event Log routes by channel; other channels' events stay out. */
+	/*
+	 * The Event Log routes by channel; other channels' events stay out.
+	 * An event of a channel disabled since it was written is kept: the
+	 * session took it while the channel was on.
+	 */
 	c = el_plan_find(&s->plan, &r->EventHeader.ProviderId,
 			 r->EventHeader.EventDescriptor.Channel);
-	if (c && c->enabled && !strcmp(c->group, g->group)) {
+	if (c && !strcmp(c->group, g->group)) {
 		ret = etw_decode_event_record(g->dec, r, &d);
 		el_journal_event(&s->j, c, &ev, &d, ret);
 	}
