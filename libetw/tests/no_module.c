@@ -222,22 +222,35 @@ TEST_F(nomod, classic_provider_registers)
 }
 
 /*
- * Controllers: ERROR_NOT_SUPPORTED, what libetw returns for every
- * session of the module when there is none (the code Windows returns for
- * a request the system cannot serve; programs treat it as fatal, not as
- * a session that is missing or exists).
+ * Controllers: starting a session or enabling a provider is
+ * ERROR_NOT_SUPPORTED, what libetw returns when the module is not there
+ * (the code Windows returns for a request the system cannot serve;
+ * programs treat it as fatal).  A session that cannot exist is unknown:
+ * ControlTrace QUERY, STOP, FLUSH and UPDATE of one answer
+ * ERROR_WMI_INSTANCE_NOT_FOUND, as Windows does for an unknown session,
+ * so that a library stopping its session in a destructor (krabsetw) does
+ * not take it for a failure.
  */
 TEST_F(nomod, controllers_get_error_not_supported)
 {
+	static const ULONG codes[] = { EVENT_TRACE_CONTROL_QUERY, EVENT_TRACE_CONTROL_STOP,
+				       EVENT_TRACE_CONTROL_FLUSH, EVENT_TRACE_CONTROL_UPDATE };
 	CONTROLTRACE_ID h = 0;
 	struct pbuf b;
+	unsigned int i;
 
 	EXPECT_EQ(ERROR_NOT_SUPPORTED,
 		  StartTraceA(&h, "etwtest-nomod",
 			      props(&b, EVENT_TRACE_REAL_TIME_MODE, NULL)));
-	EXPECT_EQ(ERROR_NOT_SUPPORTED,
-		  ControlTraceA(0, "etwtest-nomod", props(&b, 0, NULL),
-				EVENT_TRACE_CONTROL_QUERY));
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND,
+			  ControlTraceA(0, "etwtest-nomod", props(&b, 0, NULL), codes[i]))
+			TH_LOG("code %u", codes[i]);
+		EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND, GetLastError());
+	}
+	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND,
+		  ControlTraceA(0, KERNEL_LOGGER_NAMEA, props(&b, 0, NULL),
+				EVENT_TRACE_CONTROL_STOP));
 	EXPECT_EQ(ERROR_NOT_SUPPORTED,
 		  EnableTraceEx2(1, &provider, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
 				 4, 0, 0, 0, NULL));

@@ -333,8 +333,15 @@ static ULONG control_trace(CONTROLTRACE_ID TraceId, const void *InstanceName,
 		return ERROR_WMI_INSTANCE_NOT_FOUND;
 
 	fd = etw_device_fd();
-	if (fd < 0)
-		return etw_device_error(fd);
+	if (fd < 0) {
+		err = etw_device_error(fd);
+		/*
+		 * Without the module no session of it exists: an unknown
+		 * session, as Windows answers, so that a library stopping its
+		 * session in a destructor does not take it for a failure.
+		 */
+		return err == ERROR_NOT_SUPPORTED ? ERROR_WMI_INSTANCE_NOT_FOUND : err;
+	}
 	/* The file name is fixed at start: the lookup's serves every code. */
 	ret = by_name ? session_find(fd, name.utf8, &info, file) :
 			query(fd, logger_id, NULL, &info, file);
