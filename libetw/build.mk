@@ -5,6 +5,12 @@
 LIB_SRCS	:= $(wildcard libetw/src/*/*.c)
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIB_HDRS	:= $(wildcard libetw/include/*.h)
+# The standard headers libetw wraps (etw_std_hide.h), installed with them.
+LIB_STD_HDRS	:= libetw/include/regex libetw/include/filesystem libetw/include/charconv \
+		   libetw/include/complex libetw/include/codecvt
+# The Windows headers under their names in other letter cases
+# (scripts/header-case-links.sh); installed beside them.
+LIB_CASE_DIR	:= $(BUILD)/lib/include-case
 LIB_SO		:= $(BUILD)/lib/libetw.so.$(VERSION)
 LIB_SONAME	:= libetw.so.$(SOVERSION)
 LIB_A		:= $(BUILD)/lib/libetw.a
@@ -17,7 +23,12 @@ LIB_LIBS	:= -lexpat -lelf
 LIB_WIN_PC	:= $(BUILD)/lib/libetw-windows.pc
 LIB_WMAIN	:= $(BUILD)/lib/libetw_wmain.a
 
-lib: $(LIB_SO) $(LIB_A) $(LIB_PC) $(LIB_WIN_PC) $(LIB_WMAIN)
+lib: $(LIB_SO) $(LIB_A) $(LIB_PC) $(LIB_WIN_PC) $(LIB_WMAIN) $(LIB_CASE_DIR)/.stamp
+
+$(LIB_CASE_DIR)/.stamp: $(LIB_HDRS) libetw/include/case-names scripts/header-case-links.sh
+	rm -rf $(LIB_CASE_DIR)
+	scripts/header-case-links.sh $(CURDIR)/libetw/include $(LIB_CASE_DIR)
+	@touch $@
 
 # The library calls its own EventWrite & co directly: the inline enable
 # test of <evntprov.h> is for its users (and would make tld.o need
@@ -115,9 +126,6 @@ $(BUILD)/tests/win_source_cxx.ok: libetw/tests/win_source_cxx.cc $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include $(WIN_SOURCE_FLAGS) \
 		-fsyntax-only $<
-	@! $(CXX) -std=c++17 -Ilibetw/include $(WIN_SOURCE_FLAGS) -DWIDE_STD \
-		-fsyntax-only $< 2>/dev/null || \
-		{ echo "std::wstring compiled under -fshort-wchar"; exit 1; }
 	@! $(CXX) -std=c++17 -Ilibetw/include $(WIN_SOURCE_FLAGS) -DUSE_WMI \
 		-fsyntax-only $< 2>/dev/null || \
 		{ echo "WMI or _bstr_t compiled"; exit 1; }
@@ -125,18 +133,71 @@ $(BUILD)/tests/win_source_cxx.ok: libetw/tests/win_source_cxx.cc $(LIB_HDRS)
 
 unit: $(BUILD)/tests/win_source_cxx.ok
 
+# C++ wide strings in Windows-source mode (etw_wstring.h), run; and what
+# they cannot do right must not compile (win_source_fail.cc's cases).
+WIN_FAIL_CASES	:= WCIN WIDE_NUMBER_IN WSS_NUMBER_IN WIDE_DOUBLE_IN WOFSTREAM WSTRING_CONVERT FS_WSTRING WREGEX
+UNIT_BINS	+= $(BUILD)/tests/win_wstring
+$(BUILD)/tests/win_wstring: libetw/tests/win_wstring.cc $(LIB_A) $(LIB_WMAIN) $(LIB_HDRS) \
+		$(LIB_STD_HDRS) $(LIB_CASE_DIR)/.stamp
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include -I$(LIB_CASE_DIR) \
+		$(WIN_SOURCE_FLAGS) -o $@ $< $(LIB_WMAIN) $(LIB_A) $(LIB_WMAIN) $(LIB_LIBS)
+
+$(BUILD)/tests/win_source_fail.ok: libetw/tests/win_source_fail.cc $(LIB_HDRS) $(LIB_STD_HDRS) \
+		$(LIB_CASE_DIR)/.stamp
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include -I$(LIB_CASE_DIR) \
+		$(WIN_SOURCE_FLAGS) -fsyntax-only $<
+	@for c in $(WIN_FAIL_CASES); do \
+		! $(CXX) -std=c++17 -Ilibetw/include -I$(LIB_CASE_DIR) $(WIN_SOURCE_FLAGS) \
+			-DCASE=$$c -fsyntax-only $< 2>/dev/null || \
+			{ echo "win_source_fail.cc: $$c compiled"; exit 1; }; \
+	done
+	@touch $@
+
+unit: $(BUILD)/tests/win_source_fail.ok
+
+# main and wmain as Windows programs write them, C++ (case:exit status)
+# and C.
+WIN_MAIN_CASES	:= 1:0 2:0 3:0 4:4 5:5 6:0 7:7 8:8 9:9
+$(BUILD)/tests/win_main.ok: libetw/tests/entry/main_cases.cc libetw/tests/entry/void_main.c $(LIB_A) \
+		$(LIB_WMAIN) $(LIB_HDRS) $(LIB_CASE_DIR)/.stamp
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -Wall -Wextra -Werror -Ilibetw/include $(WIN_SOURCE_FLAGS) \
+		-o $(BUILD)/tests/win_main_c libetw/tests/entry/void_main.c $(LIB_A) $(LIB_LIBS)
+	$(BUILD)/tests/win_main_c >/dev/null
+	@for c in $(WIN_MAIN_CASES); do \
+		$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include -I$(LIB_CASE_DIR) \
+			$(WIN_SOURCE_FLAGS) -DCASE=$${c%%:*} -o $(BUILD)/tests/win_main $< \
+			$(LIB_WMAIN) $(LIB_A) $(LIB_WMAIN) $(LIB_LIBS) || exit 1; \
+		$(BUILD)/tests/win_main a b >/dev/null; st=$$?; \
+		[ $$st = $${c#*:} ] || { echo "main_cases.cc case $${c%%:*}: exit $$st"; exit 1; }; \
+	done
+	@touch $@
+
+unit: $(BUILD)/tests/win_main.ok
+
 # Every header as C11, default and Windows-source mode, -m64 and -m32.
 # And <evntrace.h> with <tdh.h> alone must give EVENT_RECORD, as on Windows.
-WIN_HDR_TESTS	:= libetw/tests/headers/win_source_all.c libetw/tests/headers/evntrace_tdh.c
-$(BUILD)/tests/win_source_c.ok: $(WIN_HDR_TESTS) $(LIB_HDRS)
+# And the headers spelled in other letter cases, with standard headers
+# after them and SAL of every kind, as C and as C++ (win_source_case.c).
+WIN_HDR_TESTS	:= libetw/tests/headers/win_source_all.c libetw/tests/headers/evntrace_tdh.c \
+		   libetw/tests/headers/win_source_case.c
+$(BUILD)/tests/win_source_c.ok: $(WIN_HDR_TESTS) $(LIB_HDRS) $(LIB_STD_HDRS) $(LIB_CASE_DIR)/.stamp
 	@mkdir -p $(@D)
 	for f in $(WIN_HDR_TESTS); do for abi in -m64 -m32; do \
-		$(CC) $$abi -std=c11 -Wall -Wextra -Werror -Ilibetw/include -fsyntax-only $$f && \
-		$(CC) $$abi -std=c11 -Wall -Wextra -Werror -Ilibetw/include $(WIN_SOURCE_FLAGS) \
-			-fsyntax-only $$f || exit 1; \
+		$(CC) $$abi -std=c11 -Wall -Wextra -Werror -Ilibetw/include -I$(LIB_CASE_DIR) \
+			-fsyntax-only $$f && \
+		$(CC) $$abi -std=c11 -Wall -Wextra -Werror -Ilibetw/include -I$(LIB_CASE_DIR) \
+			$(WIN_SOURCE_FLAGS) -fsyntax-only $$f || exit 1; \
 	done; done
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include $(WIN_SOURCE_FLAGS) \
 		-fsyntax-only -x c++ libetw/tests/headers/evntrace_tdh.c
+	for std in c++17 c++20; do \
+		$(CXX) -std=$$std -Wall -Wextra -Werror -Ilibetw/include -I$(LIB_CASE_DIR) \
+			$(WIN_SOURCE_FLAGS) -fsyntax-only -x c++ libetw/tests/headers/win_source_case.c \
+			|| exit 1; \
+	done
 	@touch $@
 
 unit: $(BUILD)/tests/win_source_c.ok
@@ -168,7 +229,7 @@ $(BUILD)/tests/no_module: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/dump_formats $(BUILD)/tests/stack_report: libetw/tests/etl_test.h
 
 # The header `etw mc` makes of the test manifest, compiled as C (run, with
-# the provider calls recorded) and as C++.
+# the provider calls recorded) and as C++, in both modes.
 MC_GEN		:= $(BUILD)/tests/gen/etw-test-types.h
 $(MC_GEN): testdata/manifests/etw-test-types.man $(BUILD)/bin/etw
 	@mkdir -p $(@D)
@@ -188,6 +249,8 @@ $(BUILD)/tests/tdh_manifest: libetw/tests/tdh_manifest.c $(LIB_A) $(KSRC)/.stamp
 		$(BUILD)/tests/gen/etw-test-types_manifest.c $(LIB_A) $(LIB_LIBS)
 $(BUILD)/tests/mc_header_cxx.ok: libetw/tests/mc_header_cxx.cc $(MC_GEN) $(LIB_HDRS)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include -I$(BUILD)/tests/gen -fsyntax-only $<
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include -I$(BUILD)/tests/gen \
+		$(WIN_SOURCE_FLAGS) -fsyntax-only $<
 	@touch $@
 unit: $(BUILD)/tests/mc_header_cxx.ok
 
@@ -286,7 +349,9 @@ install: lib tools
 	ln -sf $(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libetw.so
 	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
-	install -m 0644 $(LIB_HDRS) $(DESTDIR)$(INCLUDEDIR)/etw/
+	install -m 0644 $(LIB_HDRS) $(LIB_STD_HDRS) $(DESTDIR)$(INCLUDEDIR)/etw/
+	scripts/header-case-links.sh $(DESTDIR)$(INCLUDEDIR)/etw $(DESTDIR)$(INCLUDEDIR)/etw \
+		libetw/include/case-names
 	install -m 0644 uapi/linux/etw.h $(DESTDIR)$(INCLUDEDIR)/etw/linux/
 	$(call make_pc,$(DESTDIR)$(PKGCONFIGDIR)/libetw.pc)
 	$(call make_pc,$(DESTDIR)$(PKGCONFIGDIR)/libetw-windows.pc,libetw-windows)

@@ -43,6 +43,11 @@ need /usr/include/etw/TraceLoggingProvider.h
 need /usr/include/etw/etw_tld.h
 need /usr/include/etw/etw_tl.h
 need /usr/include/etw/linux/etw.h
+# The Windows headers' other spellings, and the wrapped standard headers.
+need /usr/include/etw/Windows.h
+need /usr/include/etw/WinDef.h
+need /usr/include/etw/Evntrace.h
+need /usr/include/etw/regex
 need /usr/bin/etw
 need /usr/share/man/man1/etw.1
 need /lib/systemd/system/etw-eventlog.service
@@ -90,14 +95,15 @@ cc -std=c11 -Wall -Wextra -Werror examples/controller.c $flags -o "$build/contro
 c++ -std=c++17 -Wall -Wextra -Werror -x c++ examples/controller.c $flags \
 	-o "$build/controller-installed-cxx" || fail=1
 # Windows-source mode: a _tmain program with L"" text, wprintf, strsafe
-# and the tchar routines, as C and as C++, against the staged tree alone.
+# and the tchar routines, headers spelled as Windows programs spell them,
+# as C and as C++, against the staged tree alone.
 wflags=$(pkg-config --cflags --libs libetw-windows)
 cat > "$build/winsrc-installed.c" <<'EOF'
 #include <stdio.h>
-#include <windows.h>
-#include <tchar.h>
+#include <Windows.h>
+#include <TChar.h>
 #include <strsafe.h>
-#include <evntrace.h>
+#include <Evntrace.h>
 
 int __cdecl _tmain(int argc, _TCHAR **argv)
 {

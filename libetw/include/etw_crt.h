@@ -71,6 +71,13 @@
 #define sprintf_s	etw_sprintf_s
 #define vsprintf_s	etw_vsprintf_s
 
+#define memcpy_s	etw_memcpy_s
+#define memmove_s	etw_memmove_s
+#define wmemcpy_s	etw_wmemcpy_s
+#define wmemmove_s	etw_wmemmove_s
+#define strncat_s	etw_strncat_s
+#define wcsncat_s	etw_wcsncat_s
+
 #define wcslen		etw_wcslen
 #define wcsnlen		etw_wcsnlen
 #define wcscpy		etw_wcscpy
@@ -133,12 +140,113 @@
 #define _strtoui64	strtoull
 
 /*
- * wmain(): libetw_wmain.a (in pkg-config libetw-windows's libraries)
- * supplies a main() that converts the arguments to UTF-16 and calls it.
- * Declared extern "C" first in C++, so that the program's definition gets
- * C linkage (C has no need, and wmain may take an envp there).
+ * In C++ the standard library's std:: names of the functions renamed
+ * above (std::printf, std::wcslen, ...) are libetw's, as the global ones.
  */
 #ifdef __cplusplus
+namespace std {
+using ::etw_fprintf;
+using ::etw_fputwc;
+using ::etw_fputws;
+using ::etw_fwprintf;
+using ::etw_mbstowcs;
+using ::etw_printf;
+using ::etw_putwchar;
+using ::etw_snprintf;
+using ::etw_sprintf;
+using ::etw_swprintf;
+using ::etw_vfprintf;
+using ::etw_vfwprintf;
+using ::etw_vprintf;
+using ::etw_vsnprintf;
+using ::etw_vsprintf;
+using ::etw_vswprintf;
+using ::etw_vwprintf;
+using ::etw_wcscat;
+using ::etw_wcschr;
+using ::etw_wcscmp;
+using ::etw_wcscpy;
+using ::etw_wcscspn;
+using ::etw_wcslen;
+using ::etw_wcsncat;
+using ::etw_wcsncmp;
+using ::etw_wcsncpy;
+using ::etw_wcspbrk;
+using ::etw_wcsrchr;
+using ::etw_wcsspn;
+using ::etw_wcsstr;
+using ::etw_wcstod;
+using ::etw_wcstol;
+using ::etw_wcstoll;
+using ::etw_wcstombs;
+using ::etw_wcstoul;
+using ::etw_wcstoull;
+using ::etw_wmemchr;
+using ::etw_wmemcmp;
+using ::etw_wmemcpy;
+using ::etw_wmemmove;
+using ::etw_wmemset;
+using ::etw_wprintf;
+}
+#endif
+
+/*
+ * wmain(): libetw_wmain.a (in pkg-config libetw-windows's libraries)
+ * supplies a main() that converts the arguments to UTF-16 and calls it.
+ * Before C++17 it is declared extern "C" first, so that the program's
+ * definition gets C linkage (C has no need, and wmain may take an envp
+ * there); from C++17 it is renamed as main is (below).
+ */
+
+/*
+ * main() returning void, as MSVC takes it (g++ refuses a void ::main;
+ * gcc takes it with -Wmain): main is made an int main whatever return
+ * type the program writes, which goes to a declaration of its own
+ * (libetw_main_ret_).  A void main then returns 0 as MSVC's does, and an
+ * int main is as it was (a bare "return;" in a void main is a compile
+ * error).  Define LIBETW_NO_MAIN_WRAPPER to keep main as it is.
+ *
+ * wmain() in C++17 and later: renamed libetw_wmain_fn_, with the return
+ * type the program writes, and called by extern "C" libetw_wmain with the
+ * arguments it takes ((), (argc, argv) or (argc, argv, envp)), which
+ * returns 0 for a void one; libetw_wmain.a's main() calls it.  Before
+ * C++17 (and in C) wmain is declared extern "C" and found by its link
+ * name; a void one's exit status is then undefined.
+ */
+#ifndef LIBETW_NO_MAIN_WRAPPER
+#define main	libetw_main_ret_(void); int main
+#endif
+#if defined(__cplusplus) && __cplusplus >= 201703L && !defined(LIBETW_NO_MAIN_WRAPPER)
+#include <tuple>
+#include <type_traits>
+#define LIBETW_WMAIN_FN_(...) \
+	decltype(libetw_wmain_ret_()) libetw_wmain_fn_(__VA_ARGS__); \
+	template <class... A> static int libetw_wmain_run_(A... a) \
+	{ \
+		auto takes = [](auto... p) -> decltype(libetw_wmain_fn_(p...), void()) {}; \
+		auto call = [](auto... p) { \
+			if constexpr (std::is_void<decltype(libetw_wmain_fn_(p...))>::value) { \
+				libetw_wmain_fn_(p...); \
+				return 0; \
+			} else { \
+				return static_cast<int>(libetw_wmain_fn_(p...)); \
+			} \
+		}; \
+		auto args = std::make_tuple(a...); \
+		if constexpr (std::is_invocable<decltype(takes), A...>::value) \
+			return call(a...); \
+		else if constexpr (std::is_invocable<decltype(takes), int, wchar_t **>::value) \
+			return call(std::get<0>(args), std::get<1>(args)); \
+		else \
+			return call(); \
+	} \
+	extern "C" int libetw_wmain(int argc, wchar_t **argv, wchar_t **envp) \
+	{ \
+		return libetw_wmain_run_(argc, argv, envp); \
+	} \
+	decltype(libetw_wmain_ret_()) libetw_wmain_fn_(__VA_ARGS__)
+#define wmain	libetw_wmain_ret_(); LIBETW_WMAIN_FN_
+#elif defined(__cplusplus)
 extern "C" int wmain(int argc, wchar_t **argv);
 #endif
 

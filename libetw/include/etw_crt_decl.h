@@ -97,6 +97,12 @@ errno_t etw_strcpy_s(char *dst, size_t size, const char *src);
 errno_t etw_strncpy_s(char *dst, size_t size, const char *src, size_t count);
 errno_t etw_strcat_s(char *dst, size_t size, const char *src);
 char *etw_strdup(const char *s);
+errno_t etw_strncat_s(char *dst, size_t size, const char *src, size_t count);
+errno_t etw_wcsncat_s(ETW_CRT_WCHAR *dst, size_t size, const ETW_CRT_WCHAR *src, size_t count);
+errno_t etw_memcpy_s(void *dst, size_t size, const void *src, size_t count);
+errno_t etw_memmove_s(void *dst, size_t size, const void *src, size_t count);
+errno_t etw_wmemcpy_s(ETW_CRT_WCHAR *dst, size_t size, const ETW_CRT_WCHAR *src, size_t count);
+errno_t etw_wmemmove_s(ETW_CRT_WCHAR *dst, size_t size, const ETW_CRT_WCHAR *src, size_t count);
 
 /* stdlib.h */
 int etw_wtoi(const ETW_CRT_WCHAR *s);

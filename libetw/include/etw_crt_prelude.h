@@ -9,9 +9,9 @@
  * parameters __in and __out, is already read.
  *
  * libstdc++'s wide strings and streams are built for a 32-bit wchar_t:
- * std::wstring and std::wcout & co. read 16-bit text as 32-bit under
- * -fshort-wchar, so they are marked unavailable here: a program that uses
- * them fails to compile instead of printing garbage.
+ * etw_wstring.h gives a program wide strings and streams of its own
+ * (std::wstring is one), defined after the standard headers that name
+ * the originals.
  */
 #ifndef LIBETW_ETW_CRT_PRELUDE_H
 #define LIBETW_ETW_CRT_PRELUDE_H
@@ -24,31 +24,29 @@
 #include <wctype.h>
 
 #ifdef __cplusplus
+/* C++ even inside a program's extern "C" { #include <windows.h> }. */
+extern "C++" {
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <cwchar>
 #include <cwctype>
 #include <algorithm>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
 #include <istream>
 #include <locale>
 #include <memory>
 #include <ostream>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 
-#define LIBETW_NO_WIDE_STD(what)	__attribute__((__unavailable__(what \
-	" is built for a 32-bit wchar_t; libetw-windows compiles with -fshort-wchar "\
-	"(Documentation/porting.rst)")))
-namespace std {
-typedef basic_string<wchar_t> wstring LIBETW_NO_WIDE_STD("std::wstring");
-extern wostream wcout LIBETW_NO_WIDE_STD("std::wcout");
-extern wostream wcerr LIBETW_NO_WIDE_STD("std::wcerr");
-extern wostream wclog LIBETW_NO_WIDE_STD("std::wclog");
-extern wistream wcin LIBETW_NO_WIDE_STD("std::wcin");
+#include "etw_wstring.h"
 }
-#undef LIBETW_NO_WIDE_STD
 #endif
 
 #endif /* LIBETW_ETW_CRT_PRELUDE_H */

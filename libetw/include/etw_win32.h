@@ -101,7 +101,16 @@
 #define _countof(a)		RTL_NUMBER_OF(a)
 #define _ARRAYSIZE(a)		RTL_NUMBER_OF(a)
 #define RTL_FIELD_SIZE(type, field)	(sizeof(((type *)0)->field))
-#define FIELD_OFFSET(type, field)	((LONG)offsetof(type, field))
+/*
+ * FIELD_OFFSET(T, a[i]) with a runtime i works, as with Windows'
+ * definition: gcc's offsetof takes one in C, and C++ gets Windows' own
+ * form (g++ folds it wherever the index is a constant).
+ */
+#ifdef __cplusplus
+#define FIELD_OFFSET(type, field)	((LONG)(LONG_PTR)&(((type *)0)->field))
+#else
+#define FIELD_OFFSET(type, field)	((LONG)__builtin_offsetof(type, field))
+#endif
 #define CONTAINING_RECORD(addr, type, field) \
 	((type *)((char *)(addr) - offsetof(type, field)))
 
@@ -154,6 +163,7 @@ static inline HRESULT HRESULT_FROM_WIN32(ULONG x)
 #define E_HANDLE	((HRESULT)0x80070006)
 #define E_OUTOFMEMORY	((HRESULT)0x8007000E)
 #define E_INVALIDARG	((HRESULT)0x80070057)
+#define CO_E_CLASSSTRING	((HRESULT)0x800401F3)
 
 /* COM's names for GUIDs and its wide strings (guiddef.h, wtypesbase.h). */
 typedef GUID IID, CLSID;
@@ -294,8 +304,73 @@ LPVOID WINAPI CoTaskMemAlloc(SIZE_T cb);
 void WINAPI CoTaskMemFree(LPVOID pv);
 HRESULT WINAPI StringFromCLSID(REFCLSID rclsid, LPOLESTR *lplpsz);
 
+/* ole32: a new random GUID; a "{...}" string to a CLSID or IID. */
+HRESULT WINAPI CoCreateGuid(GUID *pguid);
+HRESULT WINAPI CLSIDFromString(LPCOLESTR lpsz, LPCLSID pclsid);
+HRESULT WINAPI IIDFromString(LPCOLESTR lpsz, LPIID lpiid);
+
+/* advapi32: the name of the user the process runs as. */
+BOOL WINAPI GetUserNameW(LPWSTR lpBuffer, LPDWORD pcbBuffer);
+BOOL WINAPI GetUserNameA(LPSTR lpBuffer, LPDWORD pcbBuffer);
+
+/* kernel32: version checks (against GetVersionEx's 6.2.9200). */
+ULONGLONG WINAPI VerSetConditionMask(ULONGLONG ConditionMask, DWORD TypeMask,
+				     BYTE Condition);
+BOOL WINAPI VerifyVersionInfoW(LPOSVERSIONINFOEXW lpVersionInformation,
+			       DWORD dwTypeMask, DWORDLONG dwlConditionMask);
+BOOL WINAPI VerifyVersionInfoA(LPOSVERSIONINFOEXA lpVersionInformation,
+			       DWORD dwTypeMask, DWORDLONG dwlConditionMask);
+
+/* kernel32: UTF-8 (every supported code page) to UTF-16 and back. */
+int WINAPI MultiByteToWideChar(UINT CodePage, DWORD dwFlags, LPCCH lpMultiByteStr,
+			       int cbMultiByte, LPWSTR lpWideCharStr, int cchWideChar);
+int WINAPI WideCharToMultiByte(UINT CodePage, DWORD dwFlags, LPCWCH lpWideCharStr,
+			       int cchWideChar, LPSTR lpMultiByteStr, int cbMultiByte,
+			       LPCCH lpDefaultChar, LPBOOL lpUsedDefaultChar);
+
 #ifdef __cplusplus
 }
+#endif
+
+/* cguid.h's GUID_NULL: all zeros. */
+static const GUID GUID_NULL __attribute__((__unused__)) = { 0, 0, 0, { 0 } };
+
+#define CP_ACP			0
+#define CP_OEMCP		1
+#define CP_MACCP		2
+#define CP_THREAD_ACP		3
+#define CP_UTF7			65000
+#define CP_UTF8			65001
+#define MB_PRECOMPOSED		0x00000001
+#define MB_ERR_INVALID_CHARS	0x00000008
+#define WC_ERR_INVALID_CHARS	0x00000080
+
+#define UNLEN			256
+
+#define VER_MINORVERSION	0x0000001
+#define VER_MAJORVERSION	0x0000002
+#define VER_BUILDNUMBER		0x0000004
+#define VER_PLATFORMID		0x0000008
+#define VER_SERVICEPACKMINOR	0x0000010
+#define VER_SERVICEPACKMAJOR	0x0000020
+#define VER_SUITENAME		0x0000040
+#define VER_PRODUCT_TYPE	0x0000080
+#define VER_EQUAL		1
+#define VER_GREATER		2
+#define VER_GREATER_EQUAL	3
+#define VER_LESS		4
+#define VER_LESS_EQUAL		5
+#define VER_AND			6
+#define VER_OR			7
+#define VER_SET_CONDITION(mask, type, cond) \
+	((mask) = VerSetConditionMask((mask), (type), (cond)))
+
+#ifdef UNICODE
+#define GetUserName		GetUserNameW
+#define VerifyVersionInfo	VerifyVersionInfoW
+#else
+#define GetUserName		GetUserNameA
+#define VerifyVersionInfo	VerifyVersionInfoA
 #endif
 
 #ifdef UNICODE

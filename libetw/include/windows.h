@@ -176,6 +176,88 @@ typedef LONGLONG *PLONGLONG;
 typedef ULONGLONG *PULONGLONG;
 typedef ULONG64 *PULONG64;
 
+/* The rest of minwindef.h's, basetsd.h's and winnt.h's basic types. */
+typedef float FLOAT, *PFLOAT;
+typedef double DOUBLE;
+typedef char CCHAR;
+typedef SHORT *PSHORT;
+typedef INT *PINT, *LPINT;
+typedef UINT *PUINT;
+typedef WORD *LPWORD;
+typedef LONG *LPLONG;
+typedef const BYTE *LPCBYTE, *PCBYTE;
+typedef CHAR *PSZ;
+typedef const CHAR *PCSZ;
+typedef CHAR *PCH, *LPCH, *PNZCH;
+typedef const CHAR *PCCH, *LPCCH, *PCNZCH;
+typedef WCHAR *PWCH, *LPWCH, *NWPSTR, *PNZWCH, *PZZWSTR, *PUWSTR, *LPUWSTR;
+typedef const WCHAR *PCWCH, *LPCWCH, *PCNZWCH, *PCZZWSTR, *PCUWSTR, *LPCUWSTR;
+typedef PWSTR *PZPWSTR;
+typedef const PWSTR *PCZPWSTR;
+typedef PSTR *PZPSTR;
+typedef ULONGLONG DWORDLONG, *PDWORDLONG;
+typedef INT8 *PINT8;
+typedef INT16 *PINT16;
+typedef INT32 *PINT32;
+typedef INT64 *PINT64;
+typedef UINT8 *PUINT8;
+typedef UINT16 *PUINT16;
+typedef UINT32 *PUINT32;
+typedef UINT64 *PUINT64;
+typedef LONG32 *PLONG32;
+typedef ULONG32 *PULONG32;
+typedef DWORD32 *PDWORD32;
+typedef LONG64 *PLONG64;
+typedef DWORD64 *PDWORD64;
+typedef INT_PTR *PINT_PTR;
+typedef UINT_PTR *PUINT_PTR;
+typedef LONG_PTR *PLONG_PTR, SSIZE_T, *PSSIZE_T;
+typedef ULONG_PTR *PULONG_PTR, *PDWORD_PTR, KAFFINITY, *PKAFFINITY;
+typedef SIZE_T *PSIZE_T;
+#if UINTPTR_MAX == 0xFFFFFFFFu
+typedef int16_t HALF_PTR, *PHALF_PTR;
+typedef uint16_t UHALF_PTR, *PUHALF_PTR;
+#else
+typedef int32_t HALF_PTR, *PHALF_PTR;
+typedef uint32_t UHALF_PTR, *PUHALF_PTR;
+#endif
+typedef UINT_PTR WPARAM;
+typedef LONG_PTR LPARAM, LRESULT;
+typedef WORD ATOM, LANGID;
+typedef DWORD LCID;
+typedef LONG NTSTATUS, *PNTSTATUS;
+typedef HANDLE HINSTANCE, HMODULE, HKEY, HWND, *PHKEY;
+typedef INT_PTR (*FARPROC)(void);
+typedef INT_PTR (*NEARPROC)(void);
+typedef INT_PTR (*PROC)(void);
+
+#define MAXCHAR		0x7f
+#define MINCHAR		0x80
+#define MAXBYTE		0xff
+#define MAXSHORT	0x7fff
+#define MINSHORT	0x8000
+#define MAXWORD		0xffff
+#define MAXLONG		0x7fffffff
+#define MINLONG		0x80000000
+#define MAXULONG	0xffffffffu
+#define MAXDWORD	0xffffffffu
+#define MAXLONGLONG	(0x7fffffffffffffffLL)
+#define MAXULONGLONG	(~(ULONGLONG)0)
+#define MAXUINT		((UINT)~((UINT)0))
+#define MAXINT		((INT)(MAXUINT >> 1))
+#define MININT		((INT)~MAXINT)
+#define MAXUINT8	((UINT8)~((UINT8)0))
+#define MAXUINT16	((UINT16)~((UINT16)0))
+#define MAXUINT32	((UINT32)~((UINT32)0))
+#define MAXUINT64	((UINT64)~((UINT64)0))
+#define MAXINT32	((INT32)(MAXUINT32 >> 1))
+#define MAXINT64	((INT64)(MAXUINT64 >> 1))
+#define MAXULONG_PTR	(~((ULONG_PTR)0))
+#define MAXLONG_PTR	((LONG_PTR)(MAXULONG_PTR >> 1))
+#define MAXUINT_PTR	(~((UINT_PTR)0))
+#define MAXINT_PTR	((INT_PTR)(MAXUINT_PTR >> 1))
+#define MAXSIZE_T	((SIZE_T)~((SIZE_T)0))
+
 #define INVALID_HANDLE_VALUE	((HANDLE)(LONG_PTR)-1)
 
 /*
@@ -258,6 +340,8 @@ typedef struct _TIME_ZONE_INFORMATION {
 
 #include "guiddef.h"
 #include "winerror.h"
+#include "sdkddkver.h"
+#include "winapifamily.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -44,6 +44,7 @@
 #define ERROR_WMI_SERVER_UNAVAILABLE	4208
 #define ERROR_CTX_CLOSE_PENDING		7007
 #define ERROR_NO_UNICODE_TRANSLATION	1113
+#define ERROR_OLD_WIN_VERSION		1150
 #define ERROR_INVALID_SID		1337
 
 /* The event log's codes (ERROR_EVT_*), which TDH and manifests report. */

@@ -21,8 +21,17 @@
 #include <conio.h>
 #include <in6addr.h>
 #include <tchar.h>
+#include <objbase.h>
+#include <winapifamily.h>
+#include <versionhelpers.h>
+#include <winsock2.h>
+#include <ws2tcpip.h>
+#include <basetsd.h>
+#include <minwindef.h>
 
+#include <pwd.h>
 #include <time.h>
+#include <unistd.h>
 
 #define T(s)	TEXT(s)
 
@@ -494,6 +503,224 @@ TEST(conio_keys)
 	dup2(saved, 0);
 	close(saved);
 	close(fds[0]);
+}
+
+/* minwindef.h's and basetsd.h's basic types: Windows' sizes. */
+TEST(basic_types)
+{
+	static const BYTE bytes[3] = { 1, 2, 3 };
+	LPCBYTE cb = bytes;
+	PCBYTE pcb = bytes;
+	struct fo { ULONG a; WCHAR name[8]; };
+	int i;
+
+	EXPECT_EQ(3, cb[2] + pcb[0] - 1);
+	EXPECT_EQ(8u, sizeof(DWORDLONG));
+	EXPECT_EQ(sizeof(void *), sizeof(SSIZE_T));
+	EXPECT_EQ(sizeof(void *), sizeof(WPARAM));
+	EXPECT_EQ(sizeof(void *), sizeof(LPARAM));
+	EXPECT_EQ(sizeof(void *) / 2, sizeof(HALF_PTR));
+	EXPECT_EQ(4u, sizeof(FLOAT));
+	EXPECT_EQ(4u, sizeof(NTSTATUS));
+	EXPECT_EQ(2u, sizeof(LANGID));
+	EXPECT_EQ(0xffffffffu, MAXDWORD);
+	EXPECT_EQ(0x7fffffff, MAXLONG);
+	EXPECT_EQ((ULONG_PTR)-1, MAXULONG_PTR);
+	EXPECT_EQ(0xffffu, (unsigned int)MAXWORD);
+	/* FIELD_OFFSET with an index known only at run time, as Windows'. */
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(4 + 2 * i, FIELD_OFFSET(struct fo, name[i]));
+	EXPECT_EQ(4, FIELD_OFFSET(struct fo, name));
+}
+
+/* winapifamily.h: a desktop program; sdkddkver.h: Windows 10 targeted. */
+TEST(api_family_and_sdk_version)
+{
+#if !WINAPI_FAMILY_PARTITION(WINAPI_PARTITION_DESKTOP)
+	ASSERT_TRUE(0) TH_LOG("the desktop partition is off");
+#endif
+	EXPECT_EQ(WINAPI_FAMILY_DESKTOP_APP, WINAPI_FAMILY);
+	EXPECT_EQ(0x0A00, _WIN32_WINNT);
+	EXPECT_EQ(0x0A000000, NTDDI_VERSION);
+	EXPECT_EQ(0x0601, _WIN32_WINNT_WIN7);
+}
+
+/*
+ * VerSetConditionMask and VerifyVersionInfo against 6.2.9200 (what
+ * GetVersionEx reports); VersionHelpers.h over them.
+ */
+TEST(verify_version_info)
+{
+	OSVERSIONINFOEXW v;
+	DWORDLONG m;
+
+	/* 3 bits a type, at its bit number; one type a call. */
+	EXPECT_EQ(3ull << 3, VerSetConditionMask(0, VER_MAJORVERSION, VER_GREATER_EQUAL));
+	EXPECT_EQ(1ull, VerSetConditionMask(0, VER_MINORVERSION, VER_EQUAL));
+	EXPECT_EQ(5ull << 15, VerSetConditionMask(0, VER_SERVICEPACKMAJOR, VER_LESS_EQUAL));
+	EXPECT_EQ(3ull << 3, VerSetConditionMask(0, VER_MAJORVERSION | VER_MINORVERSION,
+						 VER_GREATER_EQUAL));
+	EXPECT_EQ(7ull, VerSetConditionMask(7, VER_MINORVERSION, 0));
+
+	memset(&v, 0, sizeof(v));
+	v.dwOSVersionInfoSize = sizeof(v);
+	v.dwMajorVersion = 6;
+	v.dwMinorVersion = 3;
+	m = VerSetConditionMask(VerSetConditionMask(0, VER_MAJORVERSION, VER_GREATER_EQUAL),
+				VER_MINORVERSION, VER_GREATER_EQUAL);
+	SetLastError(0);
+	EXPECT_FALSE(VerifyVersionInfoW(&v, VER_MAJORVERSION | VER_MINORVERSION, m));
+	EXPECT_EQ(ERROR_OLD_WIN_VERSION, GetLastError());
+	v.dwMinorVersion = 2;
+	EXPECT_TRUE(VerifyVersionInfoW(&v, VER_MAJORVERSION | VER_MINORVERSION, m));
+	/* Major decides before minor: 5.9 <= 6.2. */
+	v.dwMajorVersion = 5;
+	v.dwMinorVersion = 9;
+	EXPECT_TRUE(VerifyVersionInfoW(&v, VER_MAJORVERSION | VER_MINORVERSION, m));
+	v.dwBuildNumber = 9200;
+	EXPECT_TRUE(VerifyVersionInfoW(&v, VER_BUILDNUMBER,
+				       VerSetConditionMask(0, VER_BUILDNUMBER, VER_EQUAL)));
+	v.dwBuildNumber = 9201;
+	EXPECT_FALSE(VerifyVersionInfoW(&v, VER_BUILDNUMBER,
+					VerSetConditionMask(0, VER_BUILDNUMBER, VER_EQUAL)));
+	EXPECT_FALSE(VerifyVersionInfoW(NULL, VER_MAJORVERSION, m));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, GetLastError());
+
+	EXPECT_TRUE(IsWindowsXPOrGreater());
+	EXPECT_TRUE(IsWindows7SP1OrGreater());	/* 6.2 SP0 is past 6.1 SP1 */
+	EXPECT_TRUE(IsWindows7OrGreater());
+	EXPECT_TRUE(IsWindows8OrGreater());
+	EXPECT_FALSE(IsWindows8Point1OrGreater());
+	EXPECT_FALSE(IsWindows10OrGreater());
+	EXPECT_FALSE(IsWindowsServer());
+}
+
+/* MultiByteToWideChar/WideCharToMultiByte: UTF-8 for every code page. */
+TEST(code_page_conversions)
+{
+	/* "aé€𝄞": 1 + 2 + 3 + 4 bytes, 1 + 1 + 1 + 2 units. */
+	static const char u8[] = "a\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e";
+	static const WCHAR u16[] = { 'a', 0xe9, 0x20ac, 0xd834, 0xdd1e, 0 };
+	static const WCHAR lone[] = { 'x', 0xd800, 'y', 0 };
+	WCHAR w[16];
+	char b[32];
+
+	EXPECT_EQ(6, MultiByteToWideChar(CP_UTF8, 0, u8, -1, NULL, 0));
+	EXPECT_EQ(6, MultiByteToWideChar(CP_UTF8, 0, u8, -1, w, 16));
+	EXPECT_EQ(0, memcmp(w, u16, sizeof(u16)));
+	/* A count without the NUL converts no NUL. */
+	EXPECT_EQ(5, MultiByteToWideChar(CP_ACP, 0, u8, (int)strlen(u8), w, 16));
+	EXPECT_EQ(11, WideCharToMultiByte(CP_UTF8, 0, u16, -1, NULL, 0, NULL, NULL));
+	EXPECT_EQ(11, WideCharToMultiByte(CP_ACP, 0, u16, -1, b, sizeof(b), NULL, NULL));
+	EXPECT_STREQ(u8, b);
+	/* Too small: ERROR_INSUFFICIENT_BUFFER. */
+	SetLastError(0);
+	EXPECT_EQ(0, WideCharToMultiByte(CP_UTF8, 0, u16, -1, b, 4, NULL, NULL));
+	EXPECT_EQ(ERROR_INSUFFICIENT_BUFFER, GetLastError());
+	EXPECT_EQ(0, MultiByteToWideChar(CP_UTF8, 0, u8, -1, w, 3));
+	EXPECT_EQ(ERROR_INSUFFICIENT_BUFFER, GetLastError());
+	/* Invalid text: U+FFFD, or an error with the strict flag. */
+	EXPECT_EQ(5, WideCharToMultiByte(CP_UTF8, 0, lone, 3, b, sizeof(b), NULL, NULL));
+	EXPECT_EQ(0, memcmp(b, "x\xef\xbf\xbdy", 5));
+	EXPECT_EQ(0, WideCharToMultiByte(CP_UTF8, WC_ERR_INVALID_CHARS, lone, 3, b,
+					 sizeof(b), NULL, NULL));
+	EXPECT_EQ(ERROR_NO_UNICODE_TRANSLATION, GetLastError());
+	EXPECT_EQ(3, MultiByteToWideChar(CP_UTF8, 0, "a\xff" "b", 3, w, 16));
+	EXPECT_EQ(0xfffd, w[1]);
+	EXPECT_EQ(0, MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, "a\xff" "b", 3, w, 16));
+	EXPECT_EQ(ERROR_NO_UNICODE_TRANSLATION, GetLastError());
+	/* UTF-8 has no default character; bad arguments. */
+	EXPECT_EQ(0, WideCharToMultiByte(CP_UTF8, 0, u16, -1, b, sizeof(b), "?", NULL));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, GetLastError());
+	EXPECT_EQ(0, WideCharToMultiByte(CP_UTF8, 0x1, u16, -1, b, sizeof(b), NULL, NULL));
+	EXPECT_EQ(ERROR_INVALID_FLAGS, GetLastError());
+	EXPECT_EQ(0, MultiByteToWideChar(1252, 0, u8, -1, w, 16));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, GetLastError());
+	EXPECT_EQ(0, MultiByteToWideChar(CP_UTF8, 0, NULL, -1, w, 16));
+	EXPECT_EQ(0, MultiByteToWideChar(CP_UTF8, 0, u8, 0, w, 16));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, GetLastError());
+}
+
+/* CoCreateGuid, CLSIDFromString, IIDFromString, GUID_NULL. */
+TEST(guid_functions)
+{
+	static const GUID want = { 0x6e0b2c41, 0x93d2, 0x4a5e,
+				   { 0x8c, 0x11, 0x2f, 0x3a, 0x4b, 0x5c, 0x6d, 0x7e } };
+	GUID a, b;
+	WCHAR s[40];
+
+	ASSERT_EQ(S_OK, CoCreateGuid(&a));
+	ASSERT_EQ(S_OK, CoCreateGuid(&b));
+	EXPECT_FALSE(IsEqualGUID(&a, &b));
+	EXPECT_EQ(0x4000, a.Data3 & 0xF000);	/* version 4 */
+	EXPECT_EQ(0x80, a.Data4[0] & 0xC0);	/* RFC 4122 variant */
+	EXPECT_EQ(E_INVALIDARG, CoCreateGuid(NULL));
+
+	EXPECT_EQ(S_OK, CLSIDFromString(T("{6e0b2c41-93D2-4a5e-8c11-2f3a4b5c6d7e}"), &a));
+	EXPECT_TRUE(IsEqualGUID(&a, &want));
+	/* And back: StringFromGUID2's string reads as the same GUID. */
+	ASSERT_EQ(39, StringFromGUID2(&want, s, 40));
+	EXPECT_EQ(S_OK, IIDFromString(s, &b));
+	EXPECT_TRUE(IsEqualGUID(&b, &want));
+	EXPECT_EQ(CO_E_CLASSSTRING, CLSIDFromString(T("6e0b2c41-93d2-4a5e-8c11-2f3a4b5c6d7e"), &a));
+	EXPECT_TRUE(IsEqualGUID(&a, &GUID_NULL));
+	EXPECT_EQ(CO_E_CLASSSTRING, CLSIDFromString(T("{6e0b2c41-93d2-4a5e-8c11-2f3a4b5c6d7g}"), &a));
+	EXPECT_EQ(CO_E_CLASSSTRING, CLSIDFromString(T("{6e0b2c41-93d2-4a5e-8c11-2f3a4b5c6d7e}x"), &a));
+	EXPECT_EQ(E_INVALIDARG, IIDFromString(T("{6e0b2c41}"), &a));
+	EXPECT_EQ(S_OK, CLSIDFromString(NULL, &a));
+	EXPECT_TRUE(IsEqualGUID(&a, &GUID_NULL));
+	EXPECT_EQ(E_INVALIDARG, CLSIDFromString(s, NULL));
+}
+
+/* GetUserNameW/A: the effective user's login name, sizes with the NUL. */
+TEST(get_user_name)
+{
+	struct passwd *pw = getpwuid(geteuid());
+	WCHAR w[UNLEN + 1];
+	char a[UNLEN + 1];
+	DWORD n = 0;
+	size_t i;
+
+	ASSERT_TRUE(pw != NULL);
+	SetLastError(0);
+	EXPECT_FALSE(GetUserNameA(NULL, &n));
+	EXPECT_EQ(ERROR_INSUFFICIENT_BUFFER, GetLastError());
+	EXPECT_EQ(strlen(pw->pw_name) + 1, n);
+	n = 1;
+	EXPECT_FALSE(GetUserNameW(w, &n));
+	EXPECT_EQ(strlen(pw->pw_name) + 1, n);
+	n = ARRAYSIZE(a);
+	ASSERT_TRUE(GetUserNameA(a, &n));
+	EXPECT_STREQ(pw->pw_name, a);
+	EXPECT_EQ(strlen(a) + 1, n);
+	n = ARRAYSIZE(w);
+	ASSERT_TRUE(GetUserNameW(w, &n));
+	EXPECT_EQ(strlen(a) + 1, n);
+	for (i = 0; i <= strlen(a); i++)
+		EXPECT_EQ((WCHAR)(unsigned char)a[i], w[i]);
+	EXPECT_FALSE(GetUserNameA(a, NULL));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, GetLastError());
+}
+
+/* The sockaddr types of winsock2.h/ws2tcpip.h: Windows' layouts. */
+TEST(socket_addresses)
+{
+	SOCKADDR_IN in4;
+	SOCKADDR_IN6 in6;
+	SOCKADDR_STORAGE st;
+	char text[64];
+
+	EXPECT_EQ(16u, sizeof(in4));
+	EXPECT_EQ(28u, sizeof(in6));
+	EXPECT_EQ(128u, sizeof(st));
+	EXPECT_EQ(2u, sizeof(ADDRESS_FAMILY));
+	EXPECT_EQ(4, offsetof(SOCKADDR_IN, sin_addr));
+	EXPECT_EQ(8, offsetof(SOCKADDR_IN6, sin6_addr));
+	EXPECT_EQ(24, offsetof(SOCKADDR_IN6, sin6_scope_id));
+	memset(&in4, 0, sizeof(in4));
+	in4.sin_family = AF_INET;
+	in4.sin_addr.s_addr = htonl(0x7f000001);
+	EXPECT_STREQ("127.0.0.1", InetNtopA(AF_INET, &in4.sin_addr, text, sizeof(text)));
 }
 
 TEST_HARNESS_MAIN

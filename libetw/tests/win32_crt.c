@@ -263,6 +263,49 @@ TEST(secure_copies)
 	EXPECT_EQ(0, _strnicmp("ABCx", "abcy", 3));
 }
 
+/* memcpy_s & co.: MSVC's checks, the destination zeroed on failure. */
+TEST(secure_memory_copies)
+{
+	char d[8] = "xxxxxxx";
+	wchar_t w[4] = { 'x', 'x', 'x', 'x' };
+	wchar_t b[6];
+	char n[6];
+
+	EXPECT_EQ(0, memcpy_s(d, sizeof(d), "abc", 3));
+	EXPECT_EQ(0, memcmp(d, "abcxxxx", 8));
+	EXPECT_EQ(0, memcpy_s(NULL, 0, "abc", 0));	/* nothing to copy */
+	EXPECT_EQ(ERANGE, memcpy_s(d, 2, "abc", 3));
+	EXPECT_EQ(0, d[0]);
+	EXPECT_EQ(0, d[1]);
+	EXPECT_EQ('c', d[2]);	/* only destsz bytes are zeroed */
+	EXPECT_EQ(EINVAL, memcpy_s(d, sizeof(d), NULL, 3));
+	EXPECT_EQ(0, d[2]);
+	EXPECT_EQ(EINVAL, memcpy_s(NULL, 8, "abc", 3));
+	memcpy(d, "abcdefg", 8);
+	EXPECT_EQ(0, memmove_s(d + 1, 7, d, 6));
+	EXPECT_EQ(0, memcmp(d, "aabcdef", 8));
+	EXPECT_EQ(ERANGE, memmove_s(d, 2, d + 1, 3));
+	EXPECT_EQ(0, wmemcpy_s(w, 4, L"ab", 2));
+	EXPECT_EQ('a', w[0]);
+	EXPECT_EQ('b', w[1]);
+	EXPECT_EQ('x', w[2]);
+	EXPECT_EQ(0, wmemmove_s(w + 1, 3, w, 2));
+	EXPECT_EQ('a', w[1]);
+	EXPECT_EQ('b', w[2]);
+	EXPECT_EQ(ERANGE, wmemcpy_s(w, 1, L"ab", 2));
+	EXPECT_EQ(0, w[0]);
+	EXPECT_EQ(0, wcscpy_s(b, 6, L"ab"));
+	EXPECT_EQ(0, wcsncat_s(b, 6, L"cdef", 2));
+	WEQ(L"abcd", b);
+	EXPECT_EQ(STRUNCATE, wcsncat_s(b, 6, L"xyz", _TRUNCATE));
+	WEQ(L"abcdx", b);
+	EXPECT_EQ(0, strcpy_s(n, 6, "ab"));
+	EXPECT_EQ(0, strncat_s(n, 6, "cdef", 3));
+	EXPECT_STREQ("abcde", n);
+	EXPECT_EQ(ERANGE, strncat_s(n, 6, "z", 1));
+	EXPECT_EQ(0, n[0]);
+}
+
 TEST(numbers_from_text)
 {
 	wchar_t *end;

@@ -2,11 +2,11 @@
 /*
  * Windows-source mode's headers as C++ (-fsyntax-only, -Wall -Wextra
  * -Werror): every header together, the old SAL names after the standard
- * headers, wmain given C linkage, the C runtime's names reaching libetw's
- * functions.  Built again with WIDE_STD, where it must fail: std::wstring
- * and std::wcout cannot work with a 16-bit wchar_t; and with USE_WMI,
- * where it must fail too: <wbemidl.h> and <comdef.h> are there for what
- * they include, not for WMI or MSVC's COM classes.
+ * headers, wmain renamed for libetw_wmain.a, the C runtime's names
+ * reaching libetw's functions, std::wstring and std::wcout (etw_wstring.h).
+ * Built again with USE_WMI, where it must fail: <wbemidl.h> and
+ * <comdef.h> are there for what they include, not for WMI or MSVC's COM
+ * classes.
  */
 #define UNICODE
 #define _UNICODE
@@ -84,11 +84,9 @@ IWbemLocator *wmi_locator;
 _bstr_t com_string;
 #endif
 
-#ifdef WIDE_STD
-std::wstring broken = L"x";
+std::wstring wide = L"x";
 void wout(void);
 void wout(void)
 {
-	std::wcout << L"x";
+	std::wcout << wide << L"x" << std::endl;
 }
-#endif

@@ -39,6 +39,16 @@ char16_t *etw_u8_to_u16_dup(const char *s, size_t n, size_t *out_len);
 
 size_t etw_u16len(const char16_t *s);
 
+/*
+ * One code point: the next of UTF-16 @s or UTF-8 @s (@n units left, at
+ * least 1), @used set to the units read; U+FFFD for what is not valid
+ * (one unit read).  etw_enc8/16 write @c and return the units written.
+ */
+unsigned int etw_next16(const char16_t *s, size_t n, size_t *used);
+unsigned int etw_next8(const unsigned char *s, size_t n, size_t *used);
+size_t etw_enc8(unsigned int c, char *out);
+size_t etw_enc16(unsigned int c, char16_t *out);
+
 /* etw_crt.h's functions, with char16_t for its wchar_t; conio.h's. */
 #define ETW_CRT_WCHAR char16_t
 #include <etw_crt_decl.h>

@@ -54,7 +54,7 @@ void etw_obuf_free(struct etw_obuf *o)
 }
 
 /* The next code point of UTF-16 @s (@n units left), @used set. */
-static unsigned int next16(const char16_t *s, size_t n, size_t *used)
+unsigned int etw_next16(const char16_t *s, size_t n, size_t *used)
 {
 	unsigned int c = s[0];
 
@@ -69,7 +69,7 @@ static unsigned int next16(const char16_t *s, size_t n, size_t *used)
 }
 
 /* The next code point of UTF-8 @s (@n bytes left), @used set. */
-static unsigned int next8(const unsigned char *s, size_t n, size_t *used)
+unsigned int etw_next8(const unsigned char *s, size_t n, size_t *used)
 {
 	unsigned int c = s[0], min;
 	size_t len, i;
@@ -99,7 +99,7 @@ static unsigned int next8(const unsigned char *s, size_t n, size_t *used)
 	return c;
 }
 
-static size_t enc8(unsigned int c, char *out)
+size_t etw_enc8(unsigned int c, char *out)
 {
 	if (c < 0x80) {
 		out[0] = (char)c;
@@ -123,7 +123,7 @@ static size_t enc8(unsigned int c, char *out)
 	return 4;
 }
 
-static size_t enc16(unsigned int c, char16_t *out)
+size_t etw_enc16(unsigned int c, char16_t *out)
 {
 	if (c < 0x10000) {
 		out[0] = (char16_t)c;
@@ -147,11 +147,11 @@ int etw_obuf_put16(struct etw_obuf *o, const char16_t *s, size_t n)
 		return 0;
 	}
 	for (i = 0; i < n; i += used) {
-		unsigned int c = next16(s + i, n - i, &used);
+		unsigned int c = etw_next16(s + i, n - i, &used);
 
 		if (obuf_reserve(o, 4))
 			return -1;
-		o->len += enc8(c, (char *)o->p + o->len);
+		o->len += etw_enc8(c, (char *)o->p + o->len);
 	}
 	return 0;
 }
@@ -168,11 +168,11 @@ int etw_obuf_put8(struct etw_obuf *o, const char *s, size_t n)
 		return 0;
 	}
 	for (i = 0; i < n; i += used) {
-		unsigned int c = next8((const unsigned char *)s + i, n - i, &used);
+		unsigned int c = etw_next8((const unsigned char *)s + i, n - i, &used);
 
 		if (obuf_reserve(o, 2))
 			return -1;
-		o->len += enc16(c, (char16_t *)o->p + o->len);
+		o->len += etw_enc16(c, (char16_t *)o->p + o->len);
 	}
 	return 0;
 }

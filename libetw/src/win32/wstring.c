@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "crt.h"
@@ -279,6 +280,63 @@ ETW_EXPORT int etw_strncpy_s(char *dst, size_t size, const char *src, size_t cou
 ETW_EXPORT int etw_strcat_s(char *dst, size_t size, const char *src)
 {
 	return copy_s(dst, size, src, (size_t)-2, 1, 1);
+}
+
+ETW_EXPORT int etw_strncat_s(char *dst, size_t size, const char *src, size_t count)
+{
+	return copy_s(dst, size, src, count, 1, 1);
+}
+
+ETW_EXPORT int etw_wcsncat_s(char16_t *dst, size_t size, const char16_t *src, size_t count)
+{
+	return copy_s(dst, size, src, count, 1, 2);
+}
+
+/*
+ * MSVC's memcpy_s and memmove_s: nothing to copy is success; no
+ * destination or source is EINVAL and a destination too small ERANGE,
+ * the destination then zeroed (when there is one), as MSVC's do when the
+ * invalid-parameter handler returns.
+ */
+static int mem_s(void *dst, size_t size, const void *src, size_t count, int move)
+{
+	if (!count)
+		return 0;
+	if (!dst)
+		return EINVAL;
+	if (!src || size < count) {
+		memset(dst, 0, size);
+		return src ? ERANGE : EINVAL;
+	}
+	if (move)
+		memmove(dst, src, count);
+	else
+		memcpy(dst, src, count);
+	return 0;
+}
+
+ETW_EXPORT int etw_memcpy_s(void *dst, size_t size, const void *src, size_t count)
+{
+	return mem_s(dst, size, src, count, 0);
+}
+
+ETW_EXPORT int etw_memmove_s(void *dst, size_t size, const void *src, size_t count)
+{
+	return mem_s(dst, size, src, count, 1);
+}
+
+ETW_EXPORT int etw_wmemcpy_s(char16_t *dst, size_t size, const char16_t *src, size_t count)
+{
+	if (size > SIZE_MAX / 2 || count > SIZE_MAX / 2)
+		return EINVAL;
+	return mem_s(dst, size * 2, src, count * 2, 0);
+}
+
+ETW_EXPORT int etw_wmemmove_s(char16_t *dst, size_t size, const char16_t *src, size_t count)
+{
+	if (size > SIZE_MAX / 2 || count > SIZE_MAX / 2)
+		return EINVAL;
+	return mem_s(dst, size * 2, src, count * 2, 1);
 }
 
 ETW_EXPORT char *etw_strdup(const char *s)

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <sdkddkver.h>: the version constants a program compares _WIN32_WINNT
+ * and NTDDI_VERSION with.  A program that sets neither targets Windows
+ * 10, as the current SDK does by default.
+ */
+#ifndef LIBETW_SDKDDKVER_H
+#define LIBETW_SDKDDKVER_H
+
+#define _WIN32_WINNT_NT4		0x0400
+#define _WIN32_WINNT_WIN2K		0x0500
+#define _WIN32_WINNT_WINXP		0x0501
+#define _WIN32_WINNT_WS03		0x0502
+#define _WIN32_WINNT_WIN6		0x0600
+#define _WIN32_WINNT_VISTA		0x0600
+#define _WIN32_WINNT_WS08		0x0600
+#define _WIN32_WINNT_LONGHORN		0x0600
+#define _WIN32_WINNT_WIN7		0x0601
+#define _WIN32_WINNT_WIN8		0x0602
+#define _WIN32_WINNT_WINBLUE		0x0603
+#define _WIN32_WINNT_WINTHRESHOLD	0x0A00
+#define _WIN32_WINNT_WIN10		0x0A00
+
+#define NTDDI_WIN2K		0x05000000
+#define NTDDI_WINXP		0x05010000
+#define NTDDI_WINXPSP1		0x05010100
+#define NTDDI_WINXPSP2		0x05010200
+#define NTDDI_WINXPSP3		0x05010300
+#define NTDDI_WS03		0x05020000
+#define NTDDI_WIN6		0x06000000
+#define NTDDI_VISTA		0x06000000
+#define NTDDI_VISTASP1		0x06000100
+#define NTDDI_WS08		0x06000100
+#define NTDDI_WIN7		0x06010000
+#define NTDDI_WIN8		0x06020000
+#define NTDDI_WINBLUE		0x06030000
+#define NTDDI_WINTHRESHOLD	0x0A000000
+#define NTDDI_WIN10		0x0A000000
+
+#ifndef _WIN32_WINNT
+#define _WIN32_WINNT		_WIN32_WINNT_WIN10
+#endif
+#ifndef WINVER
+#define WINVER			_WIN32_WINNT
+#endif
+#ifndef NTDDI_VERSION
+#define NTDDI_VERSION		NTDDI_WIN10
+#endif
+
+#endif /* LIBETW_SDKDDKVER_H */

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <winbase.h>: part of Windows' <windows.h>, which libetw's windows.h
+ * supplies whole (the base types, and in Windows-source mode the Win32
+ * subset of etw_win32.h).
+ */
+#ifndef LIBETW_WINBASE_H
+#define LIBETW_WINBASE_H
+
+#include "windows.h"
+
+#endif /* LIBETW_WINBASE_H */
