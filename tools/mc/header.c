@@ -259,8 +259,8 @@ static void template_function(FILE *out, const char *fn,
 				ref_expr(out, f->length, f->length_field);
 				fputs(" * (ULONG)sizeof(WCHAR));\n", out);
 			} else {
-				fprintf(out, "\tEventDataDescCreate(&EventData[%zu], _Arg%zu ? _Arg%zu : u\"NULL\",\n"
-					"\t\t(_mcgen_wcslen(_Arg%zu ? _Arg%zu : u\"NULL\") + 1) * (ULONG)sizeof(WCHAR));\n",
+				fprintf(out, "\tEventDataDescCreate(&EventData[%zu], _Arg%zu ? _Arg%zu : LIBETW_WIDE(\"NULL\"),\n"
+					"\t\t(_mcgen_wcslen(_Arg%zu ? _Arg%zu : LIBETW_WIDE(\"NULL\")) + 1) * (ULONG)sizeof(WCHAR));\n",
 					d, i, i, i, i);
 			}
 			break;
