@@ -14,6 +14,7 @@
 #include <evntrace.h>
 #include <evntprov.h>
 #include <evntcons.h>
+#include <winternl.h>
 
 #include "../src/controller/controller.h"
 
@@ -730,6 +731,40 @@ TEST(no_module)
 	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND, StopTraceA(SOME_ID, NULL, &b.p));
 	EXPECT_EQ(ERROR_NOT_SUPPORTED,
 		  EnableTraceEx2(SOME_ID, &prov, 1, 5, 0, 0, 0, NULL));
+}
+
+/*
+ * NtQuerySystemInformation/NtSetSystemInformation: only the group-mask
+ * class of SystemPerformanceTraceInformation, 48 bytes; a Win32 error of
+ * TraceQueryInformation/TraceSetInformation becomes its NTSTATUS.
+ */
+TEST(nt_system_information_arguments)
+{
+	struct {
+		ULONG info_class;
+		TRACEHANDLE handle LIBETW_ALIGN8;
+		ULONG masks[8];
+	} g;
+
+	EXPECT_EQ(48u, sizeof(g));
+	memset(&g, 0, sizeof(g));
+	g.info_class = 1;
+	g.handle = SOME_ID;
+	EXPECT_EQ(STATUS_INVALID_INFO_CLASS,
+		  NtQuerySystemInformation(SystemProcessInformation, &g, sizeof(g), NULL));
+	EXPECT_EQ(STATUS_INFO_LENGTH_MISMATCH,
+		  NtQuerySystemInformation((SYSTEM_INFORMATION_CLASS)0x1f, &g, 47, NULL));
+	EXPECT_EQ(STATUS_INFO_LENGTH_MISMATCH,
+		  NtSetSystemInformation((SYSTEM_INFORMATION_CLASS)0x1f, NULL, 0));
+	g.info_class = 6;	/* EventTraceStackTracingInformation */
+	EXPECT_EQ(STATUS_INVALID_INFO_CLASS,
+		  NtSetSystemInformation((SYSTEM_INFORMATION_CLASS)0x1f, &g, sizeof(g)));
+	/* A handle that is no session's: refused, as TraceQueryInformation does. */
+	g.info_class = 1;
+	g.handle = 0;
+	EXPECT_FALSE(NT_SUCCESS(NtQuerySystemInformation((SYSTEM_INFORMATION_CLASS)0x1f,
+							 &g, sizeof(g), NULL)));
+	EXPECT_EQ(0u, g.masks[0]);
 }
 
 TEST_HARNESS_MAIN

@@ -24,6 +24,7 @@
 #include <evntprov.h>
 #include <evntrace.h>
 #include <evntcons.h>
+#include <winternl.h>
 
 #include "etw_selftests.h"
 
@@ -206,6 +207,67 @@ TEST(controller_provider_consumer)
 	}
 	EXPECT_TRUE(same(TEXT("Count \x263A=42 (0x10)"), c.last));
 	unlink("/tmp/etwtest-winsrc.etl");
+}
+
+/*
+ * A system logger's group masks through ntdll, as krabsetw sets them for
+ * Windows 7's sake: NtQuerySystemInformation and NtSetSystemInformation
+ * with SystemPerformanceTraceInformation and the group-mask class read
+ * and set what TraceQueryInformation reads.
+ */
+struct group_mask_info {
+	ULONG info_class;
+	TRACEHANDLE handle LIBETW_ALIGN8;
+	ULONG masks[8];
+};
+
+TEST(nt_system_information_group_masks)
+{
+	PEVENT_TRACE_PROPERTIES p = AllocProperties();
+	struct group_mask_info g;
+	CONTROLTRACE_ID h = 0;
+	ULONG masks[8], len = 0;
+
+	ASSERT_TRUE(p != NULL);
+	p->LogFileMode = EVENT_TRACE_SYSTEM_LOGGER_MODE | EVENT_TRACE_REAL_TIME_MODE;
+	p->EnableFlags = EVENT_TRACE_FLAG_PROCESS;
+	ASSERT_EQ(ERROR_SUCCESS, StartTrace(&h, TEXT("etwtest-winsrc-nt"), p));
+
+	memset(&g, 0, sizeof(g));
+	g.info_class = 1;	/* EventTraceGroupMaskInformation */
+	g.handle = h;
+	EXPECT_EQ(STATUS_SUCCESS, NtQuerySystemInformation((SYSTEM_INFORMATION_CLASS)0x1f,
+							   &g, sizeof(g), &len));
+	EXPECT_EQ(sizeof(g), len);
+	EXPECT_EQ(EVENT_TRACE_FLAG_PROCESS, g.masks[0]);
+	g.masks[0] |= EVENT_TRACE_FLAG_THREAD;
+	g.masks[2] = 0x10;	/* another group's mask: kept */
+	EXPECT_EQ(STATUS_SUCCESS, NtSetSystemInformation((SYSTEM_INFORMATION_CLASS)0x1f,
+							 &g, sizeof(g)));
+	memset(masks, 0xff, sizeof(masks));
+	ASSERT_EQ(ERROR_SUCCESS, TraceQueryInformation(h, TraceSystemTraceEnableFlagsInfo,
+						       masks, sizeof(masks), NULL));
+	EXPECT_EQ(EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD, masks[0]);
+	EXPECT_EQ(0x10, masks[2]);
+	EXPECT_EQ(0, masks[7]);
+
+	/* Refusals: the class, the length, an unknown session. */
+	EXPECT_EQ(STATUS_INVALID_INFO_CLASS,
+		  NtQuerySystemInformation(SystemBasicInformation, &g, sizeof(g), NULL));
+	EXPECT_EQ(STATUS_INFO_LENGTH_MISMATCH,
+		  NtSetSystemInformation((SYSTEM_INFORMATION_CLASS)0x1f, &g, sizeof(g) - 4));
+	g.info_class = 3;	/* EventTraceTimeProfileInformation */
+	EXPECT_EQ(STATUS_INVALID_INFO_CLASS,
+		  NtQuerySystemInformation((SYSTEM_INFORMATION_CLASS)0x1f, &g, sizeof(g), NULL));
+
+	ZeroMemory(p, sizeof(*p));
+	p->Wnode.BufferSize = sizeof(*p) + 2 * MAXSTR * sizeof(TCHAR);
+	p->LoggerNameOffset = sizeof(*p);
+	EXPECT_EQ(ERROR_SUCCESS, ControlTrace(h, NULL, p, EVENT_TRACE_CONTROL_STOP));
+	g.info_class = 1;
+	EXPECT_NE(STATUS_SUCCESS,
+		  NtQuerySystemInformation((SYSTEM_INFORMATION_CLASS)0x1f, &g, sizeof(g), NULL));
+	free(p);
 }
 
 TEST_HARNESS_MAIN
