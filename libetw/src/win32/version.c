@@ -123,32 +123,25 @@ static BOOL verify(const struct version_ask *a, DWORD type, DWORDLONG mask)
 	return TRUE;
 }
 
+/* What is asked, from either structure: their fields have one name. */
+#define VERSION_ASK(v) ((struct version_ask){ (v)->dwMajorVersion, (v)->dwMinorVersion, \
+	(v)->dwBuildNumber, (v)->dwPlatformId, (v)->wServicePackMajor, \
+	(v)->wServicePackMinor, (v)->wSuiteMask, (v)->wProductType })
+
+static BOOL no_info(void)
+{
+	SetLastError(ERROR_INVALID_PARAMETER);
+	return FALSE;
+}
+
 ETW_EXPORT BOOL WINAPI VerifyVersionInfoW(LPOSVERSIONINFOEXW v, DWORD dwTypeMask,
 					  DWORDLONG dwlConditionMask)
 {
-	struct version_ask a;
-
-	if (!v) {
-		SetLastError(ERROR_INVALID_PARAMETER);
-		return FALSE;
-	}
-	a = (struct version_ask){ v->dwMajorVersion, v->dwMinorVersion, v->dwBuildNumber,
-				  v->dwPlatformId, v->wServicePackMajor,
-				  v->wServicePackMinor, v->wSuiteMask, v->wProductType };
-	return verify(&a, dwTypeMask, dwlConditionMask);
+	return v ? verify(&VERSION_ASK(v), dwTypeMask, dwlConditionMask) : no_info();
 }
 
 ETW_EXPORT BOOL WINAPI VerifyVersionInfoA(LPOSVERSIONINFOEXA v, DWORD dwTypeMask,
 					  DWORDLONG dwlConditionMask)
 {
-	struct version_ask a;
-
-	if (!v) {
-		SetLastError(ERROR_INVALID_PARAMETER);
-		return FALSE;
-	}
-	a = (struct version_ask){ v->dwMajorVersion, v->dwMinorVersion, v->dwBuildNumber,
-				  v->dwPlatformId, v->wServicePackMajor,
-				  v->wServicePackMinor, v->wSuiteMask, v->wProductType };
-	return verify(&a, dwTypeMask, dwlConditionMask);
+	return v ? verify(&VERSION_ASK(v), dwTypeMask, dwlConditionMask) : no_info();
 }
