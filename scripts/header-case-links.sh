@@ -12,16 +12,19 @@ set -e
 src=$1
 dest=$2
 names_file=${3:-$src/case-names}
-[ -d "$src" ] && [ -n "$dest" ] || { echo "usage: $0 SRC DEST" >&2; exit 2; }
+if [ ! -d "$src" ] || [ -z "$dest" ]; then
+	echo "usage: $0 SRC DEST [NAMES]" >&2
+	exit 2
+fi
 mkdir -p "$dest"
-lower() { printf '%s' "$1" | tr 'A-Z' 'a-z'; }
-upper() { printf '%s' "$1" | tr 'a-z' 'A-Z'; }
+lower() { printf '%s' "$1" | tr '[:upper:]' '[:lower:]'; }
+upper() { printf '%s' "$1" | tr '[:lower:]' '[:upper:]'; }
 for path in "$src"/*.h; do
 	name=${path##*/}
 	case $name in etw_*|libetw.h) continue ;; esac
 	if [ "$src" = "$dest" ]; then target=$name; else target=$path; fi
 	low=$(lower "$name")
-	first=$(printf '%s' "$low" | cut -c1 | tr 'a-z' 'A-Z')
+	first=$(upper "$(printf '%s' "$low" | cut -c1)")
 	names="$low $first$(printf '%s' "$low" | cut -c2-) $(upper "$name")"
 	if [ -f "$names_file" ]; then
 		names="$names $(grep -v '^#' "$names_file" | while read -r n; do
