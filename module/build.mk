@@ -4,7 +4,7 @@
 # module sources are copied into $(BUILD)/kmod/<release>/ and built there:
 # one directory per kernel, several kernels side by side, a clean tree.
 
-KMOD_SRCS := Kbuild $(wildcard module/*.c module/*.h module/klog/*.c module/klog/*.h) \
+KMOD_SRCS := Kbuild $(wildcard module/*.c module/*.h module/klog/*.c module/klog/*.h module/include/etw/*.h) \
 	     uapi/linux/etw.h
 
 # $(call kmod_dir,KDIR)

@@ -45,4 +45,15 @@ static inline void etw_module_text(struct module *mod, unsigned long *base,
 #endif
 }
 
+/*
+ * The kernel-mode API's symbols, in namespace ETW: the macro took the
+ * namespace as an identifier it stringified (6.1, 6.12), later kernels
+ * take a string.
+ */
+#ifdef ETW_HAVE_NS_IDENT
+#define ETW_EXPORT(sym)	EXPORT_SYMBOL_NS_GPL(sym, ETW)
+#else
+#define ETW_EXPORT(sym)	EXPORT_SYMBOL_NS_GPL(sym, "ETW")
+#endif
+
 #endif /* _ETW_COMPAT_H */

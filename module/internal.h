@@ -123,6 +123,7 @@ struct etw_provider {
 	struct list_head regs;		/* struct etw_reg, etw_lock */
 	unsigned int nr_enables;	/* etw_lock */
 	unsigned int nr_classic;	/* classic registrations, etw_lock */
+	unsigned int nr_kernel;		/* kernel modules' registrations, etw_lock */
 	struct etw_route_entry enables[ETW_MAX_SESSIONS_PER_PROVIDER];
 	/* The callback filter of each enable, same index as enables[]. */
 	struct etw_cb_filter *filters[ETW_MAX_SESSIONS_PER_PROVIDER];
@@ -137,7 +138,11 @@ struct etw_traits {
 	u8 data[];
 };
 
-/* struct etw_reg - one EventRegister, owned by an etw_file. */
+/*
+ * struct etw_reg - one EventRegister, owned by an etw_file; or one
+ * EtwRegister of a kernel module (@file NULL, inside a struct etw_kreg,
+ * kapi.h).
+ */
 struct etw_reg {
 	struct etw_file *file;
 	struct etw_provider *prov;
@@ -225,8 +230,55 @@ struct etw_session {
 	struct list_head kept_node;
 	struct delayed_work keep_work;	/* discards it, unattached too long */
 	struct klog_session *klog;	/* a system logger's kernel side */
+	/* Kernel providers' lanes (kapi_lanes.c): set once, etw_lock. */
+	struct etw_kp_lanes *kp;
 	char *log_file_name;		/* as given at start, or NULL; fixed */
 };
+
+/*
+ * Does the session of @e take an event of @d, written with EventWriteEx's
+ * @filter and ETW_WRITE_F_* @flags by process @tgid?  Both write paths'
+ * test (write.c, kapi_write.c).
+ */
+static __always_inline bool etw_route_entry_accepts(const struct etw_route_entry *e,
+						    const struct etw_event_desc *d,
+						    u64 filter, u32 flags,
+						    u32 tgid)
+{
+	u32 i;
+
+	if (d->level && d->level > e->level)
+		return false;
+	if (!d->keyword) {
+		if (e->enable_property & ETW_ENABLE_IGNORE_KEYWORD_0)
+			return false;
+	} else if (!(d->keyword & e->match_any) ||
+		   (d->keyword & e->match_all) != e->match_all) {
+		return false;
+	}
+	if (filter & BIT_ULL(e->session->info.logger_id - 1))
+		return false;
+	if ((flags & ETW_WRITE_F_INPRIVATE) &&
+	    (e->enable_property & ETW_ENABLE_EXCLUDE_INPRIVATE))
+		return false;
+	if (e->pid_count) {
+		for (i = 0; i < e->pid_count; i++)
+			if (e->pids[i] == tgid)
+				break;
+		if (i == e->pid_count)
+			return false;
+	}
+	if (e->event_id_count) {
+		bool listed = false;
+
+		for (i = 0; i < e->event_id_count && !listed; i++)
+			listed = e->event_ids[i] == d->id;
+		/* Listed ids are the only ones, or the excluded ones. */
+		if (listed != e->event_ids_enable)
+			return false;
+	}
+	return true;
+}
 
 /* dev.c */
 bool etw_capable(void);
@@ -269,6 +321,8 @@ struct etw_waiter;
 struct etw_waiter *etw_waiter_new(void);
 void etw_waiter_put(struct etw_waiter *w);
 int etw_waiter_wait(struct etw_waiter *w, u32 timeout_ms);
+void etw_waiter_hold(struct etw_waiter *w);
+void etw_waiter_done(struct etw_waiter *w);
 void etw_notify_queue(struct etw_file *ef, const struct etw_notification *n,
 		      const struct etw_cb_filter *filter, struct etw_waiter *w);
 void etw_notify_dropped(struct etw_file *ef);
@@ -327,6 +381,8 @@ int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids,
 			struct etw_cb_filter *filter);
 void etw_registry_session_stopped(struct etw_session *s);
 void etw_registry_exit(void);
+int etw_registry_kernel_add(struct etw_reg *r, const guid_t *g);
+void etw_registry_kernel_remove(struct etw_reg *r);
 
 /* session.c */
 int etw_session_start(struct etw_session_start *arg);
@@ -461,6 +517,7 @@ unsigned int etw_ustack_walk_regs(struct pt_regs *regs, u64 *addr,
 
 /* traits.c: EventSetInformation */
 int etw_provider_set_info(struct etw_file *ef, struct etw_provider_set_info *arg);
+int etw_reg_set_traits(struct etw_reg *r, const void *data, u32 length);
 void etw_traits_release(struct etw_reg *r);
 
 /* consumer.c: the mmap consumer of a session */

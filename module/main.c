@@ -9,6 +9,7 @@
 #include <linux/etw.h>
 
 #include "internal.h"
+#include "kapi.h"
 
 static int __init etw_init(void)
 {
@@ -20,6 +21,7 @@ static int __init etw_init(void)
 static void __exit etw_exit(void)
 {
 	etw_dev_exit();
+	etw_kactivity_exit();
 }
 
 module_init(etw_init);

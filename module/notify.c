@@ -74,8 +74,17 @@ void etw_waiter_put(struct etw_waiter *w)
 		kfree(w);
 }
 
+/* One more notification for the waiter to count (a kernel callback's). */
+void etw_waiter_hold(struct etw_waiter *w)
+{
+	if (!w)
+		return;
+	refcount_inc(&w->ref);
+	atomic_inc(&w->pending);
+}
+
 /* One notification the waiter counted is done. */
-static void etw_waiter_done(struct etw_waiter *w)
+void etw_waiter_done(struct etw_waiter *w)
 {
 	if (!w)
 		return;
@@ -153,8 +162,7 @@ void etw_notify_queue(struct etw_file *ef, const struct etw_notification *n,
 		memset(item->data + filter->size, 0, data_len - filter->size);
 	}
 	if (w) {
-		refcount_inc(&w->ref);
-		atomic_inc(&w->pending);
+		etw_waiter_hold(w);
 		item->waiter = w;
 		item->n.cookie = atomic64_inc_return(&etw_notify_cookie);
 	}

@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 
 #include "internal.h"
+#include "kapi.h"
 
 static DEFINE_HASHTABLE(etw_providers, 8);
 
@@ -168,7 +169,10 @@ static void etw_reg_notify(struct etw_reg *r, const struct etw_aggregate *a,
 	}
 	if (source_id)
 		memcpy(n.source_id, source_id, sizeof(n.source_id));
-	etw_notify_queue(r->file, &n, filter, w);
+	if (!r->file)
+		etw_kreg_notify(r, &n, filter, w);
+	else
+		etw_notify_queue(r->file, &n, filter, w);
 }
 
 /*
@@ -193,11 +197,14 @@ static void etw_provider_changed(struct etw_provider *p, u32 code,
 	if (a.enabled && !list_empty(&p->regs))
 		filter = etw_cb_filter_combine(p, logger_id, cause);
 	list_for_each_entry(r, &p->regs, prov_node) {
-		if (code != ETW_CONTROL_CODE_CAPTURE_STATE)
+		/* A kernel registration reads its state from the route. */
+		if (code != ETW_CONTROL_CODE_CAPTURE_STATE && r->file)
 			etw_state_set(r->file, r->id - 1, a.enabled, a.level,
 				      a.any, a.all);
 		/* No memory for the FilterData: dropped, as a full queue. */
-		if (IS_ERR(filter))
+		if (IS_ERR(filter) && !r->file)
+			etw_kreg_dropped(r);
+		else if (IS_ERR(filter))
 			etw_notify_dropped(r->file);
 		else
 			etw_reg_notify(r, &a, code, source_id, logger_id,
@@ -468,6 +475,12 @@ int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids,
 			ret = -ENOSPC;
 			break;
 		}
+		/* A kernel provider's events reach the session by its lanes. */
+		if (p->nr_kernel) {
+			ret = etw_kp_lanes_get(s);
+			if (ret)
+				break;
+		}
 		if (idx < 0) {
 			idx = p->nr_enables++;
 			added = true;
@@ -650,6 +663,68 @@ int etw_registry_info(struct etw_provider_info *arg)
 	arg->nr_regs = nr_regs;
 	arg->nr_enables = nr_en;
 	return ret;
+}
+
+/**
+ * etw_registry_kernel_add() - EtwRegister's registration of provider @g
+ * @r: the kernel registration (file NULL), not yet known to anyone
+ * @g: the provider's GUID
+ *
+ * Every session that enables the provider gets its kernel lanes first;
+ * then @r joins the provider and, if it is enabled, is called back as a
+ * registration made after the enables is (zero SourceId, the filters).
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int etw_registry_kernel_add(struct etw_reg *r, const guid_t *g)
+{
+	struct etw_cb_filter *filter;
+	struct etw_aggregate a;
+	unsigned int i;
+	int ret = 0;
+
+	mutex_lock(&etw_lock);
+	r->prov = etw_provider_get(g);
+	if (!r->prov) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < r->prov->nr_enables && !ret; i++)
+		ret = etw_kp_lanes_get(r->prov->enables[i].session);
+	if (ret) {
+		etw_provider_put(r->prov);
+		goto out;
+	}
+	list_add_tail(&r->prov_node, &r->prov->regs);
+	r->prov->nr_kernel++;
+	etw_provider_aggregate(r->prov, &a);
+	if (a.enabled) {
+		filter = etw_cb_filter_combine(r->prov, 0, NULL);
+		if (IS_ERR(filter)) {
+			etw_kreg_dropped(r);
+		} else {
+			etw_reg_notify(r, &a, ETW_CONTROL_CODE_ENABLE, NULL, 0,
+				       filter, NULL);
+			kfree(filter);
+		}
+	}
+out:
+	mutex_unlock(&etw_lock);
+	return ret;
+}
+
+/*
+ * EtwUnregister: @r leaves its provider; no notification is queued for it
+ * after this.  Its writers may still be inside (the caller waits for them).
+ */
+void etw_registry_kernel_remove(struct etw_reg *r)
+{
+	mutex_lock(&etw_lock);
+	list_del(&r->prov_node);
+	r->prov->nr_kernel--;
+	etw_provider_put(r->prov);
+	etw_traits_release(r);
+	mutex_unlock(&etw_lock);
 }
 
 /* Module exit: no file is open and no session runs, so nothing is left. */

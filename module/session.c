@@ -26,6 +26,7 @@
 #include <linux/workqueue.h>
 
 #include "internal.h"
+#include "kapi.h"
 #include "klog/klog_internal.h"
 
 /*
@@ -114,6 +115,7 @@ static void etw_session_free(struct kref *ref)
 
 	cancel_delayed_work_sync(&s->flush_work);
 	klog_session_destroy(s);
+	etw_kp_lanes_destroy(s);
 	etw_buffers_free(s);
 	free_percpu(s->cpu);
 	kfree(s->log_file_name);
@@ -148,6 +150,7 @@ void etw_session_stats(struct etw_session *s, struct etw_session_info *out)
 	lost += s->discarded_events;
 	spin_unlock(&s->pool_lock);
 	lost += klog_session_lost(s);
+	lost += etw_kp_lanes_lost(s);
 	out->flush_timer = READ_ONCE(s->info.flush_timer);
 	out->events_lost = min_t(u64, lost, U32_MAX);
 }
@@ -176,6 +179,7 @@ static void etw_session_flush(struct etw_session *s)
 	}
 	cpus_read_unlock();
 	klog_session_flush(s, false);
+	etw_kp_lanes_flush(s, false);
 }
 
 static void etw_flush_timer_fn(struct work_struct *work)
@@ -368,6 +372,8 @@ static void etw_session_stop(struct etw_session *s)
 			last = cpu;
 	}
 	/* The kernel lanes first: FLUSH_MARKER goes on the very last. */
+	etw_kp_lanes_flush(s, last == nr_cpu_ids && !s->klog);
+	etw_kp_lanes_stopped(s);
 	klog_session_flush(s, last == nr_cpu_ids);
 	klog_session_stopped(s);
 	for_each_possible_cpu(cpu)

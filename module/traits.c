@@ -8,6 +8,7 @@
  * metadata).  Traits are set once and never change, so writers read them
  * under RCU with no lock.
  */
+#include <linux/err.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -41,43 +42,75 @@ static bool etw_traits_valid(const u8 *p, u32 len)
 	return true;
 }
 
-static int etw_set_traits(struct etw_file *ef, u32 reg_id, const void __user *data,
-			  u32 length)
+/* A checked copy of a traits blob of @length bytes at @kdata or @udata. */
+static struct etw_traits *etw_traits_new(const void *kdata,
+					 const void __user *udata, u32 length)
 {
 	struct etw_traits *t;
-	struct etw_reg *r;
 	int ret;
 
 	if (length < 3 || length > ETW_MAX_EVENT_SIZE)
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	t = kmalloc(struct_size(t, data, length), GFP_KERNEL_ACCOUNT);
 	if (!t)
-		return -ENOMEM;
-	ret = -EFAULT;
-	if (copy_from_user(t->data, data, length))
-		goto out_free;
-	ret = -EINVAL;
-	if (!etw_traits_valid(t->data, length))
-		goto out_free;
+		return ERR_PTR(-ENOMEM);
+	ret = 0;
+	if (kdata)
+		memcpy(t->data, kdata, length);
+	else if (copy_from_user(t->data, udata, length))
+		ret = -EFAULT;
+	if (!ret && !etw_traits_valid(t->data, length))
+		ret = -EINVAL;
+	if (ret) {
+		kfree(t);
+		return ERR_PTR(ret);
+	}
 	t->len = t->data[0] | t->data[1] << 8;
+	return t;
+}
 
+/* Set once: -EEXIST the second time.  etw_lock held. */
+static int etw_traits_install(struct etw_reg *r, struct etw_traits *t)
+{
+	lockdep_assert_held(&etw_lock);
+	if (rcu_access_pointer(r->traits))
+		return -EEXIST;
+	rcu_assign_pointer(r->traits, t);
+	WRITE_ONCE(r->use_desc_type, true);
+	return 0;
+}
+
+static int etw_set_traits(struct etw_file *ef, u32 reg_id, const void __user *data,
+			  u32 length)
+{
+	struct etw_traits *t = etw_traits_new(NULL, data, length);
+	struct etw_reg *r;
+	int ret;
+
+	if (IS_ERR(t))
+		return PTR_ERR(t);
 	mutex_lock(&etw_lock);
 	r = xa_load(&ef->regs, reg_id);
-	if (!r)
-		ret = -EBADF;
-	else if (rcu_access_pointer(r->traits))
-		ret = -EEXIST;
-	else
-		ret = 0;
-	if (!ret) {
-		rcu_assign_pointer(r->traits, t);
-		WRITE_ONCE(r->use_desc_type, true);
-	}
+	ret = r ? etw_traits_install(r, t) : -EBADF;
 	mutex_unlock(&etw_lock);
-	if (!ret)
-		return 0;
-out_free:
-	kfree(t);
+	if (ret)
+		kfree(t);
+	return ret;
+}
+
+/* EtwSetInformation's traits: the blob in kernel memory. */
+int etw_reg_set_traits(struct etw_reg *r, const void *data, u32 length)
+{
+	struct etw_traits *t = etw_traits_new(data, NULL, length);
+	int ret;
+
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	mutex_lock(&etw_lock);
+	ret = etw_traits_install(r, t);
+	mutex_unlock(&etw_lock);
+	if (ret)
+		kfree(t);
 	return ret;
 }
 

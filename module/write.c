@@ -82,40 +82,8 @@ struct etw_event {
 static bool etw_route_accepts(const struct etw_route_entry *e,
 			      const struct etw_event *ev)
 {
-	const struct etw_event_desc *d = ev->arg->desc;
-	u32 i;
-
-	if (d->level && d->level > e->level)
-		return false;
-	if (!d->keyword) {
-		if (e->enable_property & ETW_ENABLE_IGNORE_KEYWORD_0)
-			return false;
-	} else if (!(d->keyword & e->match_any) ||
-		   (d->keyword & e->match_all) != e->match_all) {
-		return false;
-	}
-	if (ev->arg->filter & BIT_ULL(e->session->info.logger_id - 1))
-		return false;
-	if ((ev->arg->flags & ETW_WRITE_F_INPRIVATE) &&
-	    (e->enable_property & ETW_ENABLE_EXCLUDE_INPRIVATE))
-		return false;
-	if (e->pid_count) {
-		for (i = 0; i < e->pid_count; i++)
-			if (e->pids[i] == ev->tgid)
-				break;
-		if (i == e->pid_count)
-			return false;
-	}
-	if (e->event_id_count) {
-		bool listed = false;
-
-		for (i = 0; i < e->event_id_count && !listed; i++)
-			listed = e->event_ids[i] == d->id;
-		/* Listed ids are the only ones, or the excluded ones. */
-		if (listed != e->event_ids_enable)
-			return false;
-	}
-	return true;
+	return etw_route_entry_accepts(e, ev->arg->desc, ev->arg->filter,
+				       ev->arg->flags, ev->tgid);
 }
 
 /*
