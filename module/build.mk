@@ -5,7 +5,7 @@
 # one directory per kernel, several kernels side by side, a clean tree.
 
 KMOD_SRCS := Kbuild $(wildcard module/*.c module/*.h module/klog/*.c module/klog/*.h module/include/etw/*.h) \
-	     uapi/linux/etw.h
+	     $(wildcard selftests/kmod/*.c selftests/kmod/*.h) uapi/linux/etw.h
 
 # $(call kmod_dir,KDIR)
 kmod_dir = $(BUILD)/kmod/$(notdir $(realpath $(1)))
@@ -15,7 +15,7 @@ define kmod_build
 	@test -d $(1) || { echo "etw.ko: no kernel build directory '$(1)'; install linux-headers or set KDIR" >&2; exit 1; }
 	@mkdir -p $(call kmod_dir,$(1))
 	@cp --parents -u $(KMOD_SRCS) $(call kmod_dir,$(1))/
-	$(MAKE) -C $(1) M=$(abspath $(call kmod_dir,$(1))) W=1 $(2) modules
+	$(MAKE) -C $(1) M=$(abspath $(call kmod_dir,$(1))) W=1 ETW_SELFTEST_KMOD=m $(2) modules
 endef
 
 module:

@@ -25,6 +25,9 @@ case "$ko" in
 *.xz) xz -dc "$ko" > "$root/lib/modules/etw.ko" ;;
 *) cp "$ko" "$root/lib/modules/etw.ko" ;;
 esac
+# The kernel-provider selftest module, built beside etw.ko (module/build.mk).
+kprov=$(dirname "$ko")/etw_kprov_test.ko
+[ ! -f "$kprov" ] || cp "$kprov" "$root/lib/modules/etw_kprov_test.ko"
 # The disk's driver and file system, for the kernel etw.ko was built for;
 # none for a kernel that has them built in (ETW_DISKMODS=none: make
 # check-debug's kernel, which has no Debian package to take them from).
