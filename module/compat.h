@@ -46,14 +46,13 @@ static inline void etw_module_text(struct module *mod, unsigned long *base,
 }
 
 /*
- * The kernel-mode API's symbols, in namespace ETW: the macro took the
- * namespace as an identifier it stringified (6.1, 6.12), later kernels
- * take a string.
+ * The kernel-mode API's symbols' namespace, ETW, as EXPORT_SYMBOL_NS_GPL()
+ * takes it: an identifier it stringifies (6.1, 6.12), or a string (later).
  */
 #ifdef ETW_HAVE_NS_IDENT
-#define ETW_EXPORT(sym)	EXPORT_SYMBOL_NS_GPL(sym, ETW)
+#define ETW_NS	ETW
 #else
-#define ETW_EXPORT(sym)	EXPORT_SYMBOL_NS_GPL(sym, "ETW")
+#define ETW_NS	"ETW"
 #endif
 
 #endif /* _ETW_COMPAT_H */

@@ -31,7 +31,7 @@ struct etw_kreg {
 	struct etw_reg reg;
 	PETWENABLECALLBACK callback;
 	void *context;
-	spinlock_t lock;
+	spinlock_t lock;		/* @pending, @dropped */
 	struct list_head pending;
 	struct work_struct work;
 	unsigned long dropped;

@@ -89,26 +89,26 @@ static void etw_kactivity_create(u8 id[16])
 	memcpy(id + 8, &n, 8);
 }
 
-NTSTATUS EtwActivityIdControl(ULONG ControlCode, LPGUID ActivityId)
+NTSTATUS etw_kp_activity_id_control(ULONG control_code, LPGUID activity_id)
 {
-	u8 old[16], *id = (u8 *)ActivityId;
+	u8 old[16], *id = (u8 *)activity_id;
 	int ret = 0;
 
-	if (!ActivityId)
+	if (!id)
 		return STATUS_INVALID_PARAMETER;
-	if (ControlCode == EVENT_ACTIVITY_CTRL_CREATE_ID) {
+	if (control_code == EVENT_ACTIVITY_CTRL_CREATE_ID) {
 		etw_kactivity_create(id);
 		return STATUS_SUCCESS;
 	}
-	if (ControlCode < EVENT_ACTIVITY_CTRL_GET_ID ||
-	    ControlCode > EVENT_ACTIVITY_CTRL_CREATE_SET_ID)
+	if (control_code < EVENT_ACTIVITY_CTRL_GET_ID ||
+	    control_code > EVENT_ACTIVITY_CTRL_CREATE_SET_ID)
 		return STATUS_INVALID_PARAMETER;
 	/* A thread's id: process context only. */
 	if (!in_task())
 		return STATUS_INVALID_DEVICE_REQUEST;
 	might_sleep();
 	etw_kactivity_get(old);
-	switch (ControlCode) {
+	switch (control_code) {
 	case EVENT_ACTIVITY_CTRL_GET_ID:
 		memcpy(id, old, 16);
 		break;
@@ -132,7 +132,7 @@ NTSTATUS EtwActivityIdControl(ULONG ControlCode, LPGUID ActivityId)
 	}
 	return etw_ntstatus(ret);
 }
-ETW_EXPORT(EtwActivityIdControl);
+EXPORT_SYMBOL_NS_GPL(etw_kp_activity_id_control, ETW_NS);
 
 /* Unload: every id left. */
 void etw_kactivity_exit(void)

@@ -36,17 +36,19 @@ static bool etw_kreg_enabled(REGHANDLE h, u8 level, u64 keyword)
 	return on;
 }
 
-BOOLEAN EtwEventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor)
+BOOLEAN etw_kp_event_enabled(REGHANDLE reg_handle, PCEVENT_DESCRIPTOR desc)
 {
-	if (!EventDescriptor)
-		return FALSE;
-	return etw_kreg_enabled(RegHandle, EventDescriptor->Level,
-				EventDescriptor->Keyword);
-}
-ETW_EXPORT(EtwEventEnabled);
+	const struct etw_event_desc *d = (const struct etw_event_desc *)desc;
 
-BOOLEAN EtwProviderEnabled(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword)
-{
-	return etw_kreg_enabled(RegHandle, Level, Keyword);
+	if (!d)
+		return false;
+	return etw_kreg_enabled(reg_handle, d->level, d->keyword);
 }
-ETW_EXPORT(EtwProviderEnabled);
+EXPORT_SYMBOL_NS_GPL(etw_kp_event_enabled, ETW_NS);
+
+BOOLEAN etw_kp_provider_enabled(REGHANDLE reg_handle, UCHAR level,
+				ULONGLONG keyword)
+{
+	return etw_kreg_enabled(reg_handle, level, keyword);
+}
+EXPORT_SYMBOL_NS_GPL(etw_kp_provider_enabled, ETW_NS);

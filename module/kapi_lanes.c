@@ -59,6 +59,7 @@ out_free:
 /* The lanes of @s for a writer: NULL while it has none. */
 struct klog_session *etw_kp_lanes_of(struct etw_session *s)
 {
+	/* Pairs with etw_kp_lanes_get()'s release: the lanes are set up. */
 	struct etw_kp_lanes *kp = smp_load_acquire(&s->kp);
 
 	return kp ? &kp->k : NULL;

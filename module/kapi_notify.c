@@ -13,6 +13,13 @@
 
 #include "kapi.h"
 
+/* EVENT_FILTER_DESCRIPTOR, as the module fills it (kernel.h's layout). */
+struct etw_kfilter_desc {
+	u64 ptr;
+	u32 size;
+	u32 type;
+};
+
 /* One callback to make: the arguments, and FilterData's bytes. */
 struct etw_kitem {
 	struct list_head node;
@@ -37,7 +44,7 @@ static void etw_kitem_free(struct etw_kitem *item)
 static void etw_kreg_work(struct work_struct *work)
 {
 	struct etw_kreg *k = container_of(work, struct etw_kreg, work);
-	EVENT_FILTER_DESCRIPTOR fd;
+	struct etw_kfilter_desc fd;
 	struct etw_kitem *item;
 
 	for (;;) {
@@ -49,12 +56,12 @@ static void etw_kreg_work(struct work_struct *work)
 		spin_unlock(&k->lock);
 		if (!item)
 			return;
-		fd.Ptr = (uintptr_t)item->data;
-		fd.Size = item->filter_size;
-		fd.Type = item->filter_type;
+		fd.ptr = (uintptr_t)item->data;
+		fd.size = item->filter_size;
+		fd.type = item->filter_type;
 		k->callback(&item->source_id, item->code, item->level,
 			    item->match_any, item->match_all,
-			    item->has_filter ? &fd : NULL, k->context);
+			    item->has_filter ? (void *)&fd : NULL, k->context);
 		etw_kitem_free(item);
 	}
 }

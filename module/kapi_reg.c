@@ -52,38 +52,38 @@ static struct etw_kreg *etw_kreg_handle(REGHANDLE h)
 	return k;
 }
 
-NTSTATUS EtwRegister(LPCGUID ProviderId, PETWENABLECALLBACK EnableCallback,
-		     PVOID CallbackContext, PREGHANDLE RegHandle)
+NTSTATUS etw_kp_register(LPCGUID provider_id, PETWENABLECALLBACK enable_callback,
+			 PVOID callback_context, PREGHANDLE reg_handle)
 {
 	struct etw_kreg *k;
 	guid_t g;
 
 	might_sleep();
-	if (!ProviderId || !RegHandle)
+	if (!provider_id || !reg_handle)
 		return STATUS_INVALID_PARAMETER;
 	k = kzalloc(sizeof(*k), GFP_KERNEL);
 	if (!k)
 		return STATUS_NO_MEMORY;
-	k->callback = EnableCallback;
-	k->context = CallbackContext;
+	k->callback = enable_callback;
+	k->context = callback_context;
 	etw_kreg_notify_init(k);
 	k->magic = ETW_KREG_MAGIC;
-	BUILD_BUG_ON(sizeof(g) != sizeof(*ProviderId));
-	memcpy(&g, ProviderId, sizeof(g));
+	BUILD_BUG_ON(sizeof(g) != sizeof(*provider_id));
+	memcpy(&g, provider_id, sizeof(g));
 	/* Set first: a callback may run before this returns. */
-	*RegHandle = (uintptr_t)k;
+	*reg_handle = (uintptr_t)k;
 	if (etw_registry_kernel_add(&k->reg, &g)) {
-		*RegHandle = 0;
+		*reg_handle = 0;
 		kfree(k);
 		return STATUS_NO_MEMORY;
 	}
 	return STATUS_SUCCESS;
 }
-ETW_EXPORT(EtwRegister);
+EXPORT_SYMBOL_NS_GPL(etw_kp_register, ETW_NS);
 
-NTSTATUS EtwUnregister(REGHANDLE RegHandle)
+NTSTATUS etw_kp_unregister(REGHANDLE reg_handle)
 {
-	struct etw_kreg *k = etw_kreg_handle(RegHandle);
+	struct etw_kreg *k = etw_kreg_handle(reg_handle);
 
 	might_sleep();
 	if (!k)
@@ -96,30 +96,30 @@ NTSTATUS EtwUnregister(REGHANDLE RegHandle)
 	kfree(k);
 	return STATUS_SUCCESS;
 }
-ETW_EXPORT(EtwUnregister);
+EXPORT_SYMBOL_NS_GPL(etw_kp_unregister, ETW_NS);
 
-NTSTATUS EtwSetInformation(REGHANDLE RegHandle, EVENT_INFO_CLASS InformationClass,
-			   PVOID EventInformation, ULONG InformationLength)
+/* EventProviderSetTraits and EventProviderUseDescriptorType: the uapi's. */
+NTSTATUS etw_kp_set_information(REGHANDLE reg_handle, EVENT_INFO_CLASS info_class,
+				PVOID info, ULONG info_length)
 {
-	struct etw_kreg *k = etw_kreg_handle(RegHandle);
+	struct etw_kreg *k = etw_kreg_handle(reg_handle);
 
 	might_sleep();
 	if (!k)
 		return STATUS_INVALID_HANDLE;
-	if (!EventInformation)
+	if (!info)
 		return STATUS_INVALID_PARAMETER;
-	switch (InformationClass) {
-	case EventProviderSetTraits:
-		return etw_ntstatus(etw_reg_set_traits(&k->reg, EventInformation,
-						       InformationLength));
-	case EventProviderUseDescriptorType:
-		if (InformationLength != 1)
+	switch ((u32)info_class) {
+	case ETW_INFO_SET_TRAITS:
+		return etw_ntstatus(etw_reg_set_traits(&k->reg, info,
+						       info_length));
+	case ETW_INFO_USE_DESCRIPTOR_TYPE:
+		if (info_length != 1)
 			return STATUS_INVALID_PARAMETER;
-		WRITE_ONCE(k->reg.use_desc_type,
-			   *(const u8 *)EventInformation != 0);
+		WRITE_ONCE(k->reg.use_desc_type, *(const u8 *)info != 0);
 		return STATUS_SUCCESS;
 	default:
 		return STATUS_NOT_SUPPORTED;
 	}
 }
-ETW_EXPORT(EtwSetInformation);
+EXPORT_SYMBOL_NS_GPL(etw_kp_set_information, ETW_NS);

@@ -42,7 +42,7 @@ struct etw_kevent {
 	u64 filter;			/* EtwWriteEx's */
 	u32 flags;			/* ETW_WRITE_F_* */
 	u32 count;
-	const EVENT_DATA_DESCRIPTOR *data;
+	const struct etw_data_desc *data;	/* the caller's EVENT_DATA_DESCRIPTORs */
 	bool typed;			/* descriptor types honoured */
 	u32 payload_len;
 	const void *traits;		/* PROVIDER_METADATA, or NULL */
@@ -80,18 +80,18 @@ static DEFINE_PER_CPU(struct etw_kscratch, etw_kscratch);
  */
 static int etw_kevent_check(struct etw_kevent *ev)
 {
-	const EVENT_DATA_DESCRIPTOR *d = ev->data;
+	const struct etw_data_desc *d = ev->data;
 	u32 seen = 0, i;
 	u64 total = 0;
 
 	for (i = 0; i < ev->count; i++) {
-		u8 t = ev->typed ? d[i].Type : EVENT_DATA_DESCRIPTOR_TYPE_NONE;
+		u8 t = ev->typed ? d[i].type : EVENT_DATA_DESCRIPTOR_TYPE_NONE;
 
-		if (d[i].Size && (!d[i].Ptr || d[i].Ptr < TASK_SIZE_MAX))
+		if (d[i].size && (!d[i].ptr || d[i].ptr < TASK_SIZE_MAX))
 			return -EINVAL;
-		total += d[i].Size;
+		total += d[i].size;
 		if (t == EVENT_DATA_DESCRIPTOR_TYPE_NONE) {
-			ev->payload_len += d[i].Size;
+			ev->payload_len += d[i].size;
 			continue;
 		}
 		if (t > EVENT_DATA_DESCRIPTOR_TYPE_TIMESTAMP_OVERRIDE ||
@@ -100,17 +100,17 @@ static int etw_kevent_check(struct etw_kevent *ev)
 		seen |= BIT(t);
 		switch (t) {
 		case EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA:
-			ev->schema = (const void *)(uintptr_t)d[i].Ptr;
-			ev->schema_len = d[i].Size;
+			ev->schema = (const void *)(uintptr_t)d[i].ptr;
+			ev->schema_len = d[i].size;
 			break;
 		case EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA:
-			ev->traits = (const void *)(uintptr_t)d[i].Ptr;
-			ev->traits_len = d[i].Size;
+			ev->traits = (const void *)(uintptr_t)d[i].ptr;
+			ev->traits_len = d[i].size;
 			break;
 		default:
-			if (d[i].Size != 8)
+			if (d[i].size != 8)
 				return -EINVAL;
-			ev->timestamp = (const u64 *)(uintptr_t)d[i].Ptr;
+			ev->timestamp = (const u64 *)(uintptr_t)d[i].ptr;
 		}
 	}
 	/* Too large for any session, whatever it adds. */
@@ -184,12 +184,12 @@ static void etw_krecord_fill(void *rec, u32 len, const struct etw_kevent *ev,
 	if (ext_len)
 		etw_ext_write(h + 1, &ev->ext, property);
 	for (i = 0; i < ev->count; i++) {
-		const EVENT_DATA_DESCRIPTOR *d = &ev->data[i];
+		const struct etw_data_desc *d = &ev->data[i];
 
-		if (ev->typed && d->Type != EVENT_DATA_DESCRIPTOR_TYPE_NONE)
+		if (ev->typed && d->type != EVENT_DATA_DESCRIPTOR_TYPE_NONE)
 			continue;
-		memcpy(dst, (const void *)(uintptr_t)d->Ptr, d->Size);
-		dst += d->Size;
+		memcpy(dst, (const void *)(uintptr_t)d->ptr, d->size);
+		dst += d->size;
 	}
 }
 
@@ -313,9 +313,9 @@ static int etw_kwrite_scratch(struct etw_kreg *k, struct etw_kevent *ev)
 }
 
 /* Every write: interrupts off from the handle's first use to the commit. */
-static NTSTATUS etw_kwrite(REGHANDLE h, const EVENT_DESCRIPTOR *desc,
+static NTSTATUS etw_kwrite(REGHANDLE h, const struct etw_event_desc *desc,
 			   u64 filter, u32 flags, LPCGUID aid, LPCGUID rid,
-			   u32 count, const EVENT_DATA_DESCRIPTOR *data)
+			   u32 count, const struct etw_data_desc *data)
 {
 	struct etw_kreg *k = (struct etw_kreg *)(uintptr_t)h;
 	struct etw_kscratch *sc;
@@ -323,11 +323,6 @@ static NTSTATUS etw_kwrite(REGHANDLE h, const EVENT_DESCRIPTOR *desc,
 	unsigned long irqf;
 	int ret;
 
-	BUILD_BUG_ON(sizeof(EVENT_DESCRIPTOR) != sizeof(struct etw_event_desc) ||
-		     offsetof(EVENT_DESCRIPTOR, Keyword) !=
-		     offsetof(struct etw_event_desc, keyword) ||
-		     offsetof(EVENT_DESCRIPTOR, Level) !=
-		     offsetof(struct etw_event_desc, level));
 	if (!k)
 		return STATUS_INVALID_HANDLE;
 	if (!desc || count > MAX_EVENT_DATA_DESCRIPTORS || (count && !data))
@@ -338,7 +333,7 @@ static NTSTATUS etw_kwrite(REGHANDLE h, const EVENT_DESCRIPTOR *desc,
 	if (sc->busy) {
 		/* Only an NMI: it cannot use the scratch. */
 		struct etw_kevent nmi = {
-			.desc = (const struct etw_event_desc *)desc,
+			.desc = desc,
 			.filter = filter,
 			.flags = flags,
 		};
@@ -349,7 +344,7 @@ static NTSTATUS etw_kwrite(REGHANDLE h, const EVENT_DESCRIPTOR *desc,
 	}
 	sc->busy = 1;
 	barrier();
-	ev->desc = (const struct etw_event_desc *)desc;
+	ev->desc = desc;
 	ev->filter = filter;
 	ev->flags = flags;
 	ev->count = count;
@@ -373,52 +368,67 @@ static NTSTATUS etw_kwrite(REGHANDLE h, const EVENT_DESCRIPTOR *desc,
 	return etw_ntstatus(ret);
 }
 
-NTSTATUS EtwWrite(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
-		  LPCGUID ActivityId, ULONG UserDataCount,
-		  PEVENT_DATA_DESCRIPTOR UserData)
+/*
+ * Windows' descriptors have the uapi's layout (include/etw/kernel.h checks
+ * it): the caller's arrays are read as the module's own structures.
+ */
+static const struct etw_event_desc *etw_kdesc(PCEVENT_DESCRIPTOR d)
 {
-	return etw_kwrite(RegHandle, EventDescriptor, 0, 0, ActivityId, NULL,
-			  UserDataCount, UserData);
+	return (const struct etw_event_desc *)d;
 }
-ETW_EXPORT(EtwWrite);
 
-NTSTATUS EtwWriteTransfer(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
-			  LPCGUID ActivityId, LPCGUID RelatedActivityId,
-			  ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData)
+static const struct etw_data_desc *etw_kdata(const PEVENT_DATA_DESCRIPTOR d)
 {
-	return etw_kwrite(RegHandle, EventDescriptor, 0, 0, ActivityId,
-			  RelatedActivityId, UserDataCount, UserData);
+	return (const struct etw_data_desc *)d;
 }
-ETW_EXPORT(EtwWriteTransfer);
 
-NTSTATUS EtwWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
-		    ULONG64 Filter, ULONG Flags, LPCGUID ActivityId,
-		    LPCGUID RelatedActivityId, ULONG UserDataCount,
-		    PEVENT_DATA_DESCRIPTOR UserData)
+NTSTATUS etw_kp_write(REGHANDLE reg_handle, PCEVENT_DESCRIPTOR desc,
+		      LPCGUID activity_id, ULONG count,
+		      PEVENT_DATA_DESCRIPTOR data)
 {
-	if (Flags & ~(EVENT_WRITE_FLAG_NO_FAULTING | EVENT_WRITE_FLAG_INPRIVATE))
+	return etw_kwrite(reg_handle, etw_kdesc(desc), 0, 0, activity_id, NULL,
+			  count, etw_kdata(data));
+}
+EXPORT_SYMBOL_NS_GPL(etw_kp_write, ETW_NS);
+
+NTSTATUS etw_kp_write_transfer(REGHANDLE reg_handle, PCEVENT_DESCRIPTOR desc,
+			       LPCGUID activity_id, LPCGUID related_id,
+			       ULONG count, PEVENT_DATA_DESCRIPTOR data)
+{
+	return etw_kwrite(reg_handle, etw_kdesc(desc), 0, 0, activity_id,
+			  related_id, count, etw_kdata(data));
+}
+EXPORT_SYMBOL_NS_GPL(etw_kp_write_transfer, ETW_NS);
+
+NTSTATUS etw_kp_write_ex(REGHANDLE reg_handle, PCEVENT_DESCRIPTOR desc,
+			 ULONG64 filter, ULONG flags, LPCGUID activity_id,
+			 LPCGUID related_id, ULONG count,
+			 PEVENT_DATA_DESCRIPTOR data)
+{
+	if (flags & ~(EVENT_WRITE_FLAG_NO_FAULTING | EVENT_WRITE_FLAG_INPRIVATE))
 		return STATUS_INVALID_PARAMETER;
-	return etw_kwrite(RegHandle, EventDescriptor, Filter,
-			  Flags & EVENT_WRITE_FLAG_INPRIVATE ?
+	return etw_kwrite(reg_handle, etw_kdesc(desc), filter,
+			  flags & EVENT_WRITE_FLAG_INPRIVATE ?
 			  ETW_WRITE_F_INPRIVATE : 0,
-			  ActivityId, RelatedActivityId, UserDataCount, UserData);
+			  activity_id, related_id, count, etw_kdata(data));
 }
-ETW_EXPORT(EtwWriteEx);
+EXPORT_SYMBOL_NS_GPL(etw_kp_write_ex, ETW_NS);
 
 /* The string with its terminating NUL, in UTF-16 units, as user mode. */
-NTSTATUS EtwWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword,
-			LPCGUID ActivityId, PCWSTR String)
+NTSTATUS etw_kp_write_string(REGHANDLE reg_handle, UCHAR level,
+			     ULONGLONG keyword, LPCGUID activity_id,
+			     PCWSTR string)
 {
-	EVENT_DESCRIPTOR desc = { .Level = Level, .Keyword = Keyword };
-	EVENT_DATA_DESCRIPTOR data;
+	struct etw_event_desc desc = { .level = level, .keyword = keyword };
+	struct etw_data_desc data = { .ptr = (uintptr_t)string };
 	u32 len = 0;
 
-	if (!String)
+	if (!string)
 		return STATUS_INVALID_PARAMETER;
-	while (String[len] && len < ETW_MAX_EVENT_SIZE / 2)
+	while (string[len] && len < ETW_MAX_EVENT_SIZE / 2)
 		len++;
-	EventDataDescCreate(&data, String, (len + 1) * sizeof(WCHAR));
-	return etw_kwrite(RegHandle, &desc, 0, ETW_WRITE_F_STRING, ActivityId,
+	data.size = (len + 1) * sizeof(WCHAR);
+	return etw_kwrite(reg_handle, &desc, 0, ETW_WRITE_F_STRING, activity_id,
 			  NULL, 1, &data);
 }
-ETW_EXPORT(EtwWriteString);
+EXPORT_SYMBOL_NS_GPL(etw_kp_write_string, ETW_NS);

@@ -10,6 +10,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/miscdevice.h>
@@ -107,6 +108,9 @@ static bool kpt_in_ctx(const struct kpt_job *j)
 	return false;
 }
 
+/* u"kprov" (spelt out: sparse parses no u"" literal). */
+static const WCHAR kpt_string[] = { 'k', 'p', 'r', 'o', 'v', 0 };
+
 static NTSTATUS kpt_call(struct kpt_job *j)
 {
 	const struct kpt_write *w = j->w;
@@ -127,7 +131,7 @@ static NTSTATUS kpt_call(struct kpt_job *j)
 				  1, &dd);
 	case KPT_W_STRING:
 		return EtwWriteString(j->h, w->level, w->keyword, NULL,
-				      u"kprov");
+				      kpt_string);
 	case KPT_W_NULL_PTR:
 		dd.Ptr = 0;
 		return EtwWrite(j->h, &d, NULL, 1, &dd);

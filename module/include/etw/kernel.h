@@ -84,6 +84,14 @@ typedef struct _EVENT_DATA_DESCRIPTOR {
 	};
 } EVENT_DATA_DESCRIPTOR, *PEVENT_DATA_DESCRIPTOR;
 
+/* The layouts etw.ko reads them with (its uapi's etw_data_desc, etw_event_desc). */
+static_assert(sizeof(EVENT_DESCRIPTOR) == 16 &&
+	      __builtin_offsetof(EVENT_DESCRIPTOR, Level) == 4 &&
+	      __builtin_offsetof(EVENT_DESCRIPTOR, Keyword) == 8);
+static_assert(sizeof(EVENT_DATA_DESCRIPTOR) == 16 &&
+	      __builtin_offsetof(EVENT_DATA_DESCRIPTOR, Size) == 8 &&
+	      __builtin_offsetof(EVENT_DATA_DESCRIPTOR, Type) == 12);
+
 #define EVENT_DATA_DESCRIPTOR_TYPE_NONE			0
 #define EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA	1
 #define EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA	2
@@ -116,6 +124,8 @@ typedef struct _EVENT_FILTER_DESCRIPTOR {
 	ULONG Type;
 } EVENT_FILTER_DESCRIPTOR, *PEVENT_FILTER_DESCRIPTOR;
 
+static_assert(sizeof(EVENT_FILTER_DESCRIPTOR) == 16);
+
 #define EVENT_CONTROL_CODE_DISABLE_PROVIDER	0
 #define EVENT_CONTROL_CODE_ENABLE_PROVIDER	1
 #define EVENT_CONTROL_CODE_CAPTURE_STATE	2
@@ -147,32 +157,49 @@ typedef void (*PETWENABLECALLBACK)(LPCGUID SourceId, ULONG ControlCode,
 				   PEVENT_FILTER_DESCRIPTOR FilterData,
 				   PVOID CallbackContext);
 
+/*
+ * The functions, under Windows' names (macros over etw.ko's exported
+ * symbols, which follow the kernel's naming).
+ */
+#define EtwRegister		etw_kp_register
+#define EtwUnregister		etw_kp_unregister
+#define EtwSetInformation	etw_kp_set_information
+#define EtwEventEnabled		etw_kp_event_enabled
+#define EtwProviderEnabled	etw_kp_provider_enabled
+#define EtwWrite		etw_kp_write
+#define EtwWriteTransfer	etw_kp_write_transfer
+#define EtwWriteEx		etw_kp_write_ex
+#define EtwWriteString		etw_kp_write_string
+#define EtwActivityIdControl	etw_kp_activity_id_control
+
 /* Process context, may sleep. */
-NTSTATUS EtwRegister(LPCGUID ProviderId, PETWENABLECALLBACK EnableCallback,
-		     PVOID CallbackContext, PREGHANDLE RegHandle);
-NTSTATUS EtwUnregister(REGHANDLE RegHandle);
-NTSTATUS EtwSetInformation(REGHANDLE RegHandle, EVENT_INFO_CLASS InformationClass,
-			   PVOID EventInformation, ULONG InformationLength);
+NTSTATUS etw_kp_register(LPCGUID provider_id, PETWENABLECALLBACK enable_callback,
+			 PVOID callback_context, PREGHANDLE reg_handle);
+NTSTATUS etw_kp_unregister(REGHANDLE reg_handle);
+NTSTATUS etw_kp_set_information(REGHANDLE reg_handle, EVENT_INFO_CLASS info_class,
+				PVOID info, ULONG info_length);
 
 /* Any context, NMI included; lock-free. */
-BOOLEAN EtwEventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor);
-BOOLEAN EtwProviderEnabled(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword);
+BOOLEAN etw_kp_event_enabled(REGHANDLE reg_handle, PCEVENT_DESCRIPTOR desc);
+BOOLEAN etw_kp_provider_enabled(REGHANDLE reg_handle, UCHAR level,
+				ULONGLONG keyword);
 
 /* Any context: task, softirq, hardirq, interrupts off, NMI. */
-NTSTATUS EtwWrite(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
-		  LPCGUID ActivityId, ULONG UserDataCount,
-		  PEVENT_DATA_DESCRIPTOR UserData);
-NTSTATUS EtwWriteTransfer(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
-			  LPCGUID ActivityId, LPCGUID RelatedActivityId,
-			  ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData);
-NTSTATUS EtwWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
-		    ULONG64 Filter, ULONG Flags, LPCGUID ActivityId,
-		    LPCGUID RelatedActivityId, ULONG UserDataCount,
-		    PEVENT_DATA_DESCRIPTOR UserData);
-NTSTATUS EtwWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword,
-			LPCGUID ActivityId, PCWSTR String);
+NTSTATUS etw_kp_write(REGHANDLE reg_handle, PCEVENT_DESCRIPTOR desc,
+		      LPCGUID activity_id, ULONG count,
+		      PEVENT_DATA_DESCRIPTOR data);
+NTSTATUS etw_kp_write_transfer(REGHANDLE reg_handle, PCEVENT_DESCRIPTOR desc,
+			       LPCGUID activity_id, LPCGUID related_id,
+			       ULONG count, PEVENT_DATA_DESCRIPTOR data);
+NTSTATUS etw_kp_write_ex(REGHANDLE reg_handle, PCEVENT_DESCRIPTOR desc,
+			 ULONG64 filter, ULONG flags, LPCGUID activity_id,
+			 LPCGUID related_id, ULONG count,
+			 PEVENT_DATA_DESCRIPTOR data);
+NTSTATUS etw_kp_write_string(REGHANDLE reg_handle, UCHAR level,
+			     ULONGLONG keyword, LPCGUID activity_id,
+			     PCWSTR string);
 
-/* Process context; CREATE_ID in any context. */
-NTSTATUS EtwActivityIdControl(ULONG ControlCode, LPGUID ActivityId);
+/* Process context; EVENT_ACTIVITY_CTRL_CREATE_ID in any context. */
+NTSTATUS etw_kp_activity_id_control(ULONG control_code, LPGUID activity_id);
 
 #endif /* _ETW_KERNEL_H */
