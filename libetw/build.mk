@@ -364,6 +364,7 @@ install: lib tools
 	install -d $(DESTDIR)$(WPPDIR) $(DESTDIR)$(LIBDIR)/cmake/EtwWpp
 	install -m 0644 tools/wpp/defaultwpp.ini tools/wpp/rules/wpp.mk $(DESTDIR)$(WPPDIR)/
 	install -m 0644 tools/wpp/rules/EtwWppConfig.cmake $(DESTDIR)$(LIBDIR)/cmake/EtwWpp/
+	install -D -m 0644 module/include/etw/kernel.h $(DESTDIR)$(KPROV_DIR)/include/etw/kernel.h
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libetw.so* $(DESTDIR)$(LIBDIR)/libetw.a \
@@ -371,6 +372,7 @@ uninstall:
 		$(DESTDIR)$(PKGCONFIGDIR)/libetw-windows.pc $(DESTDIR)$(LIBDIR)/libetw_wmain.a \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES))) \
 		$(DESTDIR)$(UDEVDIR)/60-etw.rules $(DESTDIR)$(UNITDIR)/etw-eventlog.service
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/etw $(DESTDIR)$(WPPDIR) $(DESTDIR)$(LIBDIR)/cmake/EtwWpp
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/etw $(DESTDIR)$(WPPDIR) $(DESTDIR)$(LIBDIR)/cmake/EtwWpp \
+		$(DESTDIR)$(KPROV_DIR)
 
 -include $(LIB_OBJS:.o=.d)

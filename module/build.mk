@@ -25,8 +25,16 @@ module:
 modules-%:
 	$(call kmod_build,/usr/src/linux-headers-$*)
 
+# What other modules build against (Documentation/kernel-providers.rst):
+# <etw/kernel.h> under $(KPROV_DIR)/include, etw.ko's Module.symvers under
+# $(KPROV_DIR)/<release>/.
+KPROV_DIR	?= $(PREFIX)/src/etw
+
 modules_install: module
 	$(MAKE) -C $(KDIR) M=$(abspath $(call kmod_dir,$(KDIR))) INSTALL_MOD_DIR=updates modules_install
+	install -D -m 0644 module/include/etw/kernel.h $(DESTDIR)$(KPROV_DIR)/include/etw/kernel.h
+	install -D -m 0644 $(call kmod_dir,$(KDIR))/Module.symvers \
+		$(DESTDIR)$(KPROV_DIR)/$(KREL)/Module.symvers
 
 # The module's sources as DKMS takes them (/usr/src/etw-<version>, with
 # dkms.conf), for `dkms install etw/<version>` and the etw-dkms package.
