@@ -5,7 +5,8 @@
 # one directory per kernel, several kernels side by side, a clean tree.
 
 KMOD_SRCS := Kbuild $(wildcard module/*.c module/*.h module/klog/*.c module/klog/*.h module/include/etw/*.h) \
-	     $(wildcard selftests/kmod/*.c selftests/kmod/*.h) uapi/linux/etw.h
+	     $(wildcard selftests/kmod/*.c selftests/kmod/*.h) uapi/linux/etw.h \
+	     libetw/include/TraceLoggingProvider.h
 
 # $(call kmod_dir,KDIR)
 kmod_dir = $(BUILD)/kmod/$(notdir $(realpath $(1)))

@@ -36,10 +36,15 @@
 #ifndef LIBETW_TRACELOGGINGPROVIDER_H
 #define LIBETW_TRACELOGGINGPROVIDER_H
 
+#ifdef __KERNEL__
+/* A kernel module: Windows' types and the API over etw.ko's EtwRegister... */
+#include <etw/tracelogging.h>
+#else
 #include <string.h>
 
 #include <windows.h>
 #include <evntprov.h>
+#endif
 
 #ifdef __cplusplus
 extern "C++" {

@@ -120,4 +120,12 @@ struct kpt_unreg_cb {
 #define KPT_IOC_SLOW_CALLBACK	_IOW('k', 7, __u32)	/* next callback sleeps */
 #define KPT_IOC_UNREG_CB	_IOWR('k', 8, struct kpt_unreg_cb)
 
+/* KPT_IOC_TL: the TraceLogging provider KPT_TL_NAME. */
+#define KPT_TL_NAME		"Etw.KprovTest"
+#define KPT_TL_GUID		"3f0e4a52-6d1b-4c7e-9a20-517b2c880d41"
+#define KPT_TL_REGISTER		1
+#define KPT_TL_WRITE		2
+#define KPT_TL_UNREGISTER	3
+#define KPT_IOC_TL		_IOW('k', 9, __u32)
+
 #endif /* _ETW_KPROV_TEST_H */

@@ -18,8 +18,43 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <etw/kernel.h>
+#include <TraceLoggingProvider.h>
 
 #include "kprov_test.h"
+
+/* The TraceLogging provider the test also writes from user mode. */
+TRACELOGGING_DEFINE_PROVIDER(kpt_tl, KPT_TL_NAME,
+	(0x3f0e4a52, 0x6d1b, 0x4c7e, 0x9a, 0x20, 0x51, 0x7b, 0x2c, 0x88, 0x0d, 0x41));
+
+/* KPT_IOC_TL: register, write the test's event, unregister. */
+static long kpt_tl_op(u32 op)
+{
+	static const WCHAR where16[] = { 'k', 'e', 'r', 'n', 'e', 'l', 0 };
+	const GUID aid = { 0x11223344, 0x5566, 0x7788,
+			   { 1, 2, 3, 4, 5, 6, 7, 8 } };
+	u8 bytes[3] = { 0xde, 0xad, 0x01 };
+
+	switch (op) {
+	case KPT_TL_REGISTER:
+		return TraceLoggingRegister(kpt_tl) ? -EIO : 0;
+	case KPT_TL_WRITE:
+		TraceLoggingWriteActivity(kpt_tl, "KprovEvent", &aid, NULL,
+			TraceLoggingLevel(4),
+			TraceLoggingKeyword(0x2),
+			TraceLoggingInt32(-42, "Count"),
+			TraceLoggingUInt64(0x1122334455667788ULL, "Big"),
+			TraceLoggingString("from the kernel", "Where"),
+			TraceLoggingWideString(where16, "Where16"),
+			TraceLoggingHexUInt32(0xbeef, "Hex"),
+			TraceLoggingBinary(bytes, sizeof(bytes), "Bytes"),
+			TraceLoggingGuid(aid, "Id"));
+		return 0;
+	case KPT_TL_UNREGISTER:
+		TraceLoggingUnregister(kpt_tl);
+		return 0;
+	}
+	return -EINVAL;
+}
 
 struct kpt_slot {
 	REGHANDLE h;
@@ -491,6 +526,8 @@ static long kpt_do(unsigned int cmd, void *arg)
 		return 0;
 	case KPT_IOC_UNREG_CB:
 		return kpt_unreg_cb(arg);
+	case KPT_IOC_TL:
+		return kpt_tl_op(*(u32 *)arg);
 	}
 	return -ENOTTY;
 }
