@@ -126,7 +126,10 @@ struct fuzz_shared {
 	double deadline;		/* CLOCK_MONOTONIC seconds */
 	struct fuzz_op_stats ops[FUZZ_MAX_OPS];
 	atomic_ulong errnos[FUZZ_ERRNOS];
-	atomic_ulong kind_usec[5];	/* ioctl, mmap, read, reopen, child */
+	atomic_ulong kind_usec[6];	/* ioctl, mmap, read, reopen, child, kprov */
+	int kprov;			/* the kernel-provider test module is loaded */
+	atomic_ulong kprov_calls;	/* requests to it that it carried out */
+	atomic_ulong kprov_bad;		/* writes it made outside their context */
 };
 
 struct fuzz_thread {

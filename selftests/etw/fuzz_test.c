@@ -12,7 +12,11 @@
  * as a bug.  ETW_FUZZ_CALLS (default 100000; ETW_FUZZ_CALLS_32, default
  * 20000, for the 32-bit build) calls on the device are made, half as root
  * and half unprivileged, within ETW_FUZZ_SECONDS (default 300);
- * ETW_FUZZ_SEED fixes the random seed (printed otherwise).  make check runs
+ * ETW_FUZZ_SEED fixes the random seed (printed otherwise).  Where the
+ * kernel-provider test module is (the VM), root also has kernel providers
+ * of the fuzzer's GUIDs registered, written from every context with good
+ * and bad descriptors, and unregistered while they write
+ * (selftests/kmod/).  make check runs
  * the defaults, make fuzz 1,000,000 and 200,000 on each kernel.
  */
 #include <linux/capability.h>
@@ -32,6 +36,9 @@
 #include "etw_kmod.h"
 #include "fuzz.h"
 #include "fuzz_ioctls.h"
+#include "../kmod/kprov_test.h"
+
+#define FUZZ_KPROV_MODULE	"/lib/modules/etw_kprov_test.ko"
 
 #define FUZZ_THREADS	4
 /* The 32-bit build (compat ioctls) runs a fifth as many by default. */
@@ -864,6 +871,68 @@ static void fuzz_one_child(struct fuzz_thread *t)
 	waitpid(pid, NULL, 0);
 }
 
+/*
+ * A kernel provider's request, through the test module: register or drop
+ * one of the fuzzer's GUIDs, write from any context with any descriptor,
+ * or unregister while writers run.  Root only (the device is root's).
+ */
+static void fuzz_one_kprov(struct fuzz_thread *t)
+{
+	int kfd = open("/dev/" KPT_DEVICE, O_RDWR | O_CLOEXEC);
+	__u32 slot = fuzz_below(t, KPT_SLOTS);
+	int ret = -1;
+
+	if (kfd < 0)
+		return;
+	switch (fuzz_below(t, 8)) {
+	case 0:
+	case 1: {
+		struct kpt_register r = { .slot = slot,
+					  .with_callback = fuzz_below(t, 2) };
+
+		memcpy(r.guid, t->guids[fuzz_below(t, FUZZ_GUIDS)], 16);
+		ret = ioctl(kfd, KPT_IOC_REGISTER, &r);
+		break;
+	}
+	case 2: {
+		struct kpt_register r = { .slot = slot };
+
+		ret = ioctl(kfd, KPT_IOC_UNREGISTER, &r);
+		break;
+	}
+	case 3: {
+		struct kpt_race r = { .slot = slot, .ms = 1 + fuzz_below(t, 20) };
+
+		ret = ioctl(kfd, KPT_IOC_RACE, &r);
+		break;
+	}
+	default: {
+		struct kpt_write w = {
+			.slot = slot,
+			.ctx = fuzz_below(t, KPT_CTX_IRQOFF + 1),
+			.kind = fuzz_below(t, KPT_W_ACTIVITY + 1),
+			.cpu = fuzz_chance(t, 50) ? ~0U : 0,
+			.count = 1 + fuzz_below(t, 8),
+			.size = fuzz_chance(t, 90) ? fuzz_below(t, 600) :
+				fuzz_below(t, 65537),
+			.id = (__u16)fuzz_rand(t),
+			.level = (__u8)fuzz_below(t, 8),
+			.flags = (__u32)fuzz_below(t, 4),
+			.keyword = fuzz_rand(t),
+			.filter = fuzz_chance(t, 20) ? fuzz_rand(t) : 0,
+		};
+
+		ret = ioctl(kfd, KPT_IOC_WRITE, &w);
+		if (!ret && w.bad_ctx)
+			atomic_fetch_add(&t->sh->kprov_bad, w.bad_ctx);
+		break;
+	}
+	}
+	if (!ret)
+		atomic_fetch_add(&t->sh->kprov_calls, 1);
+	close(kfd);
+}
+
 /* Files 1.. are this thread's; file 0 is shared by the process's threads. */
 static void fuzz_reopen(struct fuzz_thread *t)
 {
@@ -896,6 +965,10 @@ static void *fuzz_thread_main(void *arg)
 			fuzz_doing = "mmap", fuzz_one_mmap(t, maps), kind = 1;
 		else if (r < 9965)
 			fuzz_doing = "read", fuzz_one_read(t), kind = 2;
+		else if (r < 9990)
+			fuzz_doing = "reopen", fuzz_reopen(t), kind = 3;
+		else if (r < 9995 && !t->role && t->sh->kprov)
+			fuzz_doing = "kprov", fuzz_one_kprov(t), kind = 5;
 		else if (r < 9995)
 			fuzz_doing = "reopen", fuzz_reopen(t), kind = 3;
 		else
@@ -1104,12 +1177,22 @@ FIXTURE_SETUP(fuzz)
 				   sizeof(self->memcap)));
 	ASSERT_EQ(0, etw_write_file(ETW_PARAM("max_buffer_memory_mb"), "16"));
 	stop_all_sessions(self->fd);
+	/* Kernel providers too, where the test module is (the VM). */
+	if (!access(FUZZ_KPROV_MODULE, R_OK)) {
+		int ret = etw_module_load_args(FUZZ_KPROV_MODULE, "");
+
+		ASSERT_TRUE(!ret || ret == -EEXIST) TH_LOG("%s: %d", FUZZ_KPROV_MODULE, ret);
+		self->sh->kprov = 1;
+	}
 }
 
 FIXTURE_TEARDOWN(fuzz)
 {
 	if (self->fd < 0)
 		return;
+	/* Its registrations go with it; then etw.ko may be unloaded. */
+	if (self->sh->kprov)
+		syscall(SYS_delete_module, "etw_kprov_test", O_NONBLOCK);
 	stop_all_sessions(self->fd);
 	etw_write_file(ETW_PARAM("max_buffer_memory_mb"), self->memcap);
 	close(self->fd);
@@ -1163,6 +1246,11 @@ TEST_F_TIMEOUT(fuzz, root_and_unprivileged, 7200)
 	}
 	EXPECT_LT(0, atomic_load(&sh->mmaps_ok[0]));
 	EXPECT_LT(0, atomic_load(&sh->mmaps_ok[1]));
+	/* Kernel providers were fuzzed, each write in its context. */
+	if (sh->kprov) {
+		EXPECT_LT(0, atomic_load(&sh->kprov_calls));
+		EXPECT_EQ(0, atomic_load(&sh->kprov_bad));
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -6,9 +6,13 @@
  * interrupts disabled on every CPU, counted exactly; the filters user
  * mode gets; the enable callback's arguments and its context; the
  * statuses of bad descriptors; unregistering while writers or a callback
- * run; etw.ko held while a provider module is loaded.
+ * run; etw.ko held while a provider module is loaded; a TraceLogging
+ * event written by the module dumped as the same event written here.
  */
+#include <stdio.h>
 #include <sys/syscall.h>
+
+#include <TraceLoggingProvider.h>
 
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
@@ -537,6 +541,82 @@ TEST_F(kprov, listed)
 	EXPECT_EQ(1, found);
 	ASSERT_EQ(0, kpt_unregister(self->kfd, 0));
 	EXPECT_EQ(STATUS_INVALID_HANDLE, kpt_unregister(self->kfd, 0));
+}
+
+/* The test module's TraceLogging provider, in user mode. */
+TRACELOGGING_DEFINE_PROVIDER(user_tl, KPT_TL_NAME,
+	(0x3f0e4a52, 0x6d1b, 0x4c7e, 0x9a, 0x20, 0x51, 0x7b, 0x2c, 0x88, 0x0d, 0x41));
+
+/* The module's event, with the same fields, from user mode. */
+static void user_tl_write(void)
+{
+	const GUID aid = { 0x11223344, 0x5566, 0x7788,
+			   { 1, 2, 3, 4, 5, 6, 7, 8 } };
+	unsigned char bytes[3] = { 0xde, 0xad, 0x01 };
+
+	TraceLoggingWriteActivity(user_tl, "KprovEvent", &aid, NULL,
+		TraceLoggingLevel(4),
+		TraceLoggingKeyword(0x2),
+		TraceLoggingInt32(-42, "Count"),
+		TraceLoggingUInt64(0x1122334455667788ULL, "Big"),
+		TraceLoggingString("from the kernel", "Where"),
+		TraceLoggingWideString(u"kernel", "Where16"),
+		TraceLoggingHexUInt32(0xbeef, "Hex"),
+		TraceLoggingBinary(bytes, sizeof(bytes), "Bytes"),
+		TraceLoggingGuid(aid, "Id"));
+}
+
+static int kpt_tl(int kfd, __u32 op)
+{
+	return ioctl(kfd, KPT_IOC_TL, &op) ? -errno : 0;
+}
+
+/*
+ * TraceLogging in a module: `etw dump` prints the kernel's event as the
+ * same event written in user mode, but for the time, CPU, process and
+ * thread (the first seven CSV columns).
+ */
+TEST_F(kprov, tracelogging_dump_same_as_user)
+{
+	char out[16384], *line, *rows[2] = { NULL, NULL };
+	int n = 0, i;
+
+	if (access("/usr/bin/etw", X_OK))
+		SKIP(return, "needs the etw tool (the VM has it)");
+	ASSERT_EQ(0, etw_sh("etw start etwtest-kptl -o /tmp/etwtest-kptl.etl 2>&1",
+			    out, sizeof(out))) TH_LOG("%s", out);
+	ASSERT_EQ(0, etw_sh("etw enable etwtest-kptl " KPT_TL_GUID " 2>&1",
+			    out, sizeof(out))) TH_LOG("%s", out);
+	ASSERT_EQ(0, kpt_tl(self->kfd, KPT_TL_REGISTER));
+	ASSERT_EQ(0, TraceLoggingRegister(user_tl));
+	ASSERT_EQ(0, kpt_tl(self->kfd, KPT_TL_WRITE));
+	user_tl_write();
+	TraceLoggingUnregister(user_tl);
+	ASSERT_EQ(0, kpt_tl(self->kfd, KPT_TL_UNREGISTER));
+	ASSERT_EQ(0, etw_sh("etw stop etwtest-kptl 2>&1", out, sizeof(out)))
+		TH_LOG("%s", out);
+	ASSERT_EQ(0, etw_sh("etw dump -f csv /tmp/etwtest-kptl.etl 2>&1", out,
+			    sizeof(out))) TH_LOG("%s", out);
+	for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		char *p = line;
+
+		if (!strstr(line, "KprovEvent"))
+			continue;
+		for (i = 0; i < 7 && p; i++) {
+			p = strchr(p, ',');
+			p = p ? p + 1 : NULL;
+		}
+		ASSERT_NE(NULL, p);
+		if (n < 2)
+			rows[n] = p;
+		n++;
+	}
+	ASSERT_EQ(2, n);
+	EXPECT_STREQ(rows[0], rows[1]);
+	/* The fields decoded, not a payload in hex. */
+	EXPECT_NE(NULL, strstr(rows[0], "Count=-42"));
+	EXPECT_NE(NULL, strstr(rows[0], "from the kernel"));
+	unlink("/tmp/etwtest-kptl.etl");
 }
 
 /*

@@ -573,6 +573,7 @@ out:
 static const struct file_operations kpt_fops = {
 	.owner = THIS_MODULE,
 	.unlocked_ioctl = kpt_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 };
 
 static struct miscdevice kpt_dev = {
