@@ -4,8 +4,15 @@
 # module sources are copied into $(BUILD)/kmod/<release>/ and built there:
 # one directory per kernel, several kernels side by side, a clean tree.
 
+# The kernel-provider selftest module (selftests/kmod/) is built beside
+# etw.ko unless KMOD_SELFTEST is empty (DKMS); its manifest header needs
+# the etw tool.
+KMOD_SELFTEST	?= m
+KMOD_TOOL	:= $(if $(KMOD_SELFTEST),$(ETW_TOOL))
+
 KMOD_SRCS := Kbuild $(wildcard module/*.c module/*.h module/klog/*.c module/klog/*.h module/include/etw/*.h) \
-	     $(wildcard selftests/kmod/*.c selftests/kmod/*.h) uapi/linux/etw.h \
+	     $(wildcard selftests/kmod/*.c selftests/kmod/*.h selftests/kmod/*.man) \
+	     uapi/linux/etw.h \
 	     libetw/include/TraceLoggingProvider.h
 
 # $(call kmod_dir,KDIR)
@@ -16,14 +23,15 @@ define kmod_build
 	@test -d $(1) || { echo "etw.ko: no kernel build directory '$(1)'; install linux-headers or set KDIR" >&2; exit 1; }
 	@mkdir -p $(call kmod_dir,$(1))
 	@cp --parents -u $(KMOD_SRCS) $(call kmod_dir,$(1))/
-	$(MAKE) -C $(1) M=$(abspath $(call kmod_dir,$(1))) W=1 ETW_SELFTEST_KMOD=m $(2) modules
+	$(MAKE) -C $(1) M=$(abspath $(call kmod_dir,$(1))) W=1 \
+		ETW_SELFTEST_KMOD=$(KMOD_SELFTEST) ETW_MC=$(abspath $(ETW_TOOL)) $(2) modules
 endef
 
-module:
+module: $(KMOD_TOOL)
 	$(call kmod_build,$(KDIR))
 
 # Build for every kernel of the VM lane (used by scripts/check.sh).
-modules-%:
+modules-%: $(KMOD_TOOL)
 	$(call kmod_build,/usr/src/linux-headers-$*)
 
 # What other modules build against (Documentation/kernel-providers.rst):
@@ -34,6 +42,8 @@ KPROV_DIR	?= $(PREFIX)/src/etw
 modules_install: module
 	$(MAKE) -C $(KDIR) M=$(abspath $(call kmod_dir,$(KDIR))) INSTALL_MOD_DIR=updates modules_install
 	install -D -m 0644 module/include/etw/kernel.h $(DESTDIR)$(KPROV_DIR)/include/etw/kernel.h
+	install -D -m 0644 module/include/etw/provider_api.h $(DESTDIR)$(KPROV_DIR)/include/etw/provider_api.h
+	install -D -m 0644 libetw/include/TraceLoggingProvider.h $(DESTDIR)$(KPROV_DIR)/include/TraceLoggingProvider.h
 	install -D -m 0644 $(call kmod_dir,$(KDIR))/Module.symvers \
 		$(DESTDIR)$(KPROV_DIR)/$(KREL)/Module.symvers
 

@@ -38,7 +38,7 @@
 
 #ifdef __KERNEL__
 /* A kernel module: Windows' types and the API over etw.ko's EtwRegister... */
-#include <etw/tracelogging.h>
+#include <etw/provider_api.h>
 #else
 #include <string.h>
 

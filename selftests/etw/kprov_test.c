@@ -619,6 +619,44 @@ TEST_F(kprov, tracelogging_dump_same_as_user)
 	unlink("/tmp/etwtest-kptl.etl");
 }
 
+/* A manifest provider in the module, through etw mc -km's header. */
+TEST_F(kprov, mc_km_manifest_event)
+{
+	static const __u8 guid[16] = {
+		0x1a, 0x2b, 0x3c, 0x5d, 0x9e, 0x0f, 0x8c, 0x4d,
+		0xb7, 0xa6, 0x95, 0x84, 0x73, 0x62, 0x51, 0x40 };
+	static const __u8 payload[] = {
+		5, 0, 0, 0, 0x9a, 0x78, 0x56, 0x34, 0x12, 0, 0, 0,
+		'n', 'a', 'm', 'e', 0, 'w', 0, 'i', 0, 'd', 0, 'e', 0, 0, 0 };
+	struct etw_enable e = { .size = sizeof(e) };
+	__u32 op;
+	struct seen s;
+
+	op = KPT_TL_REGISTER;
+	ASSERT_EQ(0, ioctl(self->kfd, KPT_IOC_MC, &op));
+	/* EventEnabledKprovIo() is false until a session enables it. */
+	op = KPT_TL_WRITE;
+	EXPECT_EQ(-1, ioctl(self->kfd, KPT_IOC_MC, &op));
+	EXPECT_EQ(ENODATA, errno);
+	e.logger_id = self->logger;
+	e.control_code = ETW_CONTROL_CODE_ENABLE;
+	memcpy(e.guid, guid, 16);
+	e.level = 4;
+	e.match_any = 0x4;
+	e.timeout_ms = ETW_TIMEOUT_INFINITE;
+	ASSERT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+	EXPECT_EQ(0, ioctl(self->kfd, KPT_IOC_MC, &op));
+	op = KPT_TL_UNREGISTER;
+	ASSERT_EQ(0, ioctl(self->kfd, KPT_IOC_MC, &op));
+	ASSERT_LE(0, drain_seen(self->fd, self->logger, guid, &s));
+	EXPECT_EQ(1, s.by_id[7]);
+	EXPECT_EQ(1, s.last.desc.version);
+	EXPECT_EQ(4, s.last.desc.level);
+	EXPECT_EQ(4, s.last.desc.keyword);
+	ASSERT_EQ(sizeof(payload), s.last_payload_len);
+	EXPECT_EQ(0, memcmp(s.last_payload, payload, sizeof(payload)));
+}
+
 /*
  * etw.ko cannot go while a provider module uses it: with no session and
  * no file of its own open, only the module's symbol references hold it.

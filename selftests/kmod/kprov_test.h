@@ -127,5 +127,8 @@ struct kpt_unreg_cb {
 #define KPT_TL_WRITE		2
 #define KPT_TL_UNREGISTER	3
 #define KPT_IOC_TL		_IOW('k', 9, __u32)
+/* KPT_IOC_MC: the same operations on the manifest provider (kprov_events.man). */
+#define KPT_MC_GUID		"5d3c2b1a-0f9e-4d8c-b7a6-958473625140"
+#define KPT_IOC_MC		_IOW('k', 10, __u32)
 
 #endif /* _ETW_KPROV_TEST_H */

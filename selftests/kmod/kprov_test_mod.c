@@ -20,6 +20,7 @@
 #include <etw/kernel.h>
 #include <TraceLoggingProvider.h>
 
+#include "kprov_events.h"	/* etw mc -km kprov_events.man */
 #include "kprov_test.h"
 
 /* The TraceLogging provider the test also writes from user mode. */
@@ -51,6 +52,27 @@ static long kpt_tl_op(u32 op)
 		return 0;
 	case KPT_TL_UNREGISTER:
 		TraceLoggingUnregister(kpt_tl);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* KPT_IOC_MC: the manifest provider, through etw mc -km's header. */
+static long kpt_mc_op(u32 op)
+{
+	static const WCHAR wide[] = { 'w', 'i', 'd', 'e', 0 };
+
+	switch (op) {
+	case KPT_TL_REGISTER:
+		return NT_SUCCESS(EventRegisterEtw_Kprov_Test_Manifest()) ? 0 : -EIO;
+	case KPT_TL_WRITE:
+		/* Written only while enabled: the status says which. */
+		if (!EventEnabledKprovIo())
+			return -ENODATA;
+		return NT_SUCCESS(EventWriteKprovIo(5, 0x123456789aULL, "name",
+						    wide)) ? 0 : -EIO;
+	case KPT_TL_UNREGISTER:
+		EventUnregisterEtw_Kprov_Test_Manifest();
 		return 0;
 	}
 	return -EINVAL;
@@ -528,6 +550,8 @@ static long kpt_do(unsigned int cmd, void *arg)
 		return kpt_unreg_cb(arg);
 	case KPT_IOC_TL:
 		return kpt_tl_op(*(u32 *)arg);
+	case KPT_IOC_MC:
+		return kpt_mc_op(*(u32 *)arg);
 	}
 	return -ENOTTY;
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etw mc: Windows' message compiler for instrumentation manifests, in
- * its user-mode form (mc.exe -um): the manifest in, the C header a
- * program instrumented with it builds against (mc/header.c) out, and
- * with -b a C file that makes the program carry its manifest.
+ * etw mc: Windows' message compiler for instrumentation manifests
+ * (mc.exe -um, and -km for kernel modules): the manifest in, the C header
+ * a program or a module instrumented with it builds against (mc/header.c)
+ * out, and with -b a C file that makes the program carry its manifest.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,13 +16,14 @@
 #include "mc/mc.h"
 
 static const char usage_text[] =
-	"usage: etw mc [-um] [-h DIR] [-r DIR] [-z NAME] [-b] MANIFEST\n"
+	"usage: etw mc [-um|-km] [-h DIR] [-r DIR] [-z NAME] [-b] MANIFEST\n"
 	"\n"
 	"Generate the C header Windows' mc.exe -um makes from an instrumentation\n"
 	"manifest: EventRegister<Provider>, EventWrite<Event>, EventEnabled<Event>\n"
 	"and the manifest's symbols, for libetw.\n"
 	"\n"
-	"  -um        user-mode code (the only kind; accepted for mc.exe's sake)\n"
+	"  -um        user-mode code, for libetw (the default)\n"
+	"  -km        kernel-mode code, for a kernel module (etw.ko's EtwRegister...)\n"
 	"  -h DIR     where NAME.h goes (default: the current directory)\n"
 	"  -r DIR     where NAME_manifest.c goes with -b (default: as -h)\n"
 	"  -z NAME    the generated files' base name (default: the manifest's)\n"
@@ -100,6 +101,7 @@ static int write_out(const char *path, int (*gen)(FILE *, void *), void *ctx)
 
 struct gen {
 	const struct etw_manifest *m;
+	bool km;			/* -km: for a kernel module (etw.ko's API) */
 	const char *source, *base;
 	const char *xml;
 	size_t size;
@@ -109,7 +111,7 @@ static int gen_header(FILE *f, void *ctx)
 {
 	struct gen *g = ctx;
 
-	return mc_header(f, g->m, g->source) ? 1 : 0;
+	return mc_header(f, g->m, g->source, g->km) ? 1 : 0;
 }
 
 static int gen_embed(FILE *f, void *ctx)
@@ -137,9 +139,9 @@ int cmd_mc(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		} else if (!strcmp(a, "-um")) {
-			continue;
+			g.km = false;
 		} else if (!strcmp(a, "-km")) {
-			return etw_error("mc: -km: kernel-mode code is not available on Linux; use -um") + 1;
+			g.km = true;
 		} else if (!strcmp(a, "-b")) {
 			embed = true;
 		} else if (!strcmp(a, "-h") && i + 1 >= argc) {

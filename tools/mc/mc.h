@@ -5,6 +5,7 @@
 #ifndef ETW_TOOL_MC_H
 #define ETW_TOOL_MC_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <etw_manifest.h>
@@ -17,7 +18,8 @@
  * manifest in the header's first comment.  0, or -1 with a message
  * printed (a template mc cannot make arguments of).
  */
-int mc_header(FILE *out, const struct etw_manifest *m, const char *source);
+int mc_header(FILE *out, const struct etw_manifest *m, const char *source,
+	      bool km);
 
 /*
  * A C file that puts the manifest's text @xml into the program's

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What <TraceLoggingProvider.h> needs in a kernel module: the Windows
- * types user mode gets from <windows.h>, and the user-mode provider API it
- * calls (EventRegister, EventSetInformation, EventWriteTransfer,
- * EventWriteEx, EventUnregister) over the kernel-mode one, as Windows'
- * header uses EtwRegister ... EtwWriteTransfer in a driver.  Included by
- * TraceLoggingProvider.h when __KERNEL__ is defined.
+ * What the provider headers need in a kernel module: the Windows types
+ * user mode gets from <windows.h>, and the user-mode provider API
+ * <TraceLoggingProvider.h> calls (EventRegister, EventSetInformation,
+ * EventWriteTransfer, EventWriteEx, EventUnregister) over the kernel-mode
+ * one, as Windows' header uses EtwRegister ... EtwWriteTransfer in a
+ * driver.  Included by TraceLoggingProvider.h when __KERNEL__ is defined,
+ * and by the headers of `etw mc -km`.
  */
-#ifndef _ETW_TRACELOGGING_H
-#define _ETW_TRACELOGGING_H
+#ifndef _ETW_PROVIDER_API_H
+#define _ETW_PROVIDER_API_H
 
 #include <linux/string.h>
 #include <linux/types.h>
@@ -27,6 +28,13 @@ typedef s32 BOOL;
 typedef LONG HRESULT;
 typedef long intptr_t;		/* 6.12's <linux/types.h> has it, 6.1's not */
 typedef PETWENABLECALLBACK PENABLECALLBACK;
+typedef u64 TRACEHANDLE;
+typedef ULONG *PULONG;
+typedef uintptr_t UINT_PTR;
+typedef uintptr_t ULONG_PTR;
+typedef const char *PCSTR;
+#define VOID	void
+#define WINAPI
 
 typedef struct _FILETIME {
 	u32 dwLowDateTime;
@@ -81,4 +89,4 @@ static inline ULONG etw_tl_win32(NTSTATUS s)
 #define EventWriteEx(h, d, f, fl, a, r, n, p) \
 	etw_tl_win32(EtwWriteEx(h, d, f, fl, a, r, n, p))
 
-#endif /* _ETW_TRACELOGGING_H */
+#endif /* _ETW_PROVIDER_API_H */
