@@ -214,6 +214,29 @@ static void etw_provider_changed(struct etw_provider *p, u32 code,
 		kfree(filter);
 }
 
+/*
+ * A registration made after its provider's enables (@a: their aggregate)
+ * starts enabled and is called back with a zero SourceId and the sessions'
+ * filters (seed 000: one from each session).
+ */
+static void etw_reg_notify_late(struct etw_reg *r, const struct etw_aggregate *a)
+{
+	struct etw_cb_filter *filter;
+
+	if (!a->enabled)
+		return;
+	filter = etw_cb_filter_combine(r->prov, 0, NULL);
+	if (IS_ERR(filter)) {
+		if (r->file)
+			etw_notify_dropped(r->file);
+		else
+			etw_kreg_dropped(r);
+		return;
+	}
+	etw_reg_notify(r, a, ETW_CONTROL_CODE_ENABLE, NULL, 0, filter, NULL);
+	kfree(filter);
+}
+
 /* Remove enables[@idx] and its callback filter. */
 static void etw_enable_remove(struct etw_provider *p, unsigned int idx)
 {
@@ -321,24 +344,10 @@ int etw_registry_register(struct etw_file *ef, struct etw_provider_register *arg
 		goto out_registered;
 	}
 
-	/*
-	 * Pre-enabled: start enabled, and call back with a zero SourceId and
-	 * the sessions' filters (seed 000: one from each session).
-	 */
+	/* Pre-enabled: start enabled, and be called back. */
 	etw_provider_aggregate(r->prov, &a);
 	etw_state_set(ef, id - 1, a.enabled, a.level, a.any, a.all);
-	if (a.enabled) {
-		struct etw_cb_filter *filter;
-
-		filter = etw_cb_filter_combine(r->prov, 0, NULL);
-		if (IS_ERR(filter)) {
-			etw_notify_dropped(ef);
-		} else {
-			etw_reg_notify(r, &a, ETW_CONTROL_CODE_ENABLE, NULL, 0,
-				       filter, NULL);
-			kfree(filter);
-		}
-	}
+	etw_reg_notify_late(r, &a);
 out_registered:
 	mutex_unlock(&etw_lock);
 
@@ -678,7 +687,6 @@ int etw_registry_info(struct etw_provider_info *arg)
  */
 int etw_registry_kernel_add(struct etw_reg *r, const guid_t *g)
 {
-	struct etw_cb_filter *filter;
 	struct etw_aggregate a;
 	unsigned int i;
 	int ret = 0;
@@ -698,16 +706,7 @@ int etw_registry_kernel_add(struct etw_reg *r, const guid_t *g)
 	list_add_tail(&r->prov_node, &r->prov->regs);
 	r->prov->nr_kernel++;
 	etw_provider_aggregate(r->prov, &a);
-	if (a.enabled) {
-		filter = etw_cb_filter_combine(r->prov, 0, NULL);
-		if (IS_ERR(filter)) {
-			etw_kreg_dropped(r);
-		} else {
-			etw_reg_notify(r, &a, ETW_CONTROL_CODE_ENABLE, NULL, 0,
-				       filter, NULL);
-			kfree(filter);
-		}
-	}
+	etw_reg_notify_late(r, &a);
 out:
 	mutex_unlock(&etw_lock);
 	return ret;
