@@ -73,11 +73,16 @@ void etw_kp_lanes_nmi_lost(struct klog_session *k)
 	this_cpu_inc(*kp->nmi_lost);
 }
 
-/* FLUSH, FlushTimer, stop (@final: the session's last buffer). */
+/*
+ * FLUSH, FlushTimer, stop (@final: the session's last buffer).  The
+ * FlushTimer's flush holds no etw_lock: the lanes may be new.
+ */
 void etw_kp_lanes_flush(struct etw_session *s, bool final)
 {
-	if (s->kp)
-		klog_lanes_flush(&s->kp->k, final);
+	struct klog_session *k = etw_kp_lanes_of(s);
+
+	if (k)
+		klog_lanes_flush(k, final);
 }
 
 /* After the last flush: the lanes' empty buffers back to the pool. */
@@ -100,9 +105,11 @@ void etw_kp_lanes_destroy(struct etw_session *s)
 	s->kp = NULL;
 }
 
+/* Any time (QUERY): the lanes may be new, as for a flush. */
 u64 etw_kp_lanes_lost(struct etw_session *s)
 {
-	struct etw_kp_lanes *kp = s->kp;
+	/* Pairs with etw_kp_lanes_get()'s release. */
+	struct etw_kp_lanes *kp = smp_load_acquire(&s->kp);
 	unsigned int cpu;
 	u64 lost;
 
