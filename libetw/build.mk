@@ -341,7 +341,7 @@ unit: $(UNIT_BINS)
 $(KSRC)/.stamp:
 	@scripts/setup.sh $(BUILD)
 
-install: lib tools
+install: lib tools kprov-headers-install
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/etw/linux \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(UDEVDIR) $(DESTDIR)$(UNITDIR)
@@ -364,9 +364,6 @@ install: lib tools
 	install -d $(DESTDIR)$(WPPDIR) $(DESTDIR)$(LIBDIR)/cmake/EtwWpp
 	install -m 0644 tools/wpp/defaultwpp.ini tools/wpp/rules/wpp.mk $(DESTDIR)$(WPPDIR)/
 	install -m 0644 tools/wpp/rules/EtwWppConfig.cmake $(DESTDIR)$(LIBDIR)/cmake/EtwWpp/
-	install -D -m 0644 module/include/etw/kernel.h $(DESTDIR)$(KPROV_DIR)/include/etw/kernel.h
-	install -D -m 0644 module/include/etw/provider_api.h $(DESTDIR)$(KPROV_DIR)/include/etw/provider_api.h
-	install -D -m 0644 libetw/include/TraceLoggingProvider.h $(DESTDIR)$(KPROV_DIR)/include/TraceLoggingProvider.h
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libetw.so* $(DESTDIR)$(LIBDIR)/libetw.a \

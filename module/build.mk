@@ -35,17 +35,23 @@ modules-%: $(KMOD_TOOL)
 	$(call kmod_build,/usr/src/linux-headers-$*)
 
 # What other modules build against (Documentation/kernel-providers.rst):
-# <etw/kernel.h> under $(KPROV_DIR)/include, etw.ko's Module.symvers under
+# the headers under $(KPROV_INCDIR) (<etw/kernel.h>, <etw/provider_api.h>,
+# <TraceLoggingProvider.h>), etw.ko's Module.symvers under
 # $(KPROV_DIR)/<release>/.
+KPROV_INCDIR	?= $(INCLUDEDIR)/etw/kernel
 KPROV_DIR	?= $(PREFIX)/src/etw
 
-modules_install: module
+kprov-headers-install:
+	install -D -m 0644 module/include/etw/kernel.h $(DESTDIR)$(KPROV_INCDIR)/etw/kernel.h
+	install -D -m 0644 module/include/etw/provider_api.h $(DESTDIR)$(KPROV_INCDIR)/etw/provider_api.h
+	install -D -m 0644 libetw/include/TraceLoggingProvider.h $(DESTDIR)$(KPROV_INCDIR)/TraceLoggingProvider.h
+
+modules_install: module kprov-headers-install
 	$(MAKE) -C $(KDIR) M=$(abspath $(call kmod_dir,$(KDIR))) INSTALL_MOD_DIR=updates modules_install
-	install -D -m 0644 module/include/etw/kernel.h $(DESTDIR)$(KPROV_DIR)/include/etw/kernel.h
-	install -D -m 0644 module/include/etw/provider_api.h $(DESTDIR)$(KPROV_DIR)/include/etw/provider_api.h
-	install -D -m 0644 libetw/include/TraceLoggingProvider.h $(DESTDIR)$(KPROV_DIR)/include/TraceLoggingProvider.h
 	install -D -m 0644 $(call kmod_dir,$(KDIR))/Module.symvers \
 		$(DESTDIR)$(KPROV_DIR)/$(KREL)/Module.symvers
+
+.PHONY: kprov-headers-install
 
 # The module's sources as DKMS takes them (/usr/src/etw-<version>, with
 # dkms.conf), for `dkms install etw/<version>` and the etw-dkms package.

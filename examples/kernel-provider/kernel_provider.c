@@ -4,7 +4,7 @@
  * it registers in its init, writes an event from a timer (softirq
  * context) while a session enables it, and unregisters in its exit.
  *
- *	make ETW=/usr/local/src/etw		(see Makefile)
+ *	make					(see Makefile)
  *	insmod etw_example_provider.ko		(after etw.ko)
  *	etw start demo -o demo.etl
  *	etw enable demo '{4d1f2a0c-8c55-4b8e-9c1e-3f1a6b2d7e01}' -l 4
