@@ -28,6 +28,10 @@ typedef u64 ULONGLONG;
 typedef void *PVOID;
 typedef u16 WCHAR;			/* UTF-16: u"..." literals */
 typedef const WCHAR *PCWSTR;
+/* A WCHAR string literal, as <windows.h> spells it for generated headers. */
+#ifndef LIBETW_WIDE
+#define LIBETW_WIDE(quote)	u##quote
+#endif
 
 #ifndef TRUE
 #define TRUE	1
