@@ -215,6 +215,9 @@ $(BUILD)/tests/manifest_tool $(BUILD)/tests/mof_schema: $(BUILD)/bin/etw
 $(BUILD)/tests/manifest_tool: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/mof_schema $(BUILD)/tests/mof_schema_asan: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/mof_schema $(BUILD)/tests/mof_schema_asan: libetw/tests/tdh_consumer.h
+# etw autologger's files, commands and units, with this build's etw.
+$(BUILD)/tests/autologger_config: $(BUILD)/bin/etw
+$(BUILD)/tests/autologger_config: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 # etw eventlog against a journald the test starts (systemd's own parts).
 $(BUILD)/tests/eventlog_journal: $(BUILD)/bin/etw libetw/tests/etl_test.h
 $(BUILD)/tests/eventlog_journal: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
@@ -341,6 +344,9 @@ unit: $(UNIT_BINS)
 $(KSRC)/.stamp:
 	@scripts/setup.sh $(BUILD)
 
+# The units of systemd/, with the installed etw in them.
+SYSTEMD_UNITS	:= $(notdir $(basename $(wildcard systemd/*.service.in)))
+
 install: lib tools kprov-headers-install
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/etw/linux \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -359,8 +365,9 @@ install: lib tools kprov-headers-install
 	install -m 0755 $(ETW_TOOL) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 udev/60-etw.rules $(DESTDIR)$(UDEVDIR)/
-	sed 's|@BINDIR@|$(BINDIR)|' systemd/etw-eventlog.service.in > \
-		$(DESTDIR)$(UNITDIR)/etw-eventlog.service
+	for u in $(SYSTEMD_UNITS); do \
+		sed 's|@BINDIR@|$(BINDIR)|' systemd/$$u.in > $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
 	install -d $(DESTDIR)$(WPPDIR) $(DESTDIR)$(LIBDIR)/cmake/EtwWpp
 	install -m 0644 tools/wpp/defaultwpp.ini tools/wpp/rules/wpp.mk $(DESTDIR)$(WPPDIR)/
 	install -m 0644 tools/wpp/rules/EtwWppConfig.cmake $(DESTDIR)$(LIBDIR)/cmake/EtwWpp/
@@ -370,7 +377,8 @@ uninstall:
 		$(DESTDIR)$(PKGCONFIGDIR)/libetw.pc $(DESTDIR)$(BINDIR)/etw \
 		$(DESTDIR)$(PKGCONFIGDIR)/libetw-windows.pc $(DESTDIR)$(LIBDIR)/libetw_wmain.a \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES))) \
-		$(DESTDIR)$(UDEVDIR)/60-etw.rules $(DESTDIR)$(UNITDIR)/etw-eventlog.service
+		$(DESTDIR)$(UDEVDIR)/60-etw.rules \
+		$(addprefix $(DESTDIR)$(UNITDIR)/,$(SYSTEMD_UNITS))
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/etw $(DESTDIR)$(WPPDIR) $(DESTDIR)$(LIBDIR)/cmake/EtwWpp \
 		$(DESTDIR)$(KPROV_DIR)
 

@@ -11,6 +11,7 @@
 #   wpp/     etw wpp, the software trace preprocessor: configuration,
 #            source scanner, format texts, the .tmh and TMF writers, and
 #            the default configuration (defaultwpp.ini, built in)
+#   autologger/  etw autologger: the boot sessions' files, Status, FileCounter
 
 TOOL_SRCS	:= $(wildcard tools/*.c tools/*/*.c)
 TOOL_OBJS	:= $(TOOL_SRCS:%.c=$(BUILD)/%.o)

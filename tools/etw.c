@@ -26,6 +26,7 @@ static const struct etw_cmd commands[] = {
 	{ "guid", "print the GUID Windows derives from a provider name", cmd_guid },
 	{ "manifest", "install, uninstall, list or check event manifests", cmd_manifest },
 	{ "eventlog", "the Event Log's channels in the systemd journal (a service)", cmd_eventlog },
+	{ "autologger", "sessions started at boot (Windows' AutoLogger)", cmd_autologger },
 	{ "mof", "install, uninstall, list or check classic providers' MOF schemas", cmd_mof },
 	{ "mc", "generate the C header of a manifest, as mc.exe -um", cmd_mc },
 	{ "wpp", "generate the .tmh and TMF files of WPP-traced sources, as tracewpp", cmd_wpp },

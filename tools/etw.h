@@ -30,6 +30,7 @@ int cmd_report(int argc, char **argv);
 int cmd_guid(int argc, char **argv);
 int cmd_manifest(int argc, char **argv);
 int cmd_mof(int argc, char **argv);
+int cmd_autologger(int argc, char **argv);
 int cmd_eventlog(int argc, char **argv);
 int cmd_mc(int argc, char **argv);
 int cmd_wpp(int argc, char **argv);
