@@ -310,6 +310,8 @@ long etw_file_ioctl_generic(struct etw_file *ef, unsigned int cmd,
 void etw_file_put(struct etw_file *ef);
 int etw_dev_init(void);
 void etw_dev_exit(void);
+/* The session of the autologger parameter, if any (global_logger.c). */
+int etw_global_logger_start(void);
 
 /* state.c: per-file enable state page */
 int etw_state_alloc(struct etw_file *ef);

@@ -15,7 +15,14 @@ static int __init etw_init(void)
 {
 	int ret = etw_clock_init();
 
-	return ret ? ret : etw_dev_init();
+	if (ret)
+		return ret;
+	ret = etw_dev_init();
+	if (ret)
+		return ret;
+	/* A bad autologger parameter is logged; the module loads without it. */
+	etw_global_logger_start();
+	return 0;
 }
 
 static void __exit etw_exit(void)

@@ -53,6 +53,12 @@ need /usr/share/man/man1/etw.1
 need /lib/systemd/system/etw-eventlog.service
 grep -q '^ExecStart=/usr/bin/etw eventlog run$' "$dest/lib/systemd/system/etw-eventlog.service" ||
 	{ echo "install-test: etw-eventlog.service does not run /usr/bin/etw"; fail=1; }
+need /lib/systemd/system/etw-autologger.service
+need /lib/systemd/system/etw-autologger-flush.service
+grep -q '^ExecStart=/usr/bin/etw autologger start --early$' "$dest/lib/systemd/system/etw-autologger.service" ||
+	{ echo "install-test: etw-autologger.service does not run /usr/bin/etw"; fail=1; }
+grep -q '^ExecStart=/usr/bin/etw autologger flush$' "$dest/lib/systemd/system/etw-autologger-flush.service" ||
+	{ echo "install-test: etw-autologger-flush.service does not run /usr/bin/etw"; fail=1; }
 # Every subcommand etw --help lists has its page.
 for cmd in $("$build/bin/etw" --help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
 	need "/usr/share/man/man1/etw-$cmd.1"

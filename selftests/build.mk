@@ -76,6 +76,7 @@ stage: lib tools selftests examples scripts/vm/demo.sh
 	@mkdir -p $(STAGE)/lib/systemd
 	@cp /lib/systemd/systemd-journald $(STAGE)/lib/systemd/
 	@cp /usr/bin/journalctl $(STAGE)/usr/bin/
+	@cp -a selftests/etw/boot $(STAGE)/usr/share/etw/boot
 
 .PHONY: stage
 

@@ -103,12 +103,42 @@ else
 fi
 export ETW_MODULE=/lib/modules/etw.ko ETW_MODULE_ARGS="${koargs:-}"
 
+# A selftest's boot (selftests/etw/boot/TEST/): what a boot would do
+# before it, done again just before it: etw.ko loaded anew (with the
+# parameters of its etwko file too), its autologger.d in /etc/etw and
+# `etw autologger start --early` run, as etw-autologger.service does;
+# after the test the sessions stop and the files go.
+boot() {
+	b=/usr/share/etw/boot/$1
+	[ -d "$b" ] || return 0
+	rmmod etw 2>/dev/null
+	# shellcheck disable=SC2046 # one word per parameter
+	insmod /lib/modules/etw.ko ${koargs:-} $(cat "$b/etwko" 2>/dev/null) ||
+		echo "ETW-VM: boot of $1: module load failed"
+	mkdir -p /run /etc/etw
+	grep -q " /run " /proc/mounts || mount -t tmpfs tmpfs /run
+	if [ -d "$b/autologger.d" ]; then
+		cp -a "$b/autologger.d" /etc/etw/
+		etw autologger start --early > "/tmp/boot-$1.log" 2>&1
+		echo "ETW-VM: boot of $1: etw autologger start: $?"
+	fi
+}
+unboot() {
+	[ -d "/usr/share/etw/boot/$1" ] || return 0
+	etw autologger stop > /dev/null 2>&1
+	rm -rf /etc/etw/autologger.d /run/etw
+	rmmod etw 2>/dev/null
+	insmod /lib/modules/etw.ko ${koargs:-} || echo "ETW-VM: module load failed"
+}
+
 case "$mode" in
 test)
 	for t in $tests; do
+		boot "$t"
 		echo "ETW-TEST-BEGIN $t"
 		cd /tmp && timeout "${ETW_TEST_TIMEOUT:-300}" "/selftests/$t"
 		echo "ETW-TEST-END $t $?"
+		unboot "$t"
 	done
 	;;
 demo)

@@ -206,6 +206,42 @@ static int final_file(const struct al_config *c, char *out, size_t size)
 	return 0;
 }
 
+static bool has_logger(unsigned int id);
+
+/*
+ * A session of that name runs without a logger: the Global Logger etw.ko
+ * started at load (its autologger parameter), its buffers in memory.
+ * Claim it: a logger writes them, and all that follows, to the file.
+ */
+static ULONG claim(const struct al_config *c, struct props *b, const struct al_status *st,
+		   CONTROLTRACE_ID *h)
+{
+	struct etw_logger_args la = { 0 };
+	struct etw_session_info info;
+	struct props q;
+	pid_t pid;
+	int ret, fd;
+
+	fd = ctl_open("autologger");
+	if (fd < 0)
+		return ERROR_ALREADY_EXISTS;
+	ret = ctl_query(fd, c->name, ETW_CONTROL_QUERY, &info);
+	close(fd);
+	if (ret || !running(c->name, &q) || !*st->file ||
+	    !(info.log_file_mode & (ETW_MODE_FILE_SEQUENTIAL | ETW_MODE_FILE_CIRCULAR)) ||
+	    has_logger(info.logger_id))
+		return ERROR_ALREADY_EXISTS;
+	la.logger_id = info.logger_id;
+	la.path = st->file;
+	la.max_file_size = b->p.MaximumFileSize;
+	ret = etw_logger_spawn(&la, &pid);
+	if (ret)
+		return ret == -EBUSY ? ERROR_ALREADY_EXISTS : ERROR_PATH_NOT_FOUND;
+	*h = q.p.Wnode.HistoricalContext;
+	printf("%s: claimed the session etw.ko started\n", c->name);
+	return ERROR_SUCCESS;
+}
+
 /* Start one AutoLogger: StartTrace, then EnableTraceEx2 per provider. */
 static int start_one(const struct al_config *c, bool early)
 {
@@ -248,6 +284,8 @@ static int start_one(const struct al_config *c, bool early)
 		snprintf(b.file, sizeof(b.file), "%s", st.file);
 	}
 	err = StartTraceA(&h, c->name, &b.p);
+	if (err == ERROR_ALREADY_EXISTS)
+		err = claim(c, &b, &st, &h);
 	st.status = err;
 	if (!err) {
 		for (i = 0; i < c->nprov; i++) {
@@ -401,33 +439,96 @@ static bool kill_wait(pid_t pid)
 	return gone(pid);
 }
 
-/* The supervisor of a logger writer: its parent, if that is `etw logger`. */
-static pid_t supervisor_of(pid_t writer)
+/* The parent of @pid, if it runs `etw logger --id @want`; else -1. */
+static pid_t logger_parent(pid_t pid, const char *want)
 {
-	char path[64], buf[256], *p;
+	char path[64], buf[512], *p;
+	const char *a[4];
+	size_t n, i;
 	int ppid = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)writer);
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
 	f = fopen(path, "r");
 	if (!f)
-		return 0;
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	a[0] = buf;
+	for (i = 1; i < 4; i++)
+		a[i] = a[i - 1] + strlen(a[i - 1]) + (a[i - 1] < buf + n);
+	if (strcmp(a[1], "logger") || strcmp(a[2], "--id") || strcmp(a[3], want) || gone(pid))
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
 	p = fgets(buf, sizeof(buf), f);
 	fclose(f);
 	p = p ? strrchr(buf, ')') : NULL;
-	if (!p || sscanf(p + 2, "%*c %d", &ppid) != 1 || ppid <= 1)
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", ppid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	memset(buf, 0, sizeof(buf));
-	if (!fread(buf, 1, sizeof(buf) - 1, f))
-		ppid = 0;
-	fclose(f);
-	/* argv[1] is "logger" */
-	p = buf + strlen(buf) + 1;
-	return ppid && !strcmp(p, "logger") ? ppid : 0;
+	if (!p || sscanf(p + 2, "%*c %d", &ppid) != 1)
+		return -1;
+	return ppid;
+}
+
+static bool has_logger(unsigned int id)
+{
+	char want[16];
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	snprintf(want, sizeof(want), "%u", id);
+	d = opendir("/proc");
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		pid_t pid = atoi(de->d_name);
+
+		found = pid > 0 && logger_parent(pid, want) >= 0;
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * End the loggers of session @id (`etw logger --id ID`: a supervisor and
+ * its writer), the supervisor first so that it starts no writer again;
+ * true when none is left.
+ */
+static bool end_loggers(unsigned int id)
+{
+	pid_t pids[16], parents[16];
+	char want[16];
+	struct dirent *de;
+	int pass, n, i, j;
+	DIR *d;
+
+	snprintf(want, sizeof(want), "%u", id);
+	for (pass = 0; pass < 10; pass++) {
+		d = opendir("/proc");
+		if (!d)
+			return false;
+		n = 0;
+		while ((de = readdir(d)) && n < 16) {
+			pid_t pid = atoi(de->d_name);
+
+			if (pid > 0 && pid != getpid() && (parents[n] = logger_parent(pid, want)) >= 0)
+				pids[n++] = pid;
+		}
+		closedir(d);
+		if (!n)
+			return true;
+		/* Those whose parent is no logger of the session: the supervisors. */
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < n && pids[j] != parents[i]; j++)
+				;
+			if (j == n)
+				kill_wait(pids[i]);
+		}
+	}
+	return false;
 }
 
 /*
@@ -441,9 +542,10 @@ static int flush_one(const char *name)
 	struct al_config c;
 	struct al_status st;
 	struct etw_logger_args la = { 0 };
+	struct etw_session_info info;
 	char dst[PATH_MAX];
 	struct props b;
-	pid_t writer, sup, pid;
+	pid_t pid;
 	int ret, i, fd;
 
 	if (al_status_read(name, &st) || !*st.target)
@@ -460,30 +562,22 @@ static int flush_one(const char *name)
 					 dst, strerror(-ret));
 		goto moved;
 	}
-	writer = (pid_t)(uintptr_t)b.p.LoggerThreadId;
-	sup = writer > 0 ? supervisor_of(writer) : 0;
-	if (writer <= 0)
-		return etw_error("autologger: %s: no logger writes %s", name, st.file);
-	if ((sup && !kill_wait(sup)) || !kill_wait(writer))
-		return etw_error("autologger: %s: its logger (pid %d) does not end", name, (int)writer);
+	fd = ctl_open("autologger");
+	if (fd < 0)
+		return 1;
+	ret = ctl_query(fd, name, ETW_CONTROL_QUERY, &info);
+	close(fd);
+	if (ret)
+		return ctl_fail("autologger", name, ret);
+	if (!end_loggers(info.logger_id))
+		return etw_error("autologger: %s: its logger does not end", name);
 	ret = move_file(st.file, dst);
 	if (ret) {
 		etw_error("autologger: %s: moving %s to %s: %s; it goes on in %s", name,
 			  st.file, dst, strerror(-ret), st.file);
 		snprintf(dst, sizeof(dst), "%s", st.file);
 	}
-	fd = ctl_open("autologger");
-	if (fd < 0)
-		return 1;
-	{
-		struct etw_session_info info;
-
-		ret = ctl_query(fd, name, ETW_CONTROL_QUERY, &info);
-		close(fd);
-		if (ret)
-			return ctl_fail("autologger", name, ret);
-		la.logger_id = info.logger_id;
-	}
+	la.logger_id = info.logger_id;
 	la.path = dst;
 	la.resume = 1;
 	la.max_file_size = b.p.MaximumFileSize;
