@@ -6,7 +6,8 @@
  * logger; the provider registers later and finds itself enabled; its
  * events wait in the session's memory; `etw autologger start`, for an
  * AutoLogger file of the same name, claims the session and writes them,
- * and those that follow, to the file's FileName.
+ * and those that follow, to the file's FileName.  A parameter that does
+ * not parse is logged and the module loads without the session.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,59 +15,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <windows.h>
-#include <evntrace.h>
-#include <evntprov.h>
-#include <etw_etl.h>
-
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
+#include "boot_session.h"
 
 #define NAME		"EtwGlobal"
 #define FILE_NAME	"/mnt/disk/etw/" NAME ".etl"
 #define EVENTS		400
 
-struct props {
-	EVENT_TRACE_PROPERTIES p;
-	char logger[256];
-	char file[1024];
-};
-
-static ULONG control(const char *name, struct props *b, ULONG code)
-{
-	memset(b, 0, sizeof(*b));
-	b->p.Wnode.BufferSize = sizeof(*b);
-	b->p.LoggerNameOffset = offsetof(struct props, logger);
-	b->p.LogFileNameOffset = offsetof(struct props, file);
-	return ControlTraceA(0, name, &b->p, code);
-}
-
-static void write_events(REGHANDLE reg, int from, int to)
-{
-	EVENT_DESCRIPTOR d = { .Level = 4, .Keyword = 0x10 };
-	EVENT_DATA_DESCRIPTOR data;
-	ULONG v;
-	int i;
-
-	for (i = from; i < to; i++) {
-		d.Id = i;
-		v = i;
-		EventDataDescCreate(&data, &v, sizeof(v));
-		EventWrite(reg, &d, 1, &data);
-	}
-}
-
 TEST(module_session_buffers_until_the_service_claims_it)
 {
 	static unsigned char ids[EVENTS];
-	struct etw_etl_event ev;
-	struct etw_etl *etl;
+	unsigned int i, lost = ~0u;
 	struct props b;
 	REGHANDLE reg;
-	unsigned int i;
 	GUID guid;
 	FILE *f;
-	long n = 0;
 
 	close(etw_open_or_skip(_metadata));
 	etw_test_guid((__u8 *)&guid, 0xac);
@@ -104,22 +68,34 @@ TEST(module_session_buffers_until_the_service_claims_it)
 	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND, control(NAME, &b, EVENT_TRACE_CONTROL_QUERY));
 
 	/* Every event, written before the claim and after, once. */
-	ASSERT_EQ(0, etw_etl_open(FILE_NAME, &etl, NULL));
-	EXPECT_EQ(0, etw_etl_get_header(etl)->events_lost);
-	while (etw_etl_next(etl, &ev) == 1) {
-		if (ev.kind != ETW_ETL_KIND_EVENT || memcmp(&ev.provider, &guid, 16))
-			continue;
-		n++;
-		if (ev.id < EVENTS)
-			ids[ev.id]++;
-	}
-	etw_etl_close(etl);
-	EXPECT_EQ(EVENTS, n);
+	EXPECT_EQ(EVENTS, count_events(FILE_NAME, &guid, ids, EVENTS, &lost));
+	EXPECT_EQ(0, lost);
 	for (i = 0; i < EVENTS; i++)
 		if (ids[i] != 1) {
 			EXPECT_EQ(1, ids[i]) TH_LOG("event %u", i);
 			break;
 		}
+}
+
+/* A parameter that does not parse is logged; the module loads without it. */
+TEST(a_bad_parameter_is_logged_and_the_module_loads)
+{
+	const char *ko = getenv("ETW_MODULE");
+	const char *args = getenv("ETW_MODULE_ARGS");
+	char cmd[512];
+	struct props b;
+
+	close(etw_open_or_skip(_metadata));
+	ASSERT_NE(NULL, ko);
+	/* The first test stopped the module's session: nothing holds it. */
+	snprintf(cmd, sizeof(cmd), "rmmod etw && insmod %s %s autologger=EtwBad:not-a-guid:4",
+		 ko, args ? args : "");
+	ASSERT_EQ(0, system(cmd));
+	EXPECT_EQ(0, system("dmesg | grep -q 'etw: autologger=EtwBad:not-a-guid:4: not NAME:GUID'"));
+	EXPECT_EQ(0, access(ETW_DEV, F_OK));
+	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND, control("EtwBad", &b, EVENT_TRACE_CONTROL_QUERY));
+	snprintf(cmd, sizeof(cmd), "rmmod etw && insmod %s %s", ko, args ? args : "");
+	ASSERT_EQ(0, system(cmd));
 }
 
 TEST_HARNESS_MAIN
