@@ -5,7 +5,9 @@
  * values that clash) and the value, as Windows checks the key; start
  * writes each session's Status (the Win32 code of StartTrace), a file it
  * cannot read gets ERROR_INVALID_DATA and the others still start;
- * FileMax numbers the files in turn; remove; the units pass
+ * FileMax numbers the files in turn; flush moves a file left in the run
+ * folder to its (numbered) FileName, across file systems too; remove;
+ * the units pass
  * systemd-analyze verify.  Runs this build's etw in a folder of its own.
  */
 #include <stdarg.h>
@@ -250,20 +252,67 @@ TEST_F(al, start_writes_each_sessions_status)
 	/* --early: a file not under /run waits in the run folder. */
 	EXPECT_EQ(1, run("%s autologger start --early Off", self->etw));
 	snprintf(path, sizeof(path), "%s/run/Off.status", self->dir);
-	snprintf(out, sizeof(out), "Status=50\nFileName=%s/run/Off.etl\nTarget=/var/log/etw/Off.etl\n",
-		 self->dir);
+	snprintf(out, sizeof(out), "Status=50\nFileName=%s/run/Off.etl\n", self->dir);
 	EXPECT_STREQ(out, slurp(path));
+	/* It did not start: flush has nothing to move. */
+	EXPECT_EQ(0, run("%s autologger flush", self->etw)) TH_LOG("%s", out);
+	EXPECT_STREQ("", out);
 	ASSERT_EQ(0, run("%s autologger list", self->etw));
 	EXPECT_NE(NULL, strstr(out, "Good                     1     50      no       /nonexistent-etw/good.etl\n"))
 		TH_LOG("%s", out);
 	ASSERT_EQ(0, run("%s autologger show Off", self->etw));
 	EXPECT_NE(NULL, strstr(out, "# Status=50 ERROR_NOT_SUPPORTED\n")) TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, "Off.etl, until flush; then /var/log/etw/Off.etl\n# not running\n"))
-		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "run/Off.etl\n# not running\n")) TH_LOG("%s", out);
 	/* Nothing runs: stop and flush of every session have nothing to do. */
 	EXPECT_EQ(0, run("%s autologger stop", self->etw)) TH_LOG("%s", out);
 	EXPECT_EQ(1, run("%s autologger stop Good", self->etw));
 	EXPECT_NE(NULL, strstr(out, "Good: ERROR_NOT_SUPPORTED (50)")) TH_LOG("%s", out);
+}
+
+TEST_F(al, flush_moves_a_file_left_in_run_to_its_file_name)
+{
+	char path[128], text[512];
+	FILE *f;
+
+	snprintf(text, sizeof(text), "Start=1\nGuid={11111111-2222-3333-4444-555555555555}\n"
+		 "FileName=%s/var/log/M.etl\nFileMax=2\n", self->dir);
+	put(self->dir, "M", text);
+	/* What start --early leaves when the session stopped before /var came. */
+	ASSERT_EQ(0, run("mkdir -p %s/run && printf 'ETL bytes' > %s/run/M.etl",
+			 self->dir, self->dir));
+	snprintf(path, sizeof(path), "%s/run/M.status", self->dir);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fprintf(f, "Status=0\nFileName=%s/run/M.etl\nTarget=%s/var/log/M.etl\n",
+		self->dir, self->dir);
+	fclose(f);
+	ASSERT_EQ(0, run("%s autologger flush", self->etw)) TH_LOG("%s", out);
+	snprintf(text, sizeof(text), "M: %s/var/log/M.etl.0001\n", self->dir);
+	EXPECT_STREQ(text, out);
+	snprintf(text, sizeof(text), "%s/var/log/M.etl.0001", self->dir);
+	EXPECT_STREQ("ETL bytes", slurp(text));
+	snprintf(text, sizeof(text), "%s/run/M.etl", self->dir);
+	EXPECT_NE(0, access(text, F_OK));
+	snprintf(text, sizeof(text), "Status=0\nFileName=%s/var/log/M.etl.0001\n", self->dir);
+	EXPECT_STREQ(text, slurp(path));
+	/* Moved: a second flush has nothing to do. */
+	ASSERT_EQ(0, run("%s autologger flush M", self->etw));
+	EXPECT_STREQ("", out);
+	/* Across file systems (/dev/shm is a tmpfs): copied, then removed. */
+	snprintf(text, sizeof(text), "Start=1\nGuid={11111111-2222-3333-4444-555555555555}\n"
+		 "FileName=%s/var/log/S.etl\n", self->dir);
+	put(self->dir, "S", text);
+	ASSERT_EQ(0, run("printf 'more bytes' > /dev/shm/etw-al-S.etl"));
+	snprintf(path, sizeof(path), "%s/run/S.status", self->dir);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fprintf(f, "Status=0\nFileName=/dev/shm/etw-al-S.etl\nTarget=%s/var/log/S.etl\n", self->dir);
+	fclose(f);
+	ASSERT_EQ(0, run("%s autologger flush S", self->etw)) TH_LOG("%s", out);
+	snprintf(text, sizeof(text), "%s/var/log/S.etl", self->dir);
+	EXPECT_STREQ("more bytes", slurp(text));
+	EXPECT_NE(0, access("/dev/shm/etw-al-S.etl", F_OK));
+	unlink("/dev/shm/etw-al-S.etl");
 }
 
 TEST_F(al, remove_deletes_the_file_and_its_status)

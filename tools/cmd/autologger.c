@@ -287,6 +287,8 @@ static int start_one(const struct al_config *c, bool early)
 	if (err == ERROR_ALREADY_EXISTS)
 		err = claim(c, &b, &st, &h);
 	st.status = err;
+	if (err)
+		st.target[0] = '\0';	/* nothing for flush to move */
 	if (!err) {
 		for (i = 0; i < c->nprov; i++) {
 			const struct al_provider *p = &c->prov[i];
