@@ -112,7 +112,7 @@ boot() {
 	b=/usr/share/etw/boot/$1
 	[ -d "$b" ] || return 0
 	rmmod etw 2>/dev/null
-	# shellcheck disable=SC2046 # one word per parameter
+	# shellcheck disable=SC2046,SC2086 # one word per parameter
 	insmod /lib/modules/etw.ko ${koargs:-} $(cat "$b/etwko" 2>/dev/null) ||
 		echo "ETW-VM: boot of $1: module load failed"
 	mkdir -p /run /etc/etw
@@ -126,8 +126,12 @@ boot() {
 unboot() {
 	[ -d "/usr/share/etw/boot/$1" ] || return 0
 	etw autologger stop > /dev/null 2>&1
+	# A Global Logger no AutoLogger file claimed.
+	g=$(sed -n 's/.*autologger=\([^:]*\):.*/\1/p' "/usr/share/etw/boot/$1/etwko" 2>/dev/null)
+	[ -n "$g" ] && etw stop "$g" > /dev/null 2>&1
 	rm -rf /etc/etw/autologger.d /run/etw
 	rmmod etw 2>/dev/null
+	# shellcheck disable=SC2086 # one word per parameter
 	insmod /lib/modules/etw.ko ${koargs:-} || echo "ETW-VM: module load failed"
 }
 
