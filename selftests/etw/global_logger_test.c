@@ -17,6 +17,7 @@
 
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
+#include "etw_kmod.h"
 #include "boot_session.h"
 
 #define NAME		"EtwGlobal"
@@ -77,25 +78,39 @@ TEST(module_session_buffers_until_the_service_claims_it)
 		}
 }
 
+/* Unload, waiting for the last logger of the first test to exit. */
+static int unload(void)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < 100; i++) {
+		ret = etw_module_unload();
+		if (ret != -EAGAIN && ret != -EBUSY)
+			break;
+		usleep(50000);
+	}
+	return ret;
+}
+
 /* A parameter that does not parse is logged; the module loads without it. */
 TEST(a_bad_parameter_is_logged_and_the_module_loads)
 {
 	const char *ko = getenv("ETW_MODULE");
 	const char *args = getenv("ETW_MODULE_ARGS");
-	char cmd[512];
+	char bad[512];
 	struct props b;
 
 	close(etw_open_or_skip(_metadata));
 	ASSERT_NE(NULL, ko);
 	/* The first test stopped the module's session: nothing holds it. */
-	snprintf(cmd, sizeof(cmd), "rmmod etw && insmod %s %s autologger=EtwBad:not-a-guid:4",
-		 ko, args ? args : "");
-	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, unload());
+	snprintf(bad, sizeof(bad), "%s autologger=EtwBad:not-a-guid:4", args ? args : "");
+	ASSERT_EQ(0, etw_module_load_args(ko, bad));
 	EXPECT_EQ(0, system("dmesg | grep -q 'etw: autologger=EtwBad:not-a-guid:4: not NAME:GUID'"));
 	EXPECT_EQ(0, access(ETW_DEV, F_OK));
 	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND, control("EtwBad", &b, EVENT_TRACE_CONTROL_QUERY));
-	snprintf(cmd, sizeof(cmd), "rmmod etw && insmod %s %s", ko, args ? args : "");
-	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, unload());
+	ASSERT_EQ(0, etw_module_load(ko));
 }
 
 TEST_HARNESS_MAIN
