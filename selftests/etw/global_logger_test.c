@@ -98,7 +98,6 @@ TEST(a_bad_parameter_is_logged_and_the_module_loads)
 	const char *ko = getenv("ETW_MODULE");
 	const char *args = getenv("ETW_MODULE_ARGS");
 	char bad[512];
-	struct props b;
 
 	close(etw_open_or_skip(_metadata));
 	ASSERT_NE(NULL, ko);
@@ -108,7 +107,8 @@ TEST(a_bad_parameter_is_logged_and_the_module_loads)
 	ASSERT_EQ(0, etw_module_load_args(ko, bad));
 	EXPECT_EQ(0, system("dmesg | grep -q 'etw: autologger=EtwBad:not-a-guid:4: not NAME:GUID'"));
 	EXPECT_EQ(0, access(ETW_DEV, F_OK));
-	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND, control("EtwBad", &b, EVENT_TRACE_CONTROL_QUERY));
+	/* In another process: libetw keeps /dev/etw open, which holds etw.ko. */
+	EXPECT_EQ(0, system("etw list | grep -q '^0 sessions$'"));
 	ASSERT_EQ(0, unload());
 	ASSERT_EQ(0, etw_module_load(ko));
 }
