@@ -105,9 +105,13 @@ static int etw_ioctl_write(struct etw_file *ef, void *arg)
 {
 	/* The classic kinds take struct etw_trace_write: same head and size. */
 	switch (((struct etw_event_write *)arg)->kind) {
+	case ETW_WRITE_MESSAGE:
+		/* Its common case has a lane of its own; the rest, the full path. */
+		if (!etw_write_message_fast(arg))
+			return 0;
+		fallthrough;
 	case ETW_WRITE_TRACE:
 	case ETW_WRITE_INSTANCE:
-	case ETW_WRITE_MESSAGE:
 		return etw_write_classic(arg);
 	default:
 		return etw_write(ef, arg);

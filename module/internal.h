@@ -552,5 +552,9 @@ long etw_write_short_user(struct etw_file *ef, void __user *uarg);
 
 /* write_classic.c: TraceEvent, TraceEventInstance, TraceMessage */
 int etw_write_classic(struct etw_trace_write *arg);
+u32 etw_classic_sequence(struct etw_session *s);
+
+/* write_message_fast.c: TraceMessage's common case */
+int etw_write_message_fast(const struct etw_trace_write *arg);
 
 #endif /* _ETW_INTERNAL_H */

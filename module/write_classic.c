@@ -288,7 +288,8 @@ static int etw_classic_message(struct etw_trace_write *arg,
 	return 0;
 }
 
-static u32 etw_classic_sequence(struct etw_session *s)
+/* The number of a message of @s with ETW_MESSAGE_SEQUENCE. */
+u32 etw_classic_sequence(struct etw_session *s)
 {
 	if (s->info.log_file_mode & ETW_MODE_GLOBAL_SEQUENCE)
 		return atomic_inc_return(&etw_global_sequence);

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fast lane of TraceMessage (DoTraceMessage, WPP's write).
+ *
+ * Most messages are a few (PVOID, size_t) arguments of a page or less
+ * into a session whose current buffer of this CPU has room.  Such a
+ * message is: its argument descriptors read into this CPU's copy, the
+ * session, room in the buffer, the MESSAGE_TRACE_HEADER and its items
+ * written in place, the arguments copied from user memory straight into
+ * the record in one user access window, the sequence number, the commit;
+ * with preemption disabled and page faults disabled, no staging copy.
+ *
+ * Anything else, and anything that goes wrong, returns -EAGAIN with
+ * nothing written or counted (no sequence number taken): the caller then
+ * takes etw_write_classic()'s full path, which writes the same record or
+ * returns the error (a bad request, a fault, a full buffer, no session).
+ * So the lane changes how fast a message is written, never what.
+ */
+#include <linux/compat.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+
+#include "etl.h"
+#include "internal.h"
+#include "ucopy.h"
+
+/* Arguments the lane reads itself; more take the full path. */
+#define ETW_MESSAGE_FAST_ARGS	16
+
+/*
+ * This CPU's copy of the request's argument descriptors: read with
+ * preemption disabled, it lives in no stack frame (no canary, no
+ * hardened-usercopy check of a stack object).
+ */
+struct etw_message_args {
+	struct etw_data_desc d[ETW_MESSAGE_FAST_ARGS];
+};
+
+static DEFINE_PER_CPU(struct etw_message_args, etw_message_args);
+
+/* The bytes of MESSAGE_TRACE_HEADER and the items option flags @f ask for. */
+static __always_inline u32 etw_message_header_len(u32 f)
+{
+	u32 len = sizeof(struct etl_message_header);
+
+	if (f & ETW_MESSAGE_SEQUENCE)
+		len += 4;
+	if (f & ETW_MESSAGE_COMPONENTID)
+		len += 4;
+	else if (f & ETW_MESSAGE_GUID)
+		len += 16;
+	if (f & (ETW_MESSAGE_TIMESTAMP | ETW_MESSAGE_PERFORMANCE_TIMESTAMP))
+		len += 8;
+	if (f & ETW_MESSAGE_SYSTEMINFO)
+		len += 8;
+	return len;
+}
+
+/*
+ * The request's @count descriptors into this CPU's copy, and each block
+ * checked as etw_fast_copy_open() checks one of up to a page (a copy that
+ * starts in user space faults in the guard page above it): the size of
+ * the arguments, or -1 for the full path.
+ */
+static __always_inline s64 etw_message_args_read(struct etw_data_desc *d,
+						 u64 uptr, u32 count)
+{
+	const void __user *src = u64_to_user_ptr(uptr);
+	u64 total = 0;
+	u32 i;
+
+	if (!count)
+		return 0;
+	if (!user_access_begin(src, count * sizeof(*d)))
+		return -1;
+	if (etw_ucopy(d, src, count * sizeof(*d))) {
+		user_access_end();
+		return -1;
+	}
+	user_access_end();
+	for (i = 0; i < count; i++) {
+		if (d[i].size > PAGE_SIZE ||
+		    !access_ok(u64_to_user_ptr(d[i].ptr), PAGE_SIZE))
+			return -1;
+		total += d[i].size;
+	}
+	return total;
+}
+
+/*
+ * The blocks of @count checked descriptors at @dst, in one user access
+ * window (opened on the descriptor array, which was read from there):
+ * most of WPP's arguments (numbers, short strings) are 32 bytes or less.
+ */
+static __always_inline int etw_message_args_copy(u8 *dst,
+						 const struct etw_data_desc *d,
+						 u64 uptr, u32 count)
+{
+	const u8 __user *src;
+	u32 i;
+
+	if (!count)
+		return 0;
+	if (!user_access_begin(u64_to_user_ptr(uptr), count * sizeof(*d)))
+		return -EFAULT;
+	for (i = 0; i < count; i++) {
+		src = u64_to_user_ptr(d[i].ptr);
+		if (d[i].size <= 32 ?
+		    !etw_ucopy_upto32(dst, src, d[i].size) :
+		    etw_ucopy(dst, src, d[i].size)) {
+			user_access_end();
+			return -EFAULT;
+		}
+		dst += d[i].size;
+	}
+	user_access_end();
+	return 0;
+}
+
+/* What the full path refuses or treats otherwise: its checks, first. */
+static __always_inline bool etw_message_fast_request(const struct etw_trace_write *arg)
+{
+	u32 f = arg->message_flags, i, reserved = arg->reserved0;
+
+	for (i = 0; i < ARRAY_SIZE(arg->reserved); i++)
+		reserved |= arg->reserved[i];
+	return !arg->flags && !reserved && !(f & ~ETW_MESSAGE_FLAG_MASK) &&
+	       !((f & ETW_MESSAGE_GUID) && (f & ETW_MESSAGE_COMPONENTID)) &&
+	       arg->count <= ETW_MESSAGE_FAST_ARGS;
+}
+
+/**
+ * etw_write_message_fast() - TraceMessage's record, if the lane can
+ * @arg: the request, of kind %ETW_WRITE_MESSAGE, in kernel memory
+ *
+ * Return: 0 when written, -EAGAIN for etw_write_classic() (nothing
+ * written, counted or numbered).
+ */
+int etw_write_message_fast(const struct etw_trace_write *arg)
+{
+	struct etl_message_header *m;
+	struct etw_data_desc *d;
+	struct etw_session *s;
+	struct etw_buffer *b;
+	u32 f, hlen, len, seq, ids[2];
+	u64 now;
+	s64 payload;
+	u8 *p;
+	int ret = -EAGAIN;
+
+	if (!etw_message_fast_request(arg))
+		return -EAGAIN;
+	/* The pointer size of the arguments is the writer's, as in the full path. */
+	f = arg->message_flags & ~(ETW_MESSAGE_POINTER32 | ETW_MESSAGE_POINTER64);
+	f |= in_compat_syscall() ? ETW_MESSAGE_POINTER32 : ETW_MESSAGE_POINTER64;
+	hlen = etw_message_header_len(f);
+
+	rcu_read_lock();
+	preempt_disable();
+	pagefault_disable();
+	d = this_cpu_ptr(&etw_message_args)->d;
+	payload = etw_message_args_read(d, arg->data, arg->count);
+	if (payload < 0 || hlen + payload > ETW_MAX_EVENT_SIZE)
+		goto out;
+	len = hlen + payload;
+	s = etw_session_lookup_rcu(arg->logger_id);
+	if (!s || ALIGN(len, 8) > s->buffer_size - ETW_BUFFER_HEADER_SIZE)
+		goto out;
+	/* Not this_cpu_ptr(): DEBUG_PREEMPT's check of it is a call. */
+	b = raw_cpu_ptr(s->cpu)->cur;
+	if (!b || b->offset + ALIGN(len, 8) > s->buffer_size)
+		goto out;
+
+	/* The header and its items in place; nothing is the buffer's until the commit. */
+	m = (struct etl_message_header *)(b->data + b->offset);
+	m->size = len;
+	m->reserved = 0;
+	m->marker_flags = ETL_MARKER_FLAGS_MESSAGE;
+	m->message_number = arg->message_number;
+	m->option_flags = f;
+	p = (u8 *)(m + 1);
+	if (f & ETW_MESSAGE_SEQUENCE)
+		p += 4;		/* numbered once the record is whole */
+	if (f & ETW_MESSAGE_COMPONENTID) {
+		memcpy(p, arg->guid, 4);
+		p += 4;
+	} else if (f & ETW_MESSAGE_GUID) {
+		memcpy(p, arg->guid, 16);
+		p += 16;
+	}
+	if (f & (ETW_MESSAGE_TIMESTAMP | ETW_MESSAGE_PERFORMANCE_TIMESTAMP)) {
+		now = etw_clock();
+		memcpy(p, &now, sizeof(now));
+		p += 8;
+	}
+	if (f & ETW_MESSAGE_SYSTEMINFO) {
+		ids[0] = task_pid_nr(current);
+		ids[1] = task_tgid_nr(current);
+		memcpy(p, ids, sizeof(ids));
+		p += sizeof(ids);
+	}
+	if (etw_message_args_copy(p, d, arg->data, arg->count))
+		goto out;
+	if (f & ETW_MESSAGE_SEQUENCE) {
+		seq = etw_classic_sequence(s);
+		memcpy(m + 1, &seq, sizeof(seq));
+	}
+	b->offset += ALIGN(len, 8);
+	ret = 0;
+out:
+	pagefault_enable();
+	preempt_enable();
+	rcu_read_unlock();
+	return ret;
+}
