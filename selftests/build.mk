@@ -11,7 +11,7 @@ SELFTESTS_32	:= $(addprefix $(BUILD)/selftests/,device_test_32 write_test_32 wri
 		     enable_property_test_32 traits_test_32 notify_test_32 \
 		     consumer_test_32 writer_test_32)
 # The classic write kinds: FULL_HEADER32, INSTANCE32, POINTER32 messages.
-SELFTESTS_32	+= $(BUILD)/selftests/trace_write_test_32
+SELFTESTS_32	+= $(BUILD)/selftests/trace_write_test_32 $(BUILD)/selftests/message_fast_test_32
 # The fuzzer (compat ioctls).
 SELFTESTS_32	+= $(BUILD)/selftests/fuzz_test_32
 SELFTEST_HDRS	:= $(wildcard selftests/etw/*.h) uapi/linux/etw.h
