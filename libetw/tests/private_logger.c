@@ -574,6 +574,46 @@ TEST_F(priv, a_child_of_fork_has_none_of_the_loggers)
 	EXPECT_EQ(0, memcmp(rec[1].data, "after", 6));
 }
 
+/* Argument @i of the list below: the byte bytes[i]. */
+static const __u8 bytes[160] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+				 [128] = 129, [129] = 130 };
+#define ARG(i)		&bytes[i], (size_t)1
+#define ARGS8(i)	ARG(i), ARG(i + 1), ARG(i + 2), ARG(i + 3), ARG(i + 4), \
+			ARG(i + 5), ARG(i + 6), ARG(i + 7)
+#define ARGS64(i)	ARGS8(i), ARGS8(i + 8), ARGS8(i + 16), ARGS8(i + 24), \
+			ARGS8(i + 32), ARGS8(i + 40), ARGS8(i + 48), ARGS8(i + 56)
+
+/*
+ * Up to 16 arguments are read in one walk of the list; 17 up to 128 are
+ * descriptors on the heap; more are one gathered block: the same data.
+ */
+TEST_F(priv, message_arguments_of_every_count)
+{
+	struct etw_etl_event rec[4];
+	struct props b;
+
+	EXPECT_EQ(ERROR_SUCCESS, TraceMessage(self->h, 0, NULL, 1, ARGS8(0), ARGS8(8),
+					      NULL, (size_t)0));
+	EXPECT_EQ(ERROR_SUCCESS, TraceMessage(self->h, 0, NULL, 2, ARGS8(0), ARGS8(8),
+					      ARG(16), NULL, (size_t)0));
+	EXPECT_EQ(ERROR_SUCCESS, TraceMessage(self->h, 0, NULL, 3, ARGS64(0), ARGS64(64),
+					      ARG(128), ARG(129), NULL, (size_t)0));
+	/* Past 16, each failure as before: too much, unreadable. */
+	EXPECT_EQ(ERROR_MORE_DATA, TraceMessage(self->h, 0, NULL, 4, ARGS8(0), ARGS8(8),
+						bytes, (size_t)65536, NULL, (size_t)0));
+	EXPECT_EQ(ERROR_NOACCESS, TraceMessage(self->h, 0, NULL, 5, ARGS64(0), ARGS64(64),
+					       (void *)16, (size_t)4, NULL, (size_t)0));
+	ASSERT_EQ(ERROR_SUCCESS, control(self->h, NULL, EVENT_TRACE_CONTROL_FLUSH, &b));
+	ASSERT_EQ(3, read_file(path, rec, 4, &self->etl));
+	ASSERT_EQ(16, rec[0].data_size);
+	EXPECT_EQ(0, memcmp(rec[0].data, bytes, 16));
+	ASSERT_EQ(17, rec[1].data_size);
+	EXPECT_EQ(0, memcmp(rec[1].data, bytes, 17));
+	EXPECT_EQ(3, rec[2].id);
+	ASSERT_EQ(130, rec[2].data_size);
+	EXPECT_EQ(0, memcmp(rec[2].data, bytes, 130));
+}
+
 TEST_F(priv, write_errors)
 {
 	struct {

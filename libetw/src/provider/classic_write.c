@@ -168,32 +168,45 @@ ETW_EXPORT ULONG WMIAPI TraceEventInstance(TRACELOGGER_HANDLE TraceHandle,
 	return etw_ret(etw_guarded(trace_event_instance_call, &c));
 }
 
-/* Arguments passed to the kernel as descriptors; more are gathered first. */
+/* Arguments read in one walk into the stack; more take trace_message_many(). */
 #define MESSAGE_STACK_ARGS	16
 
-/*
- * TraceMessage's arguments are (PVOID, size_t) pairs up to a NULL
- * pointer.  They become data descriptors; past ETW_MAX_DATA_DESCRIPTORS
- * they are copied into one block.
- */
-static ULONG trace_message(TRACELOGGER_HANDLE h, ULONG flags, LPCGUID guid,
-			   USHORT number, va_list args)
+/* The message of @n argument descriptors @d, to its logger. */
+static ULONG trace_message_send(TRACELOGGER_HANDLE h, ULONG flags, LPCGUID guid,
+				USHORT number, const struct etw_data_desc *d,
+				size_t n)
 {
-	struct etw_data_desc stack_d[MESSAGE_STACK_ARGS], *d = stack_d;
 	struct etw_trace_write w;
+	ULONG err;
+
+	if (etw_logger_is_private(h))
+		return etw_private_trace_message(h, flags, guid, number, d, n);
+	classic_init(&w, ETW_WRITE_MESSAGE, h);
+	w.message_flags = flags;
+	w.message_number = number;
+	if (guid) {
+		err = etw_guarded_copy(w.guid, guid, sizeof(w.guid));
+		if (err)
+			return err;
+	}
+	w.data = (uintptr_t)d;
+	w.count = (__u32)n;
+	return classic_ioctl(&w);
+}
+
+/*
+ * A message of more than MESSAGE_STACK_ARGS arguments, @args from the
+ * first: counted, then made descriptors on the heap, or past
+ * ETW_MAX_DATA_DESCRIPTORS copied into one block.
+ */
+static ULONG trace_message_many(TRACELOGGER_HANDLE h, ULONG flags,
+				LPCGUID guid, USHORT number, va_list args)
+{
+	struct etw_data_desc one, *d = &one;
 	unsigned char *block = NULL;
 	size_t n = 0, total = 0, i;
 	va_list count;
-	ULONG err;
-
-	if (etw_logger_id_invalid(h) && !etw_logger_is_private(h))
-		return ERROR_INVALID_HANDLE;
-	flags &= TRACE_MESSAGE_FLAG_MASK;
-	/* MessageGuid is the class GUID or the component id: one of them. */
-	if ((flags & TRACE_MESSAGE_GUID) && (flags & TRACE_MESSAGE_COMPONENTID))
-		return ERROR_INVALID_PARAMETER;
-	if ((flags & (TRACE_MESSAGE_GUID | TRACE_MESSAGE_COMPONENTID)) && !guid)
-		return ERROR_INVALID_PARAMETER;
+	ULONG err = ERROR_SUCCESS;
 
 	va_copy(count, args);
 	while (va_arg(count, void *)) {
@@ -208,7 +221,7 @@ static ULONG trace_message(TRACELOGGER_HANDLE h, ULONG flags, LPCGUID guid,
 		block = malloc(total ? total : 1);
 		if (!block)
 			return ERROR_NOT_ENOUGH_MEMORY;
-	} else if (n > MESSAGE_STACK_ARGS) {
+	} else {
 		d = malloc(n * sizeof(*d));
 		if (!d)
 			return ERROR_NOT_ENOUGH_MEMORY;
@@ -222,39 +235,66 @@ static ULONG trace_message(TRACELOGGER_HANDLE h, ULONG flags, LPCGUID guid,
 			if (err)
 				goto out;
 		} else {
-			d[i].ptr = (uintptr_t)p;
-			d[i].size = (__u32)len;
-			d[i].type = 0;
-			memset(d[i].reserved, 0, sizeof(d[i].reserved));
+			d[i] = (struct etw_data_desc){ .ptr = (uintptr_t)p,
+						       .size = (__u32)len };
 		}
 		total += len;
 	}
 	if (block) {
-		d[0] = (struct etw_data_desc){ .ptr = (uintptr_t)block,
-					       .size = (__u32)total };
+		one = (struct etw_data_desc){ .ptr = (uintptr_t)block,
+					      .size = (__u32)total };
 		n = 1;
 	}
-
-	if (etw_logger_is_private(h)) {
-		err = etw_private_trace_message(h, flags, guid, number, d, n);
-	} else {
-		classic_init(&w, ETW_WRITE_MESSAGE, h);
-		w.message_flags = flags;
-		w.message_number = number;
-		if (guid) {
-			err = etw_guarded_copy(w.guid, guid, sizeof(w.guid));
-			if (err)
-				goto out;
-		}
-		w.data = (uintptr_t)d;
-		w.count = (__u32)n;
-		err = classic_ioctl(&w);
-	}
+	err = trace_message_send(h, flags, guid, number, d, n);
 out:
 	free(block);
-	if (d != stack_d)
+	if (d != &one)
 		free(d);
 	return err;
+}
+
+/*
+ * TraceMessage's arguments are (PVOID, size_t) pairs up to a NULL
+ * pointer.  They become data descriptors, in one walk of the list for
+ * the common message of up to MESSAGE_STACK_ARGS of them.
+ */
+static ULONG trace_message(TRACELOGGER_HANDLE h, ULONG flags, LPCGUID guid,
+			   USHORT number, va_list args)
+{
+	struct etw_data_desc d[MESSAGE_STACK_ARGS];
+	size_t n, total = 0;
+	va_list from;
+	void *p;
+	ULONG err;
+
+	if (etw_logger_id_invalid(h) && !etw_logger_is_private(h))
+		return ERROR_INVALID_HANDLE;
+	flags &= TRACE_MESSAGE_FLAG_MASK;
+	/* MessageGuid is the class GUID or the component id: one of them. */
+	if ((flags & TRACE_MESSAGE_GUID) && (flags & TRACE_MESSAGE_COMPONENTID))
+		return ERROR_INVALID_PARAMETER;
+	if ((flags & (TRACE_MESSAGE_GUID | TRACE_MESSAGE_COMPONENTID)) && !guid)
+		return ERROR_INVALID_PARAMETER;
+
+	va_copy(from, args);
+	for (n = 0; (p = va_arg(args, void *)); n++) {
+		size_t len;
+
+		if (n == MESSAGE_STACK_ARGS) {
+			err = trace_message_many(h, flags, guid, number, from);
+			va_end(from);
+			return err;
+		}
+		len = va_arg(args, size_t);
+		d[n] = (struct etw_data_desc){ .ptr = (uintptr_t)p,
+					       .size = (__u32)len };
+		total += len;
+	}
+	va_end(from);
+	/* Past what a record holds: the kernel's ERROR_MORE_DATA, early. */
+	if (total > TRACE_MESSAGE_MAXIMUM_SIZE)
+		return ERROR_MORE_DATA;
+	return trace_message_send(h, flags, guid, number, d, n);
 }
 
 ETW_EXPORT ULONG TraceMessageVa(TRACELOGGER_HANDLE LoggerHandle,
