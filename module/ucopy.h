@@ -268,4 +268,21 @@ static __always_inline int etw_ucopy(void *dst, const void __user *src,
 	return 0;
 }
 
+/*
+ * etw_ucopy() in a user access window of its own, for a caller with page
+ * faults disabled: 0, or -EFAULT if @src is not user memory or a load
+ * faulted.
+ */
+static __always_inline int etw_ucopy_window(void *dst, const void __user *src,
+					    u32 len)
+{
+	int ret;
+
+	if (!user_access_begin(src, len))
+		return -EFAULT;
+	ret = etw_ucopy(dst, src, len);
+	user_access_end();
+	return ret;
+}
+
 #endif /* _ETW_UCOPY_H */

@@ -22,6 +22,7 @@
 
 #include "etl.h"
 #include "internal.h"
+#include "message.h"
 
 static_assert(sizeof(struct etl_trace_header) == ETW_TRACE_HEADER_SIZE);
 static_assert(sizeof(struct etl_instance_header) == 0x48);
@@ -243,8 +244,8 @@ static int etw_classic_message(struct etw_trace_write *arg,
 			       struct etw_classic_rec *rec)
 {
 	struct etl_message_header *m = (struct etl_message_header *)rec->header;
-	u32 f = arg->message_flags, ids[2];
-	u8 *p = (u8 *)(m + 1);
+	u32 f = arg->message_flags;
+	u8 *p;
 	int ret;
 
 	if ((f & ~ETW_MESSAGE_FLAG_MASK) ||
@@ -255,27 +256,8 @@ static int etw_classic_message(struct etw_trace_write *arg,
 	f &= ~(ETW_MESSAGE_POINTER32 | ETW_MESSAGE_POINTER64);
 	f |= in_compat_syscall() ? ETW_MESSAGE_POINTER32 : ETW_MESSAGE_POINTER64;
 
-	if (f & ETW_MESSAGE_SEQUENCE) {
-		rec->sequence_off = p - rec->header;
-		p += 4;
-	}
-	if (f & ETW_MESSAGE_COMPONENTID) {
-		memcpy(p, arg->guid, 4);
-		p += 4;
-	} else if (f & ETW_MESSAGE_GUID) {
-		memcpy(p, arg->guid, 16);
-		p += 16;
-	}
-	if (f & (ETW_MESSAGE_TIMESTAMP | ETW_MESSAGE_PERFORMANCE_TIMESTAMP)) {
-		rec->timestamp_off = p - rec->header;
-		p += 8;
-	}
-	if (f & ETW_MESSAGE_SYSTEMINFO) {
-		ids[0] = task_pid_nr(current);
-		ids[1] = task_tgid_nr(current);
-		memcpy(p, ids, sizeof(ids));
-		p += sizeof(ids);
-	}
+	p = etw_message_items(rec->header, f, arg->guid, &rec->sequence_off,
+			      &rec->timestamp_off);
 	rec->header_len = p - rec->header;
 	ret = etw_classic_gather(rec, arg->data, arg->count);
 	if (ret)

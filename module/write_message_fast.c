@@ -22,6 +22,7 @@
 
 #include "etl.h"
 #include "internal.h"
+#include "message.h"
 #include "ucopy.h"
 
 /* Arguments the lane reads itself; more take the full path. */
@@ -71,13 +72,8 @@ static __always_inline s64 etw_message_args_read(struct etw_data_desc *d,
 
 	if (!count)
 		return 0;
-	if (!user_access_begin(src, count * sizeof(*d)))
+	if (etw_ucopy_window(d, src, count * sizeof(*d)))
 		return -1;
-	if (etw_ucopy(d, src, count * sizeof(*d))) {
-		user_access_end();
-		return -1;
-	}
-	user_access_end();
 	for (i = 0; i < count; i++) {
 		if (d[i].size > PAGE_SIZE ||
 		    !access_ok(u64_to_user_ptr(d[i].ptr), PAGE_SIZE))
@@ -142,7 +138,8 @@ int etw_write_message_fast(const struct etw_trace_write *arg)
 	struct etw_data_desc *d;
 	struct etw_session *s;
 	struct etw_buffer *b;
-	u32 f, hlen, len, seq, ids[2];
+	int seq_off, ts_off;
+	u32 f, hlen, len, seq;
 	u64 now;
 	s64 payload;
 	u8 *p;
@@ -178,32 +175,16 @@ int etw_write_message_fast(const struct etw_trace_write *arg)
 	m->marker_flags = ETL_MARKER_FLAGS_MESSAGE;
 	m->message_number = arg->message_number;
 	m->option_flags = f;
-	p = (u8 *)(m + 1);
-	if (f & ETW_MESSAGE_SEQUENCE)
-		p += 4;		/* numbered once the record is whole */
-	if (f & ETW_MESSAGE_COMPONENTID) {
-		memcpy(p, arg->guid, 4);
-		p += 4;
-	} else if (f & ETW_MESSAGE_GUID) {
-		memcpy(p, arg->guid, 16);
-		p += 16;
-	}
-	if (f & (ETW_MESSAGE_TIMESTAMP | ETW_MESSAGE_PERFORMANCE_TIMESTAMP)) {
+	p = etw_message_items((u8 *)m, f, arg->guid, &seq_off, &ts_off);
+	if (ts_off >= 0) {
 		now = etw_clock();
-		memcpy(p, &now, sizeof(now));
-		p += 8;
-	}
-	if (f & ETW_MESSAGE_SYSTEMINFO) {
-		ids[0] = task_pid_nr(current);
-		ids[1] = task_tgid_nr(current);
-		memcpy(p, ids, sizeof(ids));
-		p += sizeof(ids);
+		memcpy((u8 *)m + ts_off, &now, sizeof(now));
 	}
 	if (etw_message_args_copy(p, d, arg->data, arg->count))
 		goto out;
-	if (f & ETW_MESSAGE_SEQUENCE) {
+	if (seq_off >= 0) {
 		seq = etw_classic_sequence(s);
-		memcpy(m + 1, &seq, sizeof(seq));
+		memcpy((u8 *)m + seq_off, &seq, sizeof(seq));
 	}
 	b->offset += ALIGN(len, 8);
 	ret = 0;
