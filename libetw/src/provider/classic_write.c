@@ -45,14 +45,21 @@ _Static_assert(sizeof(EVENT_INSTANCE_HEADER) == ETW_INSTANCE_HEADER_SIZE,
 _Static_assert(sizeof(MOF_FIELD) == sizeof(struct etw_data_desc),
 	       "the module reads MOF_FIELD as a data descriptor");
 
-/* Send a classic write to the kernel; the errno becomes Windows' code. */
+/*
+ * Send a classic write to the kernel, by the system call instruction as
+ * EventWrite does; the errno becomes Windows' code.
+ */
 static ULONG classic_ioctl(struct etw_trace_write *w)
 {
 	int fd = etw_writer_fd(etw_device_fd());
+	long ret;
 
 	if (fd < 0)
 		return etw_device_error(fd);
-	return etw_win32_error(etw_ioctl(fd, ETW_IOC_WRITE, w), ETW_ERR_WRITE);
+	ret = etw_ioctl_inline(fd, ETW_IOC_WRITE, w);
+	if (__builtin_expect(ret < 0, 0))
+		return etw_win32_error((int)ret, ETW_ERR_WRITE);
+	return ERROR_SUCCESS;
 }
 
 static void classic_init(struct etw_trace_write *w, __u16 kind,
