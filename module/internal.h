@@ -556,5 +556,6 @@ u32 etw_classic_sequence(struct etw_session *s);
 
 /* write_message_fast.c: TraceMessage's common case */
 int etw_write_message_fast(const struct etw_trace_write *arg);
+long etw_write_message_user(struct etw_file *ef, void __user *uarg);
 
 #endif /* _ETW_INTERNAL_H */

@@ -568,13 +568,16 @@ long etw_write_short_user(struct etw_file *ef, void __user *uarg)
 	return etw_write_short_lane(ef, uarg, etw_header_type());
 }
 
-/* A writer fd's other command: ETW_IOC_WRITE, as on the file, or none. */
+/*
+ * A writer fd's other command: ETW_IOC_WRITE, as on the file (TraceMessage's
+ * lane reads the request first), or none.
+ */
 static inline long etw_writer_other(struct file *filp, unsigned int cmd,
 				    void __user *uarg)
 {
 	if (cmd != ETW_IOC_WRITE)
 		return -ENOTTY;
-	return etw_file_ioctl_generic(filp->private_data, cmd, uarg);
+	return etw_write_message_user(filp->private_data, uarg);
 }
 
 /*

@@ -9,6 +9,9 @@
  * written in place, the arguments copied from user memory straight into
  * the record in one user access window, the sequence number, the commit;
  * with preemption disabled and page faults disabled, no staging copy.
+ * On a writer fd the lane reads the ETW_IOC_WRITE request itself
+ * (etw_write_message_user()); on /dev/etw, ETW_IOC_WRITE's dispatch
+ * hands it the request it read (etw_write_message_fast()).
  *
  * Anything else, and anything that goes wrong, returns -EAGAIN with
  * nothing written or counted (no sequence number taken): the caller then
@@ -39,22 +42,22 @@ struct etw_message_args {
 
 static DEFINE_PER_CPU(struct etw_message_args, etw_message_args);
 
-/* The bytes of MESSAGE_TRACE_HEADER and the items option flags @f ask for. */
+/*
+ * The bytes of MESSAGE_TRACE_HEADER and the items option flags @f ask for,
+ * without a branch: @f has GUID or COMPONENTID, not both.
+ */
 static __always_inline u32 etw_message_header_len(u32 f)
 {
-	u32 len = sizeof(struct etl_message_header);
-
-	if (f & ETW_MESSAGE_SEQUENCE)
-		len += 4;
-	if (f & ETW_MESSAGE_COMPONENTID)
-		len += 4;
-	else if (f & ETW_MESSAGE_GUID)
-		len += 16;
-	if (f & (ETW_MESSAGE_TIMESTAMP | ETW_MESSAGE_PERFORMANCE_TIMESTAMP))
-		len += 8;
-	if (f & ETW_MESSAGE_SYSTEMINFO)
-		len += 8;
-	return len;
+	BUILD_BUG_ON(ETW_MESSAGE_SEQUENCE != 0x01 || ETW_MESSAGE_GUID != 0x02 ||
+		     ETW_MESSAGE_COMPONENTID != 0x04 ||
+		     ETW_MESSAGE_TIMESTAMP != 0x08 ||
+		     ETW_MESSAGE_PERFORMANCE_TIMESTAMP != 0x10 ||
+		     ETW_MESSAGE_SYSTEMINFO != 0x20);
+	return sizeof(struct etl_message_header) +
+	       ((f & 0x01) << 2) +			/* sequence: 4 */
+	       (f & 0x04) + ((f & 0x02) << 3) +		/* component id 4, GUID 16 */
+	       ((((f >> 3) | (f >> 4)) & 1) << 3) +	/* time stamp: 8 */
+	       ((f & 0x20) >> 2);			/* thread and process: 8 */
 }
 
 /*
@@ -116,23 +119,24 @@ static __always_inline int etw_message_args_copy(u8 *dst,
 /* What the full path refuses or treats otherwise: its checks, first. */
 static __always_inline bool etw_message_fast_request(const struct etw_trace_write *arg)
 {
-	u32 f = arg->message_flags, i, reserved = arg->reserved0;
+	u32 f = arg->message_flags;
+	u64 r[3];
 
-	for (i = 0; i < ARRAY_SIZE(arg->reserved); i++)
-		reserved |= arg->reserved[i];
-	return !arg->flags && !reserved && !(f & ~ETW_MESSAGE_FLAG_MASK) &&
+	BUILD_BUG_ON(sizeof(arg->reserved) != sizeof(r));
+	memcpy(r, arg->reserved, sizeof(r));
+	return !(arg->flags | arg->reserved0 | r[0] | r[1] | r[2]) &&
+	       !(f & ~ETW_MESSAGE_FLAG_MASK) &&
 	       !((f & ETW_MESSAGE_GUID) && (f & ETW_MESSAGE_COMPONENTID)) &&
 	       arg->count <= ETW_MESSAGE_FAST_ARGS;
 }
 
-/**
- * etw_write_message_fast() - TraceMessage's record, if the lane can
- * @arg: the request, of kind %ETW_WRITE_MESSAGE, in kernel memory
- *
- * Return: 0 when written, -EAGAIN for etw_write_classic() (nothing
- * written, counted or numbered).
+/*
+ * TraceMessage's record from @arg, a request of kind %ETW_WRITE_MESSAGE in
+ * kernel memory, if the lane can: 0 when written, -EAGAIN for
+ * etw_write_classic() (nothing written, counted or numbered).  In an RCU
+ * read side with preemption and page faults disabled.
  */
-int etw_write_message_fast(const struct etw_trace_write *arg)
+static __always_inline int etw_message_lane(const struct etw_trace_write *arg)
 {
 	struct etl_message_header *m;
 	struct etw_data_desc *d;
@@ -143,7 +147,6 @@ int etw_write_message_fast(const struct etw_trace_write *arg)
 	u64 now;
 	s64 payload;
 	u8 *p;
-	int ret = -EAGAIN;
 
 	if (!etw_message_fast_request(arg))
 		return -EAGAIN;
@@ -152,21 +155,18 @@ int etw_write_message_fast(const struct etw_trace_write *arg)
 	f |= in_compat_syscall() ? ETW_MESSAGE_POINTER32 : ETW_MESSAGE_POINTER64;
 	hlen = etw_message_header_len(f);
 
-	rcu_read_lock();
-	preempt_disable();
-	pagefault_disable();
 	d = this_cpu_ptr(&etw_message_args)->d;
 	payload = etw_message_args_read(d, arg->data, arg->count);
 	if (payload < 0 || hlen + payload > ETW_MAX_EVENT_SIZE)
-		goto out;
+		return -EAGAIN;
 	len = hlen + payload;
 	s = etw_session_lookup_rcu(arg->logger_id);
 	if (!s || ALIGN(len, 8) > s->buffer_size - ETW_BUFFER_HEADER_SIZE)
-		goto out;
+		return -EAGAIN;
 	/* Not this_cpu_ptr(): DEBUG_PREEMPT's check of it is a call. */
 	b = raw_cpu_ptr(s->cpu)->cur;
 	if (!b || b->offset + ALIGN(len, 8) > s->buffer_size)
-		goto out;
+		return -EAGAIN;
 
 	/* The header and its items in place; nothing is the buffer's until the commit. */
 	m = (struct etl_message_header *)(b->data + b->offset);
@@ -181,16 +181,71 @@ int etw_write_message_fast(const struct etw_trace_write *arg)
 		memcpy((u8 *)m + ts_off, &now, sizeof(now));
 	}
 	if (etw_message_args_copy(p, d, arg->data, arg->count))
-		goto out;
+		return -EAGAIN;
 	if (seq_off >= 0) {
 		seq = etw_classic_sequence(s);
 		memcpy((u8 *)m + seq_off, &seq, sizeof(seq));
 	}
 	b->offset += ALIGN(len, 8);
-	ret = 0;
-out:
+	return 0;
+}
+
+/**
+ * etw_write_message_fast() - TraceMessage's record, if the lane can
+ * @arg: the request, of kind %ETW_WRITE_MESSAGE, in kernel memory
+ *
+ * Return: 0 when written, -EAGAIN for etw_write_classic() (nothing
+ * written, counted or numbered).
+ */
+int etw_write_message_fast(const struct etw_trace_write *arg)
+{
+	int ret;
+
+	rcu_read_lock();
+	preempt_disable();
+	pagefault_disable();
+	ret = etw_message_lane(arg);
 	pagefault_enable();
 	preempt_enable();
 	rcu_read_unlock();
 	return ret;
+}
+
+/*
+ * This CPU's copy of a writer fd's ETW_IOC_WRITE request: read with
+ * preemption disabled, in no stack frame.
+ */
+static DEFINE_PER_CPU(struct etw_trace_write, etw_message_req);
+
+/**
+ * etw_write_message_user() - ETW_IOC_WRITE on a writer fd
+ * @ef: the file written through
+ * @uarg: the caller's request
+ *
+ * The request read in one copy with page faults disabled: a TraceMessage
+ * the lane takes is written here, without the generic path's request
+ * buffer, table and second dispatch; anything else goes to the generic
+ * path, which reads the request again.
+ *
+ * Return: 0 or the write's negative errno.
+ */
+long etw_write_message_user(struct etw_file *ef, void __user *uarg)
+{
+	struct etw_trace_write *w;
+	int ret = -EAGAIN;
+
+	BUILD_BUG_ON(sizeof(*w) != ETW_EVENT_WRITE_SIZE_VER0);
+	rcu_read_lock();
+	preempt_disable();
+	pagefault_disable();
+	w = this_cpu_ptr(&etw_message_req);
+	if (!etw_ucopy_window(w, uarg, sizeof(*w)) && w->size == sizeof(*w) &&
+	    w->kind == ETW_WRITE_MESSAGE)
+		ret = etw_message_lane(w);
+	pagefault_enable();
+	preempt_enable();
+	rcu_read_unlock();
+	if (!ret)
+		return 0;
+	return etw_file_ioctl_generic(ef, ETW_IOC_WRITE, uarg);
 }
