@@ -235,27 +235,6 @@ bool rec_parse_interval(const struct etw_etl_event *ev, uint32_t *interval)
 	return true;
 }
 
-bool rec_parse_cswitch(const struct etw_etl_event *ev, struct rec_cswitch *r)
-{
-	const uint8_t *p = ev->data;
-
-	if (ev->data_size < 24)
-		return false;
-	r->new_tid = (uint32_t)get(p, 4);
-	r->old_tid = (uint32_t)get(p + 4, 4);
-	r->old_wait_reason = p[12];
-	r->old_state = p[14];
-	return true;
-}
-
-bool rec_parse_ready(const struct etw_etl_event *ev, uint32_t *tid)
-{
-	if (ev->data_size < 4)
-		return false;
-	*tid = (uint32_t)get(ev->data, 4);
-	return true;
-}
-
 /* The .NET runtime's providers: Microsoft-Windows-DotNETRuntime and its rundown. */
 static const struct etw_etl_guid clr_guid = {
 	0xe13c0d23, 0xccbc, 0x4e12,
@@ -339,4 +318,19 @@ bool rec_parse_clr_module(const struct etw_etl_event *ev, struct rec_clr_module 
 	r->pid = ev->process_id;
 	r->module_id = get(p, 8);
 	return take_utf16(p, n, &off, r->il_path, sizeof(r->il_path));
+}
+
+/* Thread/SetName: ProcessId, ThreadId, the name in UTF-16. */
+bool rec_parse_thread_name(const struct etw_etl_event *ev,
+			   struct rec_thread_name *r)
+{
+	const uint8_t *p = ev->data;
+
+	if (!(ev->has & ETW_ETL_HAS_HOOK) || ev->hook_id != HOOK_THREAD_SET_NAME ||
+	    ev->data_size < 8)
+		return false;
+	r->pid = (uint32_t)get(p, 4);
+	r->tid = (uint32_t)get(p + 4, 4);
+	utf16_to_utf8(p + 8, ev->data_size - 8, r->name, sizeof(r->name));
+	return true;
 }

@@ -211,7 +211,6 @@ struct pend {
 
 struct sample {
 	struct stack_sample pub;
-	uint64_t timestamp;		/* raw, as stacks name it */
 	uint64_t ip;
 	uint32_t pend;			/* pend id, 0 if none */
 	uint32_t ip_frame;
@@ -443,9 +442,9 @@ static struct sample *match_in(struct sample *v, size_t n, uint64_t ts,
 	for (size_t i = n; i-- > stop;) {
 		struct sample *sa = &v[i];
 
-		if (sa->timestamp < ts)
+		if (sa->pub.timestamp < ts)
 			break;
-		if (sa->timestamp == ts && sa->pub.tid == tid)
+		if (sa->pub.timestamp == ts && sa->pub.tid == tid)
 			return sa->done ? NULL : sa;
 	}
 	return NULL;
@@ -530,7 +529,7 @@ size_t stack_samples_add_event(struct stack_samples *s,
 	sa->pub.time = ev->filetime;
 	sa->pub.tid = tid;
 	sa->pub.cpu = ev->processor;
-	sa->timestamp = ev->timestamp;
+	sa->pub.timestamp = ev->timestamp;
 	sa->event = true;
 	return s->nev++;
 }
@@ -663,7 +662,7 @@ static void on_sample(struct stack_samples *s, const struct etw_etl_event *ev)
 	sa->pub.time = ev->filetime;
 	sa->pub.tid = rs.tid;
 	sa->pub.cpu = ev->processor;
-	sa->timestamp = ev->timestamp;
+	sa->pub.timestamp = ev->timestamp;
 	sa->ip = rs.ip;
 	s->n++;
 }
@@ -771,6 +770,11 @@ const char *stack_samples_frame(const struct stack_samples *s, uint32_t stack,
 	const struct frame *f = frame_of(s, stack);
 
 	return str_of(&s->strs, offset ? f->full : f->name);
+}
+
+uint64_t stack_samples_address(const struct stack_samples *s, uint32_t stack)
+{
+	return frame_of(s, stack)->addr;
 }
 
 uint32_t stack_samples_function(const struct stack_samples *s, uint32_t stack)

@@ -19,10 +19,6 @@
 #include "etw.h"
 #include "model/stack.h"
 
-/* CSwitch's OldThreadState (KTHREAD_STATE). */
-#define STATE_TERMINATED	4
-#define STATE_WAITING		5
-
 /* A wait: from switching out waiting to being readied (or run). */
 struct wait {
 	uint32_t tid;
@@ -222,11 +218,11 @@ static void switch_out(struct stack_sched *c, uint32_t tid, uint64_t now,
 	t->out_ts = ts;
 	t->wait_stack = 0;
 	t->readied_by = 0;
-	if (r->old_state == STATE_WAITING) {
+	if (r->old_state == THREAD_STATE_WAITING) {
 		t->waiting = true;
 		t->wait_start = now;
 		t->wait_reason = r->old_wait_reason;
-	} else if (r->old_state != STATE_TERMINATED) {
+	} else if (r->old_state != THREAD_STATE_TERMINATED) {
 		t->ready = true;
 		t->readied_at = now;
 		t->wait_start = 0;
@@ -235,11 +231,13 @@ static void switch_out(struct stack_sched *c, uint32_t tid, uint64_t now,
 
 static void on_ready(struct stack_sched *c, const struct etw_etl_event *ev)
 {
+	struct rec_ready_thread rt;
 	uint32_t tid, by;
 	struct thread *t;
 
-	if (!rec_parse_ready(ev, &tid))
+	if (!rec_parse_ready_thread(ev, &rt))
 		return;
+	tid = rt.tid;
 	/* PERFINFO records name no thread: the one running on the CPU did it. */
 	by = ev->thread_id && ev->thread_id != UINT32_MAX &&
 	     ev->kind == ETW_ETL_KIND_SYSTEM ? ev->thread_id :
@@ -304,18 +302,6 @@ void stack_sched_event(struct stack_sched *c, const struct etw_etl_event *ev)
 		break;
 	}
 }
-
-static const char *const wait_reasons[] = {
-	"Executive", "FreePage", "PageIn", "PoolAllocation", "DelayExecution",
-	"Suspended", "UserRequest", "WrExecutive", "WrFreePage", "WrPageIn",
-	"WrPoolAllocation", "WrDelayExecution", "WrSuspended", "WrUserRequest",
-	"WrEventPair", "WrQueue", "WrLpcReceive", "WrLpcReply", "WrVirtualMemory",
-	"WrPageOut", "WrRendezvous", "WrKeyedEvent", "WrTerminated",
-	"WrProcessInSwap", "WrCpuRateControl", "WrCalloutStack", "WrKernel",
-	"WrResource", "WrPushLock", "WrMutex", "WrQuantumEnd", "WrDispatchInt",
-	"WrPreempted", "WrYieldExecution", "WrFastMutex", "WrGuardedMutex",
-	"WrRundown", "WrAlertByThreadId", "WrDeferredPreempt",
-};
 
 /* "name (pid) tid N". */
 static void thread_label(struct stack_sched *c, uint32_t tid, struct sbuf *sb)
@@ -383,8 +369,7 @@ void stack_sched_print(struct stack_sched *c, FILE *out, unsigned int top)
 		fprintf(out, "\n  #%zu  %.3f  %s  at %.6f  %s\n", i + 1,
 			ms(w->end - w->start), sb.p,
 			(double)(w->start - c->first) / 1e7,
-			w->reason < sizeof(wait_reasons) / sizeof(*wait_reasons) ?
-			wait_reasons[w->reason] : "?");
+			wait_reason_name(w->reason));
 		if (w->readied_by) {
 			sb_reset(&sb);
 			thread_label(c, w->readied_by - 1, &sb);

@@ -17,6 +17,7 @@
 #include <etw_etl.h>
 
 #include "dump/dump.h"
+#include "model/sched.h"
 
 /* Hook ids of the records read here (group << 8 | type). */
 #define HOOK_PROCESS_START	0x0301
@@ -31,8 +32,7 @@
 #define HOOK_IMAGE_UNLOAD	0x1402
 #define HOOK_IMAGE_DCSTART	0x1403
 #define HOOK_IMAGE_DCEND	0x1404
-#define HOOK_CSWITCH		0x0524
-#define HOOK_READY_THREAD	0x0532
+#define HOOK_THREAD_SET_NAME	0x0548
 #define HOOK_SAMPLED_PROFILE	0x0f2e
 #define HOOK_SET_INTERVAL	0x0f48
 #define HOOK_COLLECTION_START	0x0f49
@@ -100,11 +100,10 @@ struct rec_stack_ref {
 	uint64_t key;
 };
 
-struct rec_cswitch {
-	uint32_t new_tid;
-	uint32_t old_tid;
-	uint8_t old_wait_reason;
-	uint8_t old_state;		/* 1 Ready, 5 Waiting, 4 Terminated ... */
+struct rec_thread_name {
+	uint32_t pid;
+	uint32_t tid;
+	char name[256];			/* UTF-8 */
 };
 
 /* The .NET runtime's MethodLoadVerbose, MethodDCStart/DCEndVerbose. */
@@ -143,9 +142,9 @@ bool rec_parse_stack_def(const struct etw_etl_event *ev, struct rec_stack *r,
 			 uint64_t *key);
 /* SetInterval, CollectionStart: the sampling interval (100 ns units). */
 bool rec_parse_interval(const struct etw_etl_event *ev, uint32_t *interval);
-bool rec_parse_cswitch(const struct etw_etl_event *ev, struct rec_cswitch *r);
-/* ReadyThread: the thread made ready. */
-bool rec_parse_ready(const struct etw_etl_event *ev, uint32_t *tid);
+/* Thread/SetName. */
+bool rec_parse_thread_name(const struct etw_etl_event *ev,
+			   struct rec_thread_name *r);
 /* False also for any other event than the ones named above. */
 bool rec_parse_clr_method(const struct etw_etl_event *ev, struct rec_clr_method *r);
 bool rec_parse_clr_module(const struct etw_etl_event *ev, struct rec_clr_module *r);
@@ -234,6 +233,7 @@ struct stack_samples;
 /* A sample, once stack_samples_finish() has run. */
 struct stack_sample {
 	uint64_t time;			/* FILETIME (UTC, 100 ns) */
+	uint64_t timestamp;		/* raw, in the file's clock */
 	uint32_t pid;			/* UINT32_MAX if no event tells */
 	uint32_t tid;
 	uint32_t stack;			/* its leaf, see stack_samples_frame() */
@@ -264,6 +264,8 @@ uint32_t stack_samples_caller(const struct stack_samples *s, uint32_t stack);
 /* The stack's own frame, as stack_model_frame() names it. */
 const char *stack_samples_frame(const struct stack_samples *s, uint32_t stack,
 				bool offset);
+/* The stack's own frame's address (in process 0 if a kernel one). */
+uint64_t stack_samples_address(const struct stack_samples *s, uint32_t stack);
 uint32_t stack_samples_function(const struct stack_samples *s, uint32_t stack);
 uint32_t stack_samples_module(const struct stack_samples *s, uint32_t stack);
 /* The module of sample @i's sampled address. */
