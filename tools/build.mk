@@ -6,6 +6,8 @@
 #   dump/    etw dump's formatters: text, JSON, CSV, XML, and the decoding
 #   model/   the trace model: processes, threads, images, stacks, symbols,
 #            the CPU-sample counts reports are made from
+#   export/  etw export's writers: speedscope JSON and Perfetto protobuf,
+#            the stacks they intern, and the reading they share
 #   mc/      etw mc's generators: the C header of a manifest
 #   eventlog/  etw eventlog: channel events into the systemd journal
 #   wpp/     etw wpp, the software trace preprocessor: configuration,
@@ -19,6 +21,11 @@ TOOL_OBJS	:= $(TOOL_SRCS:%.c=$(BUILD)/%.o)
 # Its default configuration is built in, as a C string.
 TOOL_OBJS	+= $(BUILD)/tools/wpp/sha1.o $(BUILD)/tools/wpp/defaultwpp.o
 WPP_CFG		:= tools/wpp/defaultwpp.ini
+# Perfetto's packets are encoded by protobuf-c (libprotobuf-c-dev), its C
+# generated from the .proto kept in the tree (protobuf-c-compiler).
+PERFETTO_PROTO	:= tools/export/perfetto_trace.proto
+PERFETTO_PBC	:= $(BUILD)/tools/gen/perfetto_trace.pb-c.c
+TOOL_OBJS	+= $(PERFETTO_PBC:.c=.o)
 ETW_TOOL	:= $(BUILD)/bin/etw
 MAN_PAGES	:= $(wildcard tools/man/*.1)
 
@@ -26,7 +33,17 @@ tools: $(ETW_TOOL)
 
 $(BUILD)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itools -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -Itools -I$(BUILD)/tools/gen -c -o $@ $<
+
+$(PERFETTO_PBC) $(PERFETTO_PBC:.c=.h): $(PERFETTO_PROTO)
+	@mkdir -p $(@D)
+	protoc-c --c_out=$(@D) -I$(<D) $<
+
+$(PERFETTO_PBC:.c=.o): $(PERFETTO_PBC)
+	$(CC) $(filter-out -Wextra,$(ALL_CFLAGS)) -c -o $@ $<
+
+$(BUILD)/tools/export/perfetto.o: $(PERFETTO_PBC:.c=.h)
+$(BUILD)/tools/export/speedscope.o: ALL_CFLAGS += -DETW_VERSION='"$(VERSION)"'
 
 $(BUILD)/tools/wpp/sha1.o: libetw/src/common/sha1.c
 	@mkdir -p $(@D)
@@ -46,6 +63,6 @@ $(BUILD)/tools/wpp/defaultwpp.o: $(BUILD)/tools/wpp/defaultwpp.c
 TOOL_RPATH	?= -Wl,-rpath,'$$ORIGIN/../lib'
 $(ETW_TOOL): $(TOOL_OBJS) $(LIB_SO)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJS) -L$(BUILD)/lib -letw -ldw -lelf -lsystemd $(TOOL_RPATH)
+	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJS) -L$(BUILD)/lib -letw -ldw -lelf -lsystemd -lprotobuf-c $(TOOL_RPATH)
 
 -include $(TOOL_OBJS:.o=.d)

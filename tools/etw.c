@@ -22,6 +22,7 @@ static const struct etw_cmd commands[] = {
 	{ "version", "show the library and kernel module versions", cmd_version },
 	{ "dump", "print the records of ETL trace files", cmd_dump },
 	{ "report", "CPU samples and hottest stacks of kernel traces", cmd_report },
+	{ "export", "a trace for speedscope or Perfetto UI", cmd_export },
 	{ "live", "print a real-time session's events as they come", cmd_live },
 	{ "guid", "print the GUID Windows derives from a provider name", cmd_guid },
 	{ "manifest", "install, uninstall, list or check event manifests", cmd_manifest },

@@ -27,6 +27,7 @@ int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_live(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_guid(int argc, char **argv);
 int cmd_manifest(int argc, char **argv);
 int cmd_mof(int argc, char **argv);
