@@ -15,12 +15,15 @@
 # libsystemd-dev, systemd's journald and systemd-journal-remote (etw
 # eventlog writes to the journal; its tests start journald, and forward
 # with systemd-journal-upload to systemd-journal-remote), and what make
-# deb and its test use: dpkg-dev, debhelper, dh-dkms, dkms, lintian.
-# Then, into
+# deb and its test use: dpkg-dev, debhelper, dh-dkms, dkms, lintian;
+# libprotobuf-c-dev and protobuf-c-compiler (etw export's Perfetto
+# packets), protobuf-compiler and python3-protobuf (its test decodes
+# them), chromium (the test loads speedscope in it).  Then, into
 # BUILD_DIR (kept between runs, never committed):
 #   vm/<release>/vmlinuz   the kernel image, from Debian's .deb (not installed)
 #   lttng-modules/src/     lttng-modules-dkms' sources (make bench's LTTng peer;
 #                          the .deb, trixie's, cached in /var/cache/etw)
+#   npm/                   speedscope, the viewer etw export is tested in
 #   ksrc/                  checkpatch.pl, kernel-doc and the kselftest harness
 #                          headers, from Debian's linux-source-6.12 tarball
 set -eu
@@ -42,12 +45,16 @@ for pkg in make gcc g++ gcc-multilib g++-multilib libc6-dev pkg-config perl pyth
 	   sparse cpio gzip xz-utils kmod busybox-static qemu-system-x86 \
 	   linux-source-6.12 liblttng-ust-dev libexpat1-dev libdw-dev libelf-dev \
 	   flex bison bc libssl-dev libsystemd-dev systemd systemd-journal-remote iproute2 \
-	   dpkg-dev debhelper dh-dkms dkms lintian cmake binutils; do
+	   dpkg-dev debhelper dh-dkms dkms lintian cmake binutils \
+	   chromium fonts-noto-color-emoji protobuf-compiler python3-protobuf \
+	   libprotobuf-c-dev protobuf-c-compiler; do
 	installed "$pkg" || need="$need $pkg"
 done
 for rel in $kernels; do
 	installed "linux-headers-$rel" || need="$need linux-headers-$rel"
 done
+# npm (for speedscope, below) from Debian's nodejs and npm when none is there.
+command -v npm >/dev/null 2>&1 || need="$need nodejs npm"
 
 export DEBIAN_FRONTEND=noninteractive
 if [ -n "$need" ]; then
@@ -112,6 +119,19 @@ if [ -n "$lttng_deb" ] && [ "$(cat "$lttng_src/.deb" 2>/dev/null)" != "$lttng_de
 	dpkg-deb --fsys-tarfile "$lttng_deb" | tar -x -C "$lttng_src.tmp" --strip-components=4 --wildcards './usr/src/lttng-modules-*'
 	echo "$lttng_deb" > "$lttng_src.tmp/.deb"
 	mv "$lttng_src.tmp" "$lttng_src"
+fi
+
+# speedscope, the viewer etw export's test loads in Chromium: the npm
+# package at the version and integrity scripts/viewers/package-lock.json
+# pins, into BUILD_DIR/npm; again only when that version is not there.
+npm_dir="$build/npm"
+want=$(sed -n 's/.*"speedscope": "\(.*\)".*/\1/p' "$top/scripts/viewers/package.json")
+have=$(sed -n 's/.*"version": "\(.*\)".*/\1/p' "$npm_dir/node_modules/speedscope/package.json" 2>/dev/null | head -n 1)
+if [ "$have" != "$want" ]; then
+	say "installing speedscope $want (npm)"
+	mkdir -p "$npm_dir"
+	cp "$top/scripts/viewers/package.json" "$top/scripts/viewers/package-lock.json" "$npm_dir/"
+	(cd "$npm_dir" && npm ci --no-audit --no-fund --silent >/dev/null)
 fi
 
 # Files from the kernel source tarball: used at build time, never committed.
