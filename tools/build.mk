@@ -66,3 +66,26 @@ $(ETW_TOOL): $(TOOL_OBJS) $(LIB_SO)
 	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJS) -L$(BUILD)/lib -letw -ldw -lelf -lsystemd -lprotobuf-c $(TOOL_RPATH)
 
 -include $(TOOL_OBJS:.o=.d)
+
+# etw built with AddressSanitizer and UBSan, libetw's sources in it, for
+# export_fuzz (the writers over mutated traces); the plain etw where the
+# compiler has no sanitizer runtimes.
+ifneq ($(filter /%,$(shell $(CC) -print-file-name=libasan.so)),)
+ETW_ASAN	:= $(BUILD)/tests/etw_asan
+$(BUILD)/tests/perfetto_trace_asan.o: $(PERFETTO_PBC)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP -Wextra,$(ALL_CFLAGS)) $(ASAN_FLAGS) -c -o $@ $<
+$(ETW_ASAN): $(TOOL_SRCS) $(BUILD)/tests/perfetto_trace_asan.o $(BUILD)/tools/wpp/defaultwpp.c $(LIB_SRCS) \
+		$(wildcard tools/*/*.h libetw/src/*/*.h) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(ASAN_FLAGS) -DETW_VERSION='"$(VERSION)"' \
+		-Itools -I$(BUILD)/tools/gen \
+		-pthread -o $@ $(TOOL_SRCS) $(BUILD)/tests/perfetto_trace_asan.o \
+		$(BUILD)/tools/wpp/defaultwpp.c $(LIB_SRCS) \
+		$(LIB_LIBS) -ldw -lsystemd -lprotobuf-c
+else
+ETW_ASAN	:= $(ETW_TOOL)
+endif
+$(BUILD)/tests/export_fuzz: $(ETW_ASAN) libetw/tests/ktrace.h libetw/tests/etl_test.h \
+	libetw/tests/export_check.py
+$(BUILD)/tests/export_fuzz: ALL_CFLAGS += -DETW_ASAN_PATH='"$(ETW_ASAN)"'

@@ -8,6 +8,10 @@ what it holds as lines the tests compare (libetw/tests/export_viewers.c).
       what the schema cannot say: frame indices in range, one weight per
       sample, evented profiles balanced and in time order); then per
       profile its name, total, and each frame's inclusive weight.
+  export_check.py speedscope-many FILE...
+  export_check.py perfetto-many PROTO_DIR FILE...
+      The same checks of many files (etw export's fuzz test), one line
+      per file that fails them.
   export_check.py perfetto FILE PROTO_DIR
       The file decoded with the .proto of the tree (Debian's protoc
       compiles it for python3-protobuf): every packet decodes with no
@@ -58,9 +62,9 @@ def check_speedscope(path):
             if total != p["endValue"] - p["startValue"]:
                 fail(name + ": endValue is not the total")
         elif p["type"] == "evented":
-            at, depth, opened = -1, 0, []
+            at, opened = None, []
             for e in p["events"]:
-                if e["at"] < at:
+                if at is not None and e["at"] < at:
                     fail(name + ": events out of order")
                 at = e["at"]
                 if not 0 <= e["frame"] < len(frames):
@@ -74,6 +78,9 @@ def check_speedscope(path):
                     incl[frames[fr]["name"]] += e["at"] - start
             if opened:
                 fail(name + ": frames left open")
+            if p["events"] and not (p["startValue"] <= p["events"][0]["at"] and
+                                    p["events"][-1]["at"] <= p["endValue"]):
+                fail(name + ": events outside startValue..endValue")
             total = p["endValue"]
         else:
             fail("profile type " + p["type"])
@@ -190,8 +197,33 @@ def check_perfetto(path, proto_dir):
     print("ok perfetto: %d packets" % len(trace.packet))
 
 
+def check_many(kind, files, proto_dir):
+    """Each file checked as above, quietly; one line per failure."""
+    import contextlib
+    import io
+    bad = 0
+    for f in files:
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                if kind == "speedscope":
+                    check_speedscope(f)
+                else:
+                    check_perfetto(f, proto_dir)
+        except (SystemExit, Exception) as e:  # a failure of this file only
+            bad += 1
+            last = out.getvalue().strip().splitlines()[-1:] or [repr(e)]
+            print("FAIL %s: %s" % (f, last[0]))
+    print("ok %s-many: %d files, %d bad" % (kind, len(files), bad))
+    sys.exit(1 if bad else 0)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) >= 3 and sys.argv[1] == "speedscope":
+    if len(sys.argv) >= 3 and sys.argv[1] == "speedscope-many":
+        check_many("speedscope", sys.argv[2:], None)
+    elif len(sys.argv) >= 4 and sys.argv[1] == "perfetto-many":
+        check_many("perfetto", sys.argv[3:], sys.argv[2])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "speedscope":
         check_speedscope(sys.argv[2])
     elif len(sys.argv) >= 4 and sys.argv[1] == "perfetto":
         check_perfetto(sys.argv[2], sys.argv[3])

@@ -28,7 +28,8 @@
  * stream out and nothing of the trace is held.
  *
  * Packets are written in the order the records come, which is time order
- * per sequence: the user events and descriptors on one sequence, each
+ * per sequence (a record that goes back in time is written at its
+ * sequence's last time): the user events and descriptors on one sequence, each
  * CPU's scheduling events on one and its samples on another (a sample is
  * complete only when its stack came), each disk lane on one.
  */
@@ -40,6 +41,7 @@
 #include "etw.h"
 #include "export/export.h"
 #include "export/stacks.h"
+#include "export/utf8.h"
 #include "perfetto_trace.pb-c.h"
 
 #define SEQ_FILE_STRIDE		16384
@@ -60,6 +62,7 @@
 /* What a sequence has been told: its first packet, interned ids sent. */
 struct sequence {
 	bool started;
+	uint64_t last;			/* timestamp of its last packet */
 	uint8_t *sent_frames, *sent_names, *sent_modules, *sent_nodes;
 	size_t cap_frames, cap_names, cap_modules, cap_nodes;
 };
@@ -103,7 +106,7 @@ struct perfetto {
 	size_t anns_cap;
 	uint32_t *path;
 	size_t path_cap;
-	bool failed;
+	struct utf8_pool utf8;		/* repaired strings of one packet */
 };
 
 static struct perfetto *state(struct export *x)
@@ -125,6 +128,20 @@ static struct sequence *sequence(struct perfetto *p, uint32_t id)
 		idmap64_put(&p->seqs, id, s);
 	}
 	return s;
+}
+
+/*
+ * A packet's time on sequence @seq: never before the sequence's last, so
+ * that a file whose records go back in time (corrupt, or with a clock
+ * that stepped) still gives Perfetto ordered sequences.
+ */
+static uint64_t seq_time(struct perfetto *p, uint32_t seq, int64_t ns)
+{
+	struct sequence *s = sequence(p, seq);
+
+	if ((uint64_t)ns > s->last)
+		s->last = (uint64_t)ns;
+	return s->last;
 }
 
 /* Has @s been sent id @i of a kind?  Marks it sent. */
@@ -162,6 +179,8 @@ static void emit(struct export *x, Perfetto__Protos__TracePacket *pkt, uint32_t 
 
 	pkt->has_trusted_packet_sequence_id = true;
 	pkt->trusted_packet_sequence_id = seq;
+	if (pkt->has_timestamp)
+		pkt->timestamp = seq_time(p, seq, (int64_t)pkt->timestamp);
 	if (!s->started) {
 		s->started = true;
 		pkt->has_first_packet_on_sequence = true;
@@ -173,6 +192,7 @@ static void emit(struct export *x, Perfetto__Protos__TracePacket *pkt, uint32_t 
 		pkt->sequence_flags = SEQ_NEEDS_INCREMENTAL_STATE;
 	}
 	n = perfetto__protos__trace_packet__get_packed_size(pkt);
+	utf8_pool_reset(&p->utf8);
 	if (n > p->cap) {
 		p->cap = n + 4096;
 		p->buf = export_realloc(p->buf, p->cap);
@@ -207,7 +227,7 @@ static uint64_t process_track(struct export *x, uint32_t pid)
 	td.uuid = UUID_PROCESS | pid;
 	pd.has_pid = true;
 	pd.pid = (int32_t)pid;
-	pd.process_name = *name ? (char *)name : NULL;
+	pd.process_name = *name ? utf8_pool_str(&p->utf8, name) : NULL;
 	td.process = &pd;
 	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
 	pkt.track_descriptor = &td;
@@ -247,7 +267,7 @@ static uint64_t thread_track(struct export *x, uint32_t pid, uint32_t tid)
 	thd.pid = (int32_t)pid;
 	thd.has_tid = true;
 	thd.tid = (int32_t)tid;
-	thd.thread_name = *name ? (char *)name : NULL;
+	thd.thread_name = *name ? utf8_pool_str(&p->utf8, name) : NULL;
 	td.thread = &thd;
 	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
 	pkt.track_descriptor = &td;
@@ -409,14 +429,14 @@ static void etw_event(struct export *x, uint16_t cpu, int64_t ns,
 	if (cpu >= MAX_CPUS)
 		return;
 	ev->has_timestamp = ev->has_cpu = true;
-	ev->timestamp = (uint64_t)ns;
+	ev->timestamp = seq_time(state(x), seq_id(x, SEQ_SCHED + cpu), ns);
 	ev->cpu = cpu;
 	b.has_cpu = true;
 	b.cpu = cpu;
 	b.n_event = 1;
 	b.event = &ev;
 	pkt.has_timestamp = true;
-	pkt.timestamp = (uint64_t)ns;
+	pkt.timestamp = ev->timestamp;
 	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_ETW_EVENTS;
 	pkt.etw_events = &b;
 	emit(x, &pkt, seq_id(x, SEQ_SCHED + cpu));
@@ -625,7 +645,7 @@ static void pf_event(struct export *x, const struct export_event *e)
 	Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	uint64_t flows[2], ends[1];
-	char *cat = (char *)e->provider;
+	char *cat = utf8_pool_str(&p->utf8, e->provider);
 
 	te.has_type = te.has_track_uuid = true;
 	te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT;
@@ -633,16 +653,16 @@ static void pf_event(struct export *x, const struct export_event *e)
 					       thread_track(x, e->pid, e->tid);
 	sb_reset(&p->tmp);
 	sb_printf(&p->tmp, "%s/%s", e->provider, e->name ? e->name : "Event");
-	te.name = p->tmp.p;
+	te.name = utf8_pool_str(&p->utf8, p->tmp.p);
 	te.n_categories = 1;
 	te.categories = &cat;
 	for (size_t i = 0; i < e->nargs; i++) {
 		Perfetto__Protos__DebugAnnotation *a = annotation(p, i);
 
-		a->name = (char *)e->args[i].key;
+		a->name = utf8_pool_str(&p->utf8, e->args[i].key);
 		if (!e->args[i].number || !number_value(a, e->args[i].value)) {
 			a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
-			a->string_value = (char *)e->args[i].value;
+			a->string_value = utf8_pool_str(&p->utf8, e->args[i].value);
 		}
 	}
 	te.n_debug_annotations = e->nargs;
@@ -709,6 +729,7 @@ static void pf_free(struct export *x)
 	free(p->maps); free(p->map_ptrs); free(p->paths); free(p->path_ptrs);
 	free(p->stacks); free(p->stack_ptrs); free(p->ids);
 	free(p->anns); free(p->ann_ptrs); free(p->path);
+	utf8_pool_free(&p->utf8);
 	free(p);
 	x->fmt_state = NULL;
 }

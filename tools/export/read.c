@@ -98,16 +98,26 @@ static int64_t ticks_ns(const struct etw_etl_header *h, uint64_t ticks)
 	return h->perf_freq ? (int64_t)mul_div(ticks, 1000000000ull, h->perf_freq) : 0;
 }
 
+/* a + b, or a - b, held to [0, INT64_MAX]: a corrupt file's times. */
+static int64_t add_ns(int64_t a, int64_t b)
+{
+	int64_t v;
+
+	if (__builtin_add_overflow(a, b, &v))
+		return b > 0 ? INT64_MAX : 0;
+	return v < 0 ? 0 : v;
+}
+
 static int64_t to_ns(const struct reader *r, uint64_t ts)
 {
 	if (ts >= r->hdr.sync_timestamp)
-		return r->file_ns + ticks_ns(&r->hdr, ts - r->hdr.sync_timestamp);
-	return r->file_ns - ticks_ns(&r->hdr, r->hdr.sync_timestamp - ts);
+		return add_ns(r->file_ns, ticks_ns(&r->hdr, ts - r->hdr.sync_timestamp));
+	return add_ns(r->file_ns, -ticks_ns(&r->hdr, r->hdr.sync_timestamp - ts));
 }
 
 static bool in_time(const struct reader *r, int64_t ns)
 {
-	int64_t rel = ns - r->x.epoch_ns;
+	int64_t rel = add_ns(ns, -r->x.epoch_ns);
 
 	return rel >= r->x.opt->start_ns && rel <= r->x.opt->end_ns;
 }
@@ -296,7 +306,7 @@ static void kernel_record(struct reader *r, const struct etw_etl_event *ev)
 		sr->rd.waker_tid = c->cur_tid;
 	} else if (rec_parse_disk_io(ev, &dk)) {
 		struct export_disk out = {
-			.start_ns = ns - ticks_ns(&r->hdr, dk.response_time),
+			.start_ns = add_ns(ns, -ticks_ns(&r->hdr, dk.response_time)),
 			.end_ns = ns, .rec = &dk,
 			.write = ev->hook_id == HOOK_DISK_WRITE,
 		};
@@ -427,7 +437,9 @@ static int read_file(struct reader *r, const char *path)
 		return ctl_fail_win32("export", path, etw_etl_win32_error(ret),
 				      err.message);
 	r->hdr = *etw_etl_get_header(etl);
-	r->file_ns = ((int64_t)r->hdr.start_time - (int64_t)FILETIME_UNIX_EPOCH) * 100;
+	r->file_ns = r->hdr.start_time > FILETIME_UNIX_EPOCH &&
+		     r->hdr.start_time - FILETIME_UNIX_EPOCH < INT64_MAX / 100 ?
+		     (int64_t)(r->hdr.start_time - FILETIME_UNIX_EPOCH) * 100 : 0;
 	if (!r->x.file)
 		r->x.epoch_ns = r->file_ns;
 	if (r->fmt->file_begin)

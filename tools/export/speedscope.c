@@ -331,6 +331,9 @@ static uint64_t guid_hash(const struct etw_etl_guid *g)
 
 static void add_interval(struct thread *t, int64_t start, int64_t end, uint32_t frame)
 {
+	/* A stop before its start (a file going back in time) is at it. */
+	if (end < start)
+		end = start;
 	if (t->niv == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 16;
 		t->iv = export_realloc(t->iv, t->cap * sizeof(*t->iv));
@@ -519,7 +522,8 @@ static void put_sampled_profiles(struct speedscope *s, struct export *x, FILE *o
 			j++;
 		start[i] = j;
 	}
-	memcpy(order, s->thread_list, s->nthreads * sizeof(*order));
+	if (s->nthreads)
+		memcpy(order, s->thread_list, s->nthreads * sizeof(*order));
 	/* The hottest thread first: the profile speedscope opens. */
 	qsort(order, s->nthreads, sizeof(*order), by_samples);
 	for (size_t i = 0; i < s->nthreads && order[i]->samples; i++) {
@@ -581,8 +585,8 @@ static void put_evented(struct speedscope *s, struct export *x, FILE *out, bool 
 
 	qsort(t->iv, t->niv, sizeof(*t->iv), by_start);
 	thread_label(s, x, t, "Activities: ");
-	put_header(out, first, "evented", s->tmp.p, "nanoseconds", 0,
-		   s->last_ns - x->epoch_ns);
+	put_header(out, first, "evented", s->tmp.p, "nanoseconds",
+		   s->first_ns - x->epoch_ns, s->last_ns - x->epoch_ns);
 	fputs(",\"events\":[", out);
 	for (size_t i = 0; i <= t->niv; i++) {
 		struct interval *iv = i < t->niv ? &t->iv[i] : NULL;
