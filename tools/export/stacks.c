@@ -15,6 +15,23 @@ struct addr_entry {
 	struct addr_entry *next;
 };
 
+struct raw_stack {
+	struct raw_stack *next;		/* same hash */
+	uint32_t parent, pid, node;
+	uint32_t n;
+	uint64_t frames[];
+};
+
+static void free_raw(void *v)
+{
+	struct raw_stack *r = v, *next;
+
+	for (; r; r = next) {
+		next = r->next;
+		free(r);
+	}
+}
+
 static void free_chain(void *v)
 {
 	struct addr_entry *e = v, *next;
@@ -86,6 +103,7 @@ void stacks_free(struct export_stacks *st)
 	free(st->frame);
 	idmap64_free(&st->children, NULL);
 	idmap64_free(&st->addrs, free_chain);
+	idmap64_free(&st->raw, free_raw);
 	sb_free(&st->tmp);
 }
 
@@ -174,12 +192,37 @@ uint32_t stacks_child(struct export_stacks *st, uint32_t parent, uint32_t frame)
 	return (uint32_t)st->nnodes++;
 }
 
+/*
+ * The same stack comes again and again (a loop sampled): its node is
+ * found by one hash of its addresses, not by naming and walking each
+ * frame, which would touch three maps per frame.
+ */
 uint32_t stacks_push(struct export_stacks *st, struct export *x, uint32_t parent,
 		     uint32_t pid, const uint64_t *frames, size_t n)
 {
+	uint64_t h = ((uint64_t)parent << 32 | pid) * 0x9e3779b97f4a7c15ull ^ n;
+	struct raw_stack *first, *r;
+	uint32_t node = parent;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ frames[i]) * 0x100000001b3ull;
+	first = idmap64_get(&st->raw, h);
+	for (r = first; r; r = r->next)
+		if (r->parent == parent && r->pid == pid && r->n == n &&
+		    (!n || !memcmp(r->frames, frames, n * sizeof(*frames))))
+			return r->node;
 	for (size_t i = n; i-- > 0;)
-		parent = stacks_child(st, parent, stacks_frame(st, x, pid, frames[i]));
-	return parent;
+		node = stacks_child(st, node, stacks_frame(st, x, pid, frames[i]));
+	r = export_alloc(sizeof(*r) + n * sizeof(*frames));
+	r->parent = parent;
+	r->pid = pid;
+	r->n = (uint32_t)n;
+	r->node = node;
+	if (n)
+		memcpy(r->frames, frames, n * sizeof(*frames));
+	r->next = first;
+	idmap64_put(&st->raw, h, r);
+	return node;
 }
 
 size_t stacks_depth(const struct export_stacks *st, uint32_t node)

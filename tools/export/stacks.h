@@ -48,6 +48,8 @@ struct export_stacks {
 	struct idmap64 children;	/* (parent << 32 | frame) -> node */
 	/* (pid, address) -> frame: each address named once. */
 	struct idmap64 addrs;		/* hash -> struct addr_entry chain */
+	/* (parent, pid, frames) -> node: a stack seen before, in one lookup. */
+	struct idmap64 raw;		/* hash -> struct raw_stack chain */
 	struct sbuf tmp;
 };
 
