@@ -6,7 +6,7 @@
 
 BENCH_COMMON	:= bench/common.c bench/syscount.c
 BENCH_HDRS	:= bench/bench.h bench/lttng_tp.h bench/qemu/marker.h $(LIB_HDRS) uapi/linux/etw.h
-BENCH_PROGS	:= $(addprefix $(BUILD)/bench/etw-bench-,write threads producer cpu lttng tracelogging profile xpress decode manifest rundown kstack wpp)
+BENCH_PROGS	:= $(addprefix $(BUILD)/bench/etw-bench-,write threads producer cpu lttng tracelogging profile xpress decode manifest rundown kstack wpp viewers)
 # The instruction profiler, a QEMU plugin the host loads (make bench-profile).
 BENCH_PLUGIN	:= $(BUILD)/bench/qemu/insn-profile.so
 BENCH_LINK	:= -L$(BUILD)/lib -letw -Wl,-rpath,'$$ORIGIN/../lib' -pthread
@@ -24,6 +24,11 @@ $(BUILD)/bench/etw-bench-%: bench/%.c $(BENCH_COMMON) $(BENCH_HDRS) $(LIB_SO)
 $(BUILD)/bench/etw-bench-xpress: BENCH_EXTRA := libetw/src/etl/xpress.c
 $(BUILD)/bench/etw-bench-xpress: libetw/src/etl/xpress.c libetw/src/etl/xpress.h \
 	libetw/tests/xpress_encoder.h
+
+# The trace etw report and etw export are measured on, written with the
+# tests' writer of synthetic kernel traces.
+$(BUILD)/bench/etw-bench-viewers: BENCH_EXTRA := -Ilibetw/tests
+$(BUILD)/bench/etw-bench-viewers: libetw/tests/ktrace.h libetw/tests/etl_test.h
 
 # The provider of etw-bench-manifest: the header etw mc makes of its manifest.
 $(BUILD)/bench/gen/manifest.h: bench/manifest.man $(BUILD)/bin/etw

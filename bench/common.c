@@ -60,6 +60,7 @@ void bench_print_rusage(const char *prefix, const struct rusage *ru)
 	bench_printf(ru->ru_minflt, "%s.minflt", prefix);
 	bench_printf(ru->ru_nvcsw, "%s.nvcsw", prefix);
 	bench_printf(ru->ru_nivcsw, "%s.nivcsw", prefix);
+	bench_printf(ru->ru_maxrss, "%s.maxrss_kb", prefix);
 }
 
 void bench_die(const char *fmt, ...)

@@ -53,6 +53,8 @@ int main(int argc, char **argv)
 		sum.ru_minflt += ru.ru_minflt;
 		sum.ru_nvcsw += ru.ru_nvcsw;
 		sum.ru_nivcsw += ru.ru_nivcsw;
+		if (ru.ru_maxrss > sum.ru_maxrss)
+			sum.ru_maxrss = ru.ru_maxrss;
 		cpu_ns += (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
 			  (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
 		if (w == pid) {

@@ -14,6 +14,9 @@
 #         and the decoder alone (scripts/bench-host-decode.sh)
 #   18.6  manifests: etw dump of manifest events against the same fields
 #         written with TraceLogging (scripts/bench-host-manifest.sh)
+#   19.6  viewers: etw report and etw export (speedscope, perfetto) of a
+#         synthetic kernel trace of 1 M CPU samples with stacks and
+#         context switches (scripts/bench-host-export.sh)
 #
 # Times are CPU time of the one thread or process (etw-bench-cpu), so the
 # other work of a shared machine inflates them less than wall time would.
@@ -37,3 +40,4 @@ scripts/bench-host-decode.sh --lines
 # Needs providers to register without the module (private loggers): its
 # rows say n/a where that is not so, and the rest of the part still runs.
 scripts/bench-host-manifest.sh --lines || true
+scripts/bench-host-export.sh --lines

@@ -172,6 +172,28 @@ function manifest_rows(    r, ok) {
 	    "", "x", "<=", 1.5, "<= 1.5x")
 }
 
+# Issue 29's item 6 (scripts/bench-host-export.sh): one core, CPU time.
+function viewers_rows(    k, w, i, mrec) {
+	section("13. Host, one core (CPU time): etw report and etw export of " \
+		sprintf("%.0f CPU samples with stacks (%.0f records)", val("h", "viewers.samples"),
+			val("h", "viewers.records")))
+	if (!has("h", "viewers.report.cpu_ns")) {
+		printf "  %-44s %14s\n", "viewers", "n/a (host part not run)"
+		return
+	}
+	mrec = val("h", "viewers.records") / 1e6
+	row("etw report, s per million records", val("h", "viewers.report.cpu_ns") / 1e9 / mrec,
+	    "", "", "<=", 1, "<= 1")
+	split("speedscope perfetto", w, " ")
+	for (i = 1; i <= 2; i++) {
+		k = "viewers." w[i]
+		info("etw export -f " w[i] ", records/s", host_rate("viewers.records", k ".cpu_ns", 1e9), "", "")
+		info("  peak resident MB (the trace mapped: " sprintf("%.0f", val("h", "viewers.file_bytes") / 1e6) ")",
+		     val("h", k ".maxrss_kb") / 1024, "", "")
+	}
+	info("etw report, peak resident MB", val("h", "viewers.report.maxrss_kb") / 1024, "", "")
+}
+
 # Item 4 for the file in one place; @p prefixes the keys of that run.
 function logger_rows(where, p,    n, r, lost, share, rate) {
 	for (n = 1; n <= 2; n++) {
@@ -263,6 +285,7 @@ END {
 		xpress_rows()
 		decode_rows()
 		manifest_rows()
+		viewers_rows()
 		exit
 	}
 	split("0 64 512", sizes, " ")
@@ -364,6 +387,7 @@ END {
 	xpress_rows()
 	decode_rows()
 	manifest_rows()
+	viewers_rows()
 
 	section("11. kernel logger: rundown of " sprintf("%d", val("w", "rundown.procs")) " processes (Process + Thread DCStart/DCEnd)")
 	if (has("w", "rundown.start_ns") || has("i", "rundown.start_ns")) {
