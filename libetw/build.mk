@@ -214,6 +214,7 @@ $(BUILD)/tests/tl_samples $(BUILD)/tests/dump_formats $(BUILD)/tests/etl_compres
 $(BUILD)/tests/manifest_tool $(BUILD)/tests/mof_schema: $(BUILD)/bin/etw
 # etw export loaded by the viewers: speedscope in Chromium, protoc (export_check.py).
 $(BUILD)/tests/export_viewers: $(BUILD)/bin/etw libetw/tests/ktrace.h libetw/tests/etl_test.h \
+	libetw/tests/run_cmd.h \
 	libetw/tests/export_check.py tools/export/perfetto_trace.proto
 $(BUILD)/tests/export_viewers: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/manifest_tool: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'

@@ -87,5 +87,6 @@ else
 ETW_ASAN	:= $(ETW_TOOL)
 endif
 $(BUILD)/tests/export_fuzz: $(ETW_ASAN) libetw/tests/ktrace.h libetw/tests/etl_test.h \
+	libetw/tests/run_cmd.h \
 	libetw/tests/export_check.py
 $(BUILD)/tests/export_fuzz: ALL_CFLAGS += -DETW_ASAN_PATH='"$(ETW_ASAN)"'

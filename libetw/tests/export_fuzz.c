@@ -19,6 +19,7 @@
 
 #include "ktrace.h"
 #include "kselftest_harness.h"
+#include "run_cmd.h"
 
 #ifndef ETW_ASAN_PATH
 #define ETW_ASAN_PATH "build/tests/etw_asan"
@@ -34,20 +35,6 @@ static const char *const corpus[] = {
 	"krabsetw-powershell.etl", "perfview-SelfDescribingSingleEvent.etl",
 	"etlparser-lxcore_kernel.etl",
 };
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	rc = system(cmd);
-	return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-}
 
 /* Every record the exporters read, in a small kernel trace. */
 static int synthetic(const char *path)

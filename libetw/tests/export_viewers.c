@@ -28,6 +28,7 @@
 
 #include "ktrace.h"
 #include "kselftest_harness.h"
+#include "run_cmd.h"
 
 #ifndef ETW_TOOL_PATH
 #define ETW_TOOL_PATH "build/bin/etw"
@@ -52,73 +53,6 @@ static const char kallsyms_text[] =
 
 static const uint8_t provider[16] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
 				      1, 2, 3, 4, 5, 6, 7, 8 };
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	rc = system(cmd);
-	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-/* Everything a command printed (stdout and stderr), and its status. */
-struct run {
-	char *out;
-	int status;
-};
-
-static struct run run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static struct run run(const char *fmt, ...)
-{
-	struct run r = { NULL, -1 };
-	char cmd[4096], buf[4096];
-	size_t len = 0, n;
-	va_list ap;
-	FILE *p;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd) - 8, fmt, ap);
-	va_end(ap);
-	strcat(cmd, " 2>&1");
-	p = popen(cmd, "r");
-	if (!p)
-		return r;
-	r.out = calloc(1, 1);
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
-		r.out = realloc(r.out, len + n + 1);
-		memcpy(r.out + len, buf, n);
-		len += n;
-		r.out[len] = '\0';
-	}
-	rc = pclose(p);
-	r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-	return r;
-}
-
-static uint64_t nm_symbol(const char *file, const char *name)
-{
-	char cmd[512], line[256], sym[128], type;
-	unsigned long long v;
-	uint64_t addr = 0;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "nm %s", file);
-	p = popen(cmd, "r");
-	if (!p)
-		return 0;
-	while (fgets(line, sizeof(line), p))
-		if (sscanf(line, "%llx %c %127s", &v, &type, sym) == 3 && !strcmp(sym, name))
-			addr = v;
-	pclose(p);
-	return addr;
-}
 
 /*
  * The trace.  cpu 0: worker (1235) switched in at T0+1000, sampled every
