@@ -4,7 +4,8 @@
  * EnableFlags from names (Windows' EVENT_TRACE_FLAG_* in lower case, as
  * xperf's kernel flags read) or numbers, and the stacks the profile asks
  * for: a sample without its stack says little, so `profile` also asks
- * for stacks on SampledProfile, as xperf -stackwalk Profile does.
+ * for stacks on SampledProfile, as xperf -stackwalk Profile does, and
+ * `cswitch` for stacks on CSwitch (where each thread waited).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -65,17 +66,35 @@ static const unsigned char perfinfo_sampled_profile[ETW_CLASSIC_EVENT_ID_SIZE] =
 	46,
 };
 
+/* Thread's class GUID {3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c}, CSwitch. */
+static const unsigned char thread_cswitch[ETW_CLASSIC_EVENT_ID_SIZE] = {
+	0xd1, 0xa8, 0x6f, 0x3d, 0x05, 0xfe, 0xd0, 0x11,
+	0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c,
+	36,
+};
+
+/*
+ * Stacks on SampledProfile with `profile`, and on CSwitch with `cswitch`
+ * (the stack a thread waited in, as xperf -stackwalk CSwitch and
+ * PerfView's thread time collect it).
+ */
 int ctl_kernel_stacks(int fd, __u32 logger_id, __u32 flags)
 {
+	unsigned char ids[2][ETW_CLASSIC_EVENT_ID_SIZE];
 	struct etw_trace_info ti = {
 		.size = sizeof(ti),
 		.logger_id = logger_id,
 		.info_class = ETW_TRACE_STACK_TRACING_INFO,
-		.data = (__u64)(uintptr_t)perfinfo_sampled_profile,
-		.length = sizeof(perfinfo_sampled_profile),
+		.data = (__u64)(uintptr_t)ids,
 	};
+	unsigned int n = 0;
 
-	if (!(flags & ETW_KFLAG_PROFILE))
+	if (flags & ETW_KFLAG_PROFILE)
+		memcpy(ids[n++], perfinfo_sampled_profile, sizeof(ids[0]));
+	if (flags & ETW_KFLAG_CSWITCH)
+		memcpy(ids[n++], thread_cswitch, sizeof(ids[0]));
+	if (!n)
 		return 0;
+	ti.length = n * sizeof(ids[0]);
 	return ioctl(fd, ETW_IOC_TRACE_SET_INFO, &ti) < 0 ? -1 : 0;
 }
