@@ -35,7 +35,17 @@ if [ "$mode" = test ]; then
 	scripts/vm/scan.sh "$log" "vm $rel" | tail -n 1 | grep -q ' 0 failed'
 elif [ "$mode" = demo ]; then
 	scripts/vm/run.sh "$BUILD/vm/$rel/vmlinuz" "$initrd" demo "$BUILD/check/demo.log" |
-		sed -n '/^ETW-DEMO/,$p' | sed -n '/^ETW-DEMO-END/q; /^ETW-DEMO/d; p'
+		sed -n '/^ETW-DEMO/,$p' | sed -n '/^ETW-DEMO-END/q; /^ETW-DEMO/d; /^ETW-FILE-BEGIN/,/^ETW-FILE-END/d; p'
+	# The files the demo exported, from the console to BUILD/check/.
+	for f in demo.speedscope.json demo.pftrace; do
+		tr -d '\r' < "$BUILD/check/demo.log" |
+			sed -n "/^ETW-FILE-BEGIN $f\$/,/^ETW-FILE-END/{/^ETW-FILE/d; p}" |
+			base64 -d > "$BUILD/check/$f"
+	done
+	echo
+	echo "Open $BUILD/check/demo.speedscope.json at https://www.speedscope.app (or offline:"
+	echo "  $BUILD/npm/node_modules/.bin/speedscope $BUILD/check/demo.speedscope.json),"
+	echo "and $BUILD/check/demo.pftrace at https://ui.perfetto.dev (Open trace file)."
 	grep -q '^ETW-DEMO-END ok' "$BUILD/check/demo.log"
 else
 	exec scripts/vm/run.sh "$BUILD/vm/$rel/vmlinuz" "$initrd" shell

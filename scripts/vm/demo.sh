@@ -42,5 +42,23 @@ say "7. a classic provider and a private logger: a session inside the process"
 run etw-example-private-logger /tmp/private.etl
 run etw dump /tmp/private.etl
 
+say "8. a kernel trace seen in viewers: CPU samples with stacks, context switches"
+cat > /tmp/work.sh <<'WORK'
+spin() { i=0; while [ $i -lt "$1" ]; do i=$((i + 1)); done; }
+spin 4000; sleep 0.2; spin 4000 & spin 2000; wait
+WORK
+run etw record --kernel process,thread,image,profile,cswitch -o /tmp/kernel.etl -- sh /tmp/work.sh
+echo "\$ etw report --top 2 /tmp/kernel.etl | head -n 40"
+etw report --top 2 /tmp/kernel.etl | head -n 40
+run etw export -f speedscope --process busybox -o /tmp/demo.speedscope.json /tmp/kernel.etl
+run etw export -f perfetto -o /tmp/demo.pftrace /tmp/kernel.etl
+ls -l /tmp/demo.speedscope.json /tmp/demo.pftrace
+# The files leave the VM on its console (make demo puts them in BUILD/check/).
+for f in demo.speedscope.json demo.pftrace; do
+	echo "ETW-FILE-BEGIN $f"
+	base64 "/tmp/$f"
+	echo "ETW-FILE-END"
+done
+
 echo
 echo "ETW-DEMO-END $ok"
