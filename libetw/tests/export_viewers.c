@@ -39,6 +39,7 @@
 #define PID		1234
 #define TID		1235		/* worker */
 #define TID2		1236		/* helper */
+#define TID3		1237		/* short: runs 10 us on cpu 0, and ends */
 #define T0		2000000ull	/* ticks of 100 ns */
 
 static const char prog_src[] =
@@ -59,7 +60,8 @@ static const uint8_t provider[16] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 
  * 10 ticks 40 times (30 in hot_function called from main, 10 in the
  * kernel's schedule under do_syscall_64 under main), switched out at
  * T0+1405 waiting on WrQueue with its stack (schedule, main), switched
- * in again at T0+1800.  cpu 1: helper (1236) running from T0+900, 10
+ * in again at T0+1800; between, thread 1237 runs from T0+1500 and ends
+ * at T0+1600.  cpu 1: helper (1236) running from T0+900, 10
  * samples in main, readies worker at T0+1600; its activities: A from
  * T0+1100 to T0+1300 with B (T0+1150 to T0+1250) inside; a 4 KiB write
  * to disk 8:0 completing at T0+1500 after 100 ticks.
@@ -81,6 +83,7 @@ static int write_trace(const char *path, const char *prog, uint64_t hot, uint64_
 	kt_process(&kt, T0, PID, "prog");
 	kt_thread(&kt, T0, PID, TID, "worker");
 	kt_thread(&kt, T0, PID, TID2, "helper");
+	kt_thread(&kt, T0, PID, TID3, "short");
 	kt_image(&kt, T0, 0, KBASE, 0x2000000, "vmlinux");
 	kt_image(&kt, T0, PID, BASE, 0x5000, prog);
 	kt_cswitch(&kt, T0 + 1000, TID, 0, 1, 32);
@@ -97,6 +100,8 @@ static int write_trace(const char *path, const char *prog, uint64_t hot, uint64_
 	}
 	kt_cswitch(&kt, T0 + 1405, 0, TID, 5, 15);
 	kt_stack(&kt, T0 + 1405, PID, TID, out, 2);
+	kt_cswitch(&kt, T0 + 1500, TID3, 0, 1, 32);
+	kt_cswitch(&kt, T0 + 1600, 0, TID3, 4, 22);
 	kt_cswitch(&kt, T0 + 1800, TID, 0, 1, 32);
 	kt_cpu(&kt, 1);
 	kt_cswitch(&kt, T0 + 900, TID2, 0, 1, 32);
@@ -208,8 +213,11 @@ TEST_F(viewers, speedscope_thread_time)
 	EXPECT_EQ(0, r.status);
 	EXPECT_OUT(r, "profile sampled: Thread time: prog (1234) nanoseconds");
 	EXPECT_OUT(r, "  Thread (1235) worker = 100000\n");
-	/* Both threads' CPU time: worker's 60.5 us and helper's 110 us. */
-	EXPECT_OUT(r, "  CPU_TIME = 170500\n");
+	/* The threads' CPU time: worker's 60.5 us, helper's 110, short's 10. */
+	EXPECT_OUT(r, "  CPU_TIME = 180500\n");
+	/* short ended: no time off the CPU after that. */
+	EXPECT_OUT(r, "  Thread (1237) short = 10000\n");
+	EXPECT_FALSE(has(&r, "WrTerminated"));
 	EXPECT_OUT(r, "  BLOCKED_TIME (WrQueue) = 19500\n");
 	EXPECT_OUT(r, "  READIED_BY prog (1234) tid 1236 = 19500\n");
 	EXPECT_OUT(r, "  READIED_TIME = 20000\n");
@@ -307,7 +315,8 @@ TEST_F(viewers, perfetto_decodes_and_holds_the_trace)
 	EXPECT_OUT(r, "count samples tid 1235 = 40\n");
 	EXPECT_OUT(r, "count sample tid 1235: hot_function = 30\n");
 	EXPECT_OUT(r, "count sample tid 1235: schedule = 10\n");
-	EXPECT_OUT(r, "count c_switch = 5\n");
+	EXPECT_OUT(r, "count c_switch = 7\n");
+	EXPECT_OUT(r, "cswitch cpu 0 1237 -> 0 state 4 reason 22\n");
 	EXPECT_OUT(r, "event 44332211-6655-8877-0102-030405060708/Event flows 1 ends 0 UserData=0x07000000");
 	EXPECT_OUT(r, "ends 1 UserData");
 	EXPECT_OUT(r, "slice Write Transfer Size=4096 Byte Offset=8192 Issuing Thread ID=1236 "

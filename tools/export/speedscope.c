@@ -14,7 +14,8 @@
  *   (wait reason) until ReadyThread readied it, with READIED_BY (the
  *   thread that was running where the ready happened) under it, then
  *   READIED_TIME until it ran again; a thread preempted waits as
- *   READIED_TIME (WrPreempted) from the switch on.  Unit nanoseconds.
+ *   READIED_TIME (WrPreempted) from the switch on; a thread that ended
+ *   has no time after its last switch.  Unit nanoseconds.
  * - "evented", one per thread that started activities: each start/stop
  *   pair of the same activity id (win:Start, win:Stop) an open/close of a
  *   frame named by the start event, nested as speedscope needs (one that
@@ -275,7 +276,8 @@ static void ss_cswitch(struct export *x, const struct export_cswitch *c)
 			if (t->in_ns >= 0)
 				add_time(s, t, pseudo(s, root, "CPU_TIME"), c->ns - t->in_ns);
 			t->in_ns = -1;
-			t->out_ns = c->ns;
+			/* A thread that ended waits for nothing. */
+			t->out_ns = r->old_state == THREAD_STATE_TERMINATED ? -1 : c->ns;
 			t->out_node = stacks_push(&s->st, x, root, t->pid, c->frames, c->nframes);
 			t->out_waiting = r->old_state == THREAD_STATE_WAITING;
 			t->out_reason = r->old_wait_reason;
