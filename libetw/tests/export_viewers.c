@@ -347,4 +347,52 @@ TEST_F(viewers, usage_errors)
 	free(r.out);
 }
 
+/*
+ * A PerfView recording (testdata/etl: Windows 8, stack caching, .NET):
+ * the samples' stacks are the model's, joined from Windows' stack cache
+ * as etw report joins them, so nearly every sample of the profiled
+ * process is a deep stack and its .NET frames are named.
+ */
+#define PERFVIEW_ETL "testdata/etl/perfview-net.4.5.2.x64.etl"
+
+static const char count_stacks_py[] =
+	"import json,sys\n"
+	"d=json.load(open(sys.argv[1]))\n"
+	"p=[x for x in d['profiles'] if x['type']=='sampled']\n"
+	"w=[(len(s),n) for x in p for s,n in zip(x['samples'],x['weights'])]\n"
+	"print('samples %d deep %d' % (sum(n for _,n in w), sum(n for k,n in w if k>1)))\n";
+
+TEST(windows_cached_stacks)
+{
+	char dir[] = "/tmp/etw-export-XXXXXX", py[64];
+	struct run r;
+	FILE *f;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(py, sizeof(py), "%s/count.py", dir);
+	f = fopen(py, "w");
+	ASSERT_NE(NULL, f);
+	fputs(count_stacks_py, f);
+	fclose(f);
+	r = run("%s export -f speedscope --pid 3676 -o %s/pv.json %s", ETW_TOOL_PATH,
+		dir, PERFVIEW_ETL);
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.out);
+	free(r.out);
+	r = run("/usr/bin/python3 %s %s/pv.json", py, dir);
+	EXPECT_EQ(0, r.status);
+	/* 27 of them had a stack when only StackWalk records were read. */
+	EXPECT_OUT(r, "samples 5129 deep 5041\n");
+	free(r.out);
+	r = run("grep -c -e 'Test.x64!Test.Program.Main(class System.String\\[\\])' "
+		"-e 'mscorlib!System.DateTime.get_Now()' %s/pv.json", dir);
+	EXPECT_EQ(0, r.status);
+	free(r.out);
+	r = run("%s export -f perfetto --pid 3676 -o %s/pv.pftrace %s && "
+		"grep -c -a 'Test.Program.Main(class System.String' %s/pv.pftrace",
+		ETW_TOOL_PATH, dir, PERFVIEW_ETL, dir);
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.out);
+	free(r.out);
+	sh("rm -rf %s", dir);
+}
+
 TEST_HARNESS_MAIN
