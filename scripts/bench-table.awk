@@ -172,9 +172,9 @@ function manifest_rows(    r, ok) {
 	    "", "x", "<=", 1.5, "<= 1.5x")
 }
 
-# Issue 29's item 6 (scripts/bench-host-export.sh): one core, CPU time.
+# The viewers' rows (scripts/bench-host-export.sh): one core, CPU time.
 function viewers_rows(    k, w, i, mrec) {
-	section("13. Host, one core (CPU time): etw report and etw export of " \
+	section("14. Host, one core (CPU time): etw report and etw export of " \
 		sprintf("%.0f CPU samples with stacks (%.0f records)", val("h", "viewers.samples"),
 			val("h", "viewers.records")))
 	if (!has("h", "viewers.report.cpu_ns")) {

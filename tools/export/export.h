@@ -2,9 +2,9 @@
 /*
  * etw export: kernel-logger and user traces written in the formats of
  * viewers (Documentation/viewers.rst).  export/read.c reads the files in
- * time order, keeps the trace model (model/) up to date, filters by
- * process and time, pairs each CSwitch with its stack and each sample
- * with its stack, and hands what it found to a format's callbacks:
+ * time order through the trace model (model/), whose samples (and
+ * CSwitches) get their stacks as etw report's do, filters by process and
+ * time, and hands what it found to a format's callbacks:
  * export/speedscope.c (JSON) or export/perfetto.c (protobuf).
  */
 #ifndef ETW_EXPORT_H
