@@ -234,7 +234,7 @@ $(BUILD)/tests/wpp_records: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 # etw without the module (no_module) runs this build's etw too.
 $(BUILD)/tests/no_module: $(BUILD)/bin/etw
 $(BUILD)/tests/no_module: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
-$(BUILD)/tests/dump_formats $(BUILD)/tests/stack_report: libetw/tests/etl_test.h
+$(BUILD)/tests/dump_formats $(BUILD)/tests/stack_report: libetw/tests/etl_test.h libetw/tests/run_cmd.h
 
 # The header `etw mc` makes of the test manifest, compiled as C (run, with
 # the provider calls recorded) and as C++, in both modes.

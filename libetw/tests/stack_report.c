@@ -21,6 +21,7 @@
 
 #include "etl_test.h"
 #include "kselftest_harness.h"
+#include "run_cmd.h"
 
 #ifndef ETW_TOOL_PATH
 #define ETW_TOOL_PATH "build/bin/etw"
@@ -68,79 +69,17 @@ struct fixture_paths {
 	uint8_t build_id[20];
 };
 
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	rc = system(cmd);
-	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-/* Everything a run printed, and its exit status. */
-struct run {
-	char *out;
-	int status;
-};
-
+/* etw with @fmt's arguments: what it printed and its exit status. */
 static struct run run_etw(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static struct run run_etw(const char *fmt, ...)
 {
-	struct run r = { NULL, -1 };
-	char cmd[2048], args[1536];
-	size_t len = 0, cap = 0;
-	char buf[4096];
+	char args[1536];
 	va_list ap;
-	FILE *p;
-	size_t n;
-	int rc;
 
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof(args), fmt, ap);
 	va_end(ap);
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", ETW_TOOL_PATH, args);
-	p = popen(cmd, "r");
-	if (!p)
-		return r;
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
-		if (len + n + 1 > cap) {
-			cap = 2 * (len + n + 1);
-			r.out = realloc(r.out, cap);
-		}
-		memcpy(r.out + len, buf, n);
-		len += n;
-	}
-	if (!r.out)
-		r.out = calloc(1, 1);
-	else
-		r.out[len] = '\0';
-	rc = pclose(p);
-	r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-	return r;
-}
-
-static uint64_t nm_symbol(const char *file, const char *name)
-{
-	char cmd[512], line[256], sym[128], type;
-	unsigned long long v;
-	uint64_t addr = 0;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "nm %s", file);
-	p = popen(cmd, "r");
-	if (!p)
-		return 0;
-	while (fgets(line, sizeof(line), p))
-		if (sscanf(line, "%llx %c %127s", &v, &type, sym) == 3 &&
-		    !strcmp(sym, name))
-			addr = v;
-	pclose(p);
-	return addr;
+	return run("%s %s", ETW_TOOL_PATH, args);
 }
 
 /* SYSTEM64 record of @hook with @payload bytes; returns the payload. */
