@@ -92,11 +92,7 @@ done
 if scripts/lttng-modules.sh "$BUILD" "$rel"; then
 	mkdir -p "$stage/lib/modules/$rel/extra"
 	cp "$BUILD/lttng-modules/$rel"/ko/*.ko "$stage/lib/modules/$rel/extra/"
-	deb=$(ls /var/cache/apt/archives/linux-image-"$rel"_*.deb 2>/dev/null | head -n 1 || true)
-	if [ -z "$deb" ]; then
-		apt-get install -d -y -qq --no-install-recommends "linux-image-$rel" >/dev/null
-		deb=$(ls /var/cache/apt/archives/linux-image-"$rel"_*.deb | head -n 1)
-	fi
+	deb=$(scripts/kernel-deb.sh "$rel")
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$stage" --wildcards \
 		"./lib/modules/$rel/modules.builtin" "./lib/modules/$rel/modules.builtin.modinfo" \
 		"./lib/modules/$rel/modules.order"

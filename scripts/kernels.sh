@@ -23,7 +23,9 @@ apt-cache depends linux-headers-amd64 2>/dev/null |
 names=$(apt-cache pkgnames linux-headers-6.12. 2>/dev/null |
 	sed -n 's/^linux-headers-\(6\.12\.[0-9]*+deb12-amd64\)$/\1/p' | sort -V -r)
 for rel in $names; do
-	if apt-cache show "linux-image-$rel" >/dev/null 2>&1; then
+	# The image signed or unsigned (scripts/kernel-deb.sh takes either).
+	if apt-cache policy "linux-image-$rel" "linux-image-$rel-unsigned" 2>/dev/null |
+	   grep -q '^ *Candidate: [0-9]'; then
 		echo "$rel"
 		exit 0
 	fi

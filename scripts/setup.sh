@@ -70,12 +70,8 @@ fi
 for rel in $kernels; do
 	out="$build/vm/$rel"
 	[ -s "$out/vmlinuz" ] && continue
-	deb=$(ls /var/cache/apt/archives/linux-image-"${rel}"_*.deb 2>/dev/null | head -n 1 || true)
-	if [ -z "$deb" ]; then
-		say "downloading linux-image-$rel"
-		apt-get install -d -y -qq --no-install-recommends "linux-image-$rel" >/dev/null
-		deb=$(ls /var/cache/apt/archives/linux-image-"${rel}"_*.deb | head -n 1)
-	fi
+	say "kernel image $rel"
+	deb=$("$top/scripts/kernel-deb.sh" "$rel")
 	mkdir -p "$out"
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -O "./boot/vmlinuz-$rel" > "$out/vmlinuz.tmp"
 	mv "$out/vmlinuz.tmp" "$out/vmlinuz"

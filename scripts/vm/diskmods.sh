@@ -16,12 +16,8 @@ rel=$1 dir=$2
 mods="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci
 virtio_blk crc16 mbcache jbd2 crc32c_generic crc32c-intel ext4"
 [ "$(cat "$dir/.stamp" 2>/dev/null)" = "$(echo $mods)" ] && exit 0
-deb=$(ls /var/cache/apt/archives/linux-image-"$rel"_*.deb 2>/dev/null | head -n 1 || true)
-if [ -z "$deb" ]; then
-	# apt's cache was cleaned since setup.sh took vmlinuz from it.
-	apt-get install -d -y -qq --no-install-recommends "linux-image-$rel" >/dev/null
-	deb=$(ls /var/cache/apt/archives/linux-image-"$rel"_*.deb | head -n 1)
-fi
+# (Downloaded again if apt's cache was cleaned since setup.sh used it.)
+deb=$("$(dirname "$0")/../kernel-deb.sh" "$rel")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards \
