@@ -9,7 +9,6 @@
  * provider found stays valid (an unloaded manifest is only no longer
  * found).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -22,6 +21,7 @@
 #include "../common/internal.h"
 #include "event_info.h"
 #include "manifest.h"
+#include "store_dirs.h"
 
 #ifndef ETW_MANIFEST_DIR
 #define ETW_MANIFEST_DIR "/var/lib/etw/manifests"
@@ -47,16 +47,7 @@ ETW_EXPORT const char *etw_manifest_system_dir(void)
 
 ETW_EXPORT const char *etw_manifest_user_dir(char *buf, size_t size)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	int n;
-
-	if (xdg && *xdg == '/')
-		n = snprintf(buf, size, "%s/etw/manifests", xdg);
-	else if (home && *home)
-		n = snprintf(buf, size, "%s/.local/share/etw/manifests", home);
-	else
-		return NULL;
-	return n > 0 && (size_t)n < size ? buf : NULL;
+	return store_user_dir("manifests", buf, size);
 }
 
 static bool manifest_name(const char *name)
@@ -67,67 +58,46 @@ static bool manifest_name(const char *name)
 	       (!strcmp(name + n - 4, ".man") || !strcmp(name + n - 4, ".xml"));
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
+struct each_manifest {
+	etw_manifest_fn fn;
+	void *ctx;
+};
 
-static int filter(const struct dirent *d)
+static int read_one(void *ctx, const char *path)
 {
-	return manifest_name(d->d_name);
+	struct each_manifest *e = ctx;
+	struct etw_manifest_error err;
+	struct etw_manifest *m;
+	int r = etw_manifest_read(path, &m, &err);
+	int ret = e->fn(e->ctx, path, r ? NULL : m, r ? &err : NULL);
+
+	if (!r && ret <= 0)
+		etw_manifest_free(m);
+	/* 1: the callback keeps the model. */
+	return ret > 0 ? 0 : ret;
 }
 
 ETW_EXPORT int etw_manifest_foreach_in(const char *dir, etw_manifest_fn fn, void *ctx)
 {
-	struct dirent **list;
-	int n = scandir(dir, &list, filter, by_name), ret = 0;
+	struct each_manifest e = { fn, ctx };
 
-	if (n < 0)
-		return errno == ENOENT ? 0 : -errno;
-	for (int i = 0; i < n; i++) {
-		struct etw_manifest_error err;
-		struct etw_manifest *m;
-		char *path;
+	return store_files_in(dir, manifest_name, read_one, &e);
+}
 
-		if (!ret && asprintf(&path, "%s/%s", dir, list[i]->d_name) >= 0) {
-			int r = etw_manifest_read(path, &m, &err);
+static int each_dir(void *ctx, const char *dir)
+{
+	struct each_manifest *e = ctx;
 
-			ret = fn(ctx, path, r ? NULL : m, r ? &err : NULL);
-			if (!r && ret <= 0)
-				etw_manifest_free(m);
-			free(path);
-			/* 1: the callback keeps the model. */
-			if (ret > 0)
-				ret = 0;
-		}
-		free(list[i]);
-	}
-	free(list);
-	return ret;
+	return etw_manifest_foreach_in(dir, e->fn, e->ctx);
 }
 
 /* The directories searched, in order, each once; @fn for each. */
 ETW_EXPORT int etw_manifest_foreach(etw_manifest_fn fn, void *ctx)
 {
-	const char *env = getenv("ETW_MANIFEST_PATH");
-	char user[4096];
-	int ret = 0;
+	struct each_manifest e = { fn, ctx };
 
-	if (env) {
-		char *copy = strdup(env), *save = NULL;
-
-		if (!copy)
-			return -ENOMEM;
-		for (char *d = strtok_r(copy, ":", &save); d && !ret;
-		     d = strtok_r(NULL, ":", &save))
-			ret = etw_manifest_foreach_in(d, fn, ctx);
-		free(copy);
-	}
-	if (!ret && etw_manifest_user_dir(user, sizeof(user)))
-		ret = etw_manifest_foreach_in(user, fn, ctx);
-	if (!ret)
-		ret = etw_manifest_foreach_in(etw_manifest_system_dir(), fn, ctx);
-	return ret;
+	return store_search("ETW_MANIFEST_PATH", "manifests", etw_manifest_system_dir(),
+			    each_dir, &e);
 }
 
 struct scan {

@@ -7,7 +7,6 @@
  * winning.  Models are kept until the process ends, so a class found
  * stays valid.  `etw mof install` puts files here.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -20,6 +19,7 @@
 
 #include "../common/internal.h"
 #include "mof.h"
+#include "store_dirs.h"
 
 #ifndef ETW_MOF_DIR
 #define ETW_MOF_DIR "/var/lib/etw/mof"
@@ -41,85 +41,57 @@ ETW_EXPORT const char *etw_mof_system_dir(void)
 
 ETW_EXPORT const char *etw_mof_user_dir(char *buf, size_t size)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	int n;
-
-	if (xdg && *xdg == '/')
-		n = snprintf(buf, size, "%s/etw/mof", xdg);
-	else if (home && *home)
-		n = snprintf(buf, size, "%s/.local/share/etw/mof", home);
-	else
-		return NULL;
-	return n > 0 && (size_t)n < size ? buf : NULL;
+	return store_user_dir("mof", buf, size);
 }
 
-static int filter(const struct dirent *d)
+static bool mof_name(const char *name)
 {
-	size_t n = strlen(d->d_name);
+	size_t n = strlen(name);
 
-	return d->d_name[0] != '.' && n > 4 &&
-	       !strcasecmp(d->d_name + n - 4, ".mof");
+	return name[0] != '.' && n > 4 && !strcasecmp(name + n - 4, ".mof");
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
+struct each_mof {
+	etw_mof_fn fn;
+	void *ctx;
+};
+
+static int read_one(void *ctx, const char *path)
 {
-	return strcmp((*a)->d_name, (*b)->d_name);
+	struct each_mof *e = ctx;
+	struct etw_mof_error err;
+	struct etw_mof *m;
+	int r = etw_mof_read(path, &m, &err), ret;
+
+	if (r && r != -EBADMSG) {
+		err.line = 0;
+		snprintf(err.message, sizeof(err.message), "%s", strerror(-r));
+	}
+	ret = e->fn(e->ctx, path, r ? NULL : m, r ? &err : NULL);
+	if (!r && ret <= 0)
+		etw_mof_free(m);
+	return ret > 0 ? 0 : ret;
 }
 
 ETW_EXPORT int etw_mof_foreach_in(const char *dir, etw_mof_fn fn, void *ctx)
 {
-	struct dirent **list;
-	int n = scandir(dir, &list, filter, by_name), ret = 0;
+	struct each_mof e = { fn, ctx };
 
-	if (n < 0)
-		return errno == ENOENT ? 0 : -errno;
-	for (int i = 0; i < n; i++) {
-		struct etw_mof_error err;
-		struct etw_mof *m;
-		char *path;
+	return store_files_in(dir, mof_name, read_one, &e);
+}
 
-		if (!ret && asprintf(&path, "%s/%s", dir, list[i]->d_name) >= 0) {
-			int r = etw_mof_read(path, &m, &err);
+static int each_dir(void *ctx, const char *dir)
+{
+	struct each_mof *e = ctx;
 
-			if (r && r != -EBADMSG) {
-				err.line = 0;
-				snprintf(err.message, sizeof(err.message), "%s",
-					 strerror(-r));
-			}
-			ret = fn(ctx, path, r ? NULL : m, r ? &err : NULL);
-			if (!r && ret <= 0)
-				etw_mof_free(m);
-			free(path);
-			if (ret > 0)
-				ret = 0;
-		}
-		free(list[i]);
-	}
-	free(list);
-	return ret;
+	return etw_mof_foreach_in(dir, e->fn, e->ctx);
 }
 
 ETW_EXPORT int etw_mof_foreach(etw_mof_fn fn, void *ctx)
 {
-	const char *env = getenv("ETW_MOF_PATH");
-	char user[4096];
-	int ret = 0;
+	struct each_mof e = { fn, ctx };
 
-	if (env) {
-		char *copy = strdup(env), *save = NULL;
-
-		if (!copy)
-			return -ENOMEM;
-		for (char *d = strtok_r(copy, ":", &save); d && !ret;
-		     d = strtok_r(NULL, ":", &save))
-			ret = etw_mof_foreach_in(d, fn, ctx);
-		free(copy);
-	}
-	if (!ret && etw_mof_user_dir(user, sizeof(user)))
-		ret = etw_mof_foreach_in(user, fn, ctx);
-	if (!ret)
-		ret = etw_mof_foreach_in(etw_mof_system_dir(), fn, ctx);
-	return ret;
+	return store_search("ETW_MOF_PATH", "mof", etw_mof_system_dir(), each_dir, &e);
 }
 
 static int keep(void *ctx, const char *path, struct etw_mof *m,
