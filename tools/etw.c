@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "etw.h"
 
@@ -54,6 +55,15 @@ int etw_wants_help(int argc, char **argv)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return 1;
 	return 0;
+}
+
+int etw_bad_option(const char *cmd, int c, char **argv)
+{
+	if (c == ':')
+		return etw_error("%s: option '%s' needs an argument", cmd,
+				 argv[optind - 1]) + 1;
+	return etw_error("%s: unknown option '%s'; see 'etw %s --help'", cmd,
+			 argv[optind - 1], cmd) + 1;
 }
 
 static void usage(FILE *out)

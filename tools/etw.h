@@ -68,4 +68,10 @@ void progress_done(struct progress *p);
 /* True if argv[1..] asks for help (-h or --help). */
 int etw_wants_help(int argc, char **argv);
 
+/*
+ * getopt_long's ':' (a missing argument) or anything else it returns for
+ * an option it does not know, under "etw CMD": the message, and 2.
+ */
+int etw_bad_option(const char *cmd, int c, char **argv);
+
 #endif /* ETW_TOOL_H */

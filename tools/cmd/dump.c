@@ -278,12 +278,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return etw_error("dump: option '%s' needs an argument",
-					 argv[optind - 1]) + 1;
 		default:
-			return etw_error("dump: unknown option '%s'; see 'etw dump --help'",
-					 argv[optind - 1]) + 1;
+			return etw_bad_option("dump", c, argv);
 		}
 	}
 	if (optind >= argc) {

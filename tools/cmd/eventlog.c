@@ -79,12 +79,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
-		case ':':
-			return etw_error("eventlog: option '%s' needs an argument",
-					 argv[optind - 1]) + 1;
 		default:
-			return etw_error("eventlog: unknown option '%s'; see 'etw eventlog --help'",
-					 argv[optind - 1]) + 1;
+			return etw_bad_option("eventlog", c, argv);
 		}
 	}
 	return -1;

@@ -16,6 +16,7 @@
 
 #include "ctl.h"
 #include "etw.h"
+#include "store_cmd.h"
 
 static const char usage_text[] =
 	"usage: etw manifest install [--user | --dir DIR] FILE...\n"
@@ -33,64 +34,6 @@ static const char usage_text[] =
 	"  -b, --from-binary   read the manifest a program carries (etw mc -b)\n"
 	"  -h, --help          this text\n";
 
-struct opts {
-	const char *dir;
-	bool from_binary;
-	char user[4096];
-};
-
-static int manifest_error(const char *cmd, const char *path,
-			  const struct etw_manifest_error *err, int ret)
-{
-	if (ret == -EBADMSG && err->line)
-		return etw_error("manifest %s: %s:%lu: %s", cmd, path, err->line,
-				 err->message);
-	if (ret == -EBADMSG)
-		return etw_error("manifest %s: %s: %s", cmd, path, err->message);
-	return etw_error("manifest %s: %s: %s", cmd, path, strerror(-ret));
-}
-
-static int parse(int argc, char **argv, struct opts *o)
-{
-	static const struct option longopts[] = {
-		{ "user", no_argument, NULL, 'u' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "from-binary", no_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	o->dir = etw_manifest_system_dir();
-	while ((c = getopt_long(argc, argv, ":ud:bh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'u':
-			o->dir = etw_manifest_user_dir(o->user, sizeof(o->user));
-			if (!o->dir)
-				return etw_error("manifest: no user directory: neither XDG_DATA_HOME nor HOME is set") + 1;
-			break;
-		case 'd':
-			o->dir = optarg;
-			break;
-		case 'b':
-			o->from_binary = true;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case ':':
-			return etw_error("manifest: option '%s' needs an argument",
-					 argv[optind - 1]) + 1;
-		default:
-			return etw_error("manifest: unknown option '%s'; see 'etw manifest --help'",
-					 argv[optind - 1]) + 1;
-		}
-	}
-	return -1;
-}
-
 static void print_providers(const struct etw_manifest *m, const char *dir)
 {
 	for (size_t i = 0; i < m->nproviders; i++) {
@@ -103,7 +46,7 @@ static void print_providers(const struct etw_manifest *m, const char *dir)
 	}
 }
 
-static int install(int argc, char **argv, const struct opts *o)
+static int install(int argc, char **argv, const struct store_opts *o)
 {
 	int status = 0;
 
@@ -142,7 +85,7 @@ static int install(int argc, char **argv, const struct opts *o)
 			continue;
 		}
 		if (ret) {
-			status = manifest_error("install", argv[i], &err, ret);
+			status = store_file_error("manifest", "install", argv[i], err.line, err.message, ret);
 			continue;
 		}
 		print_providers(m, o->dir);
@@ -170,7 +113,7 @@ static int find_name(void *ctx, const char *path, struct etw_manifest *m,
 	return 0;
 }
 
-static int uninstall_guid(const struct opts *o, const GUID *g, const char *what)
+static int uninstall_guid(const struct store_opts *o, const GUID *g, const char *what)
 {
 	char name[42];
 	int ret = etw_manifest_uninstall(g, o->dir);
@@ -186,7 +129,7 @@ static int uninstall_guid(const struct opts *o, const GUID *g, const char *what)
 	return 0;
 }
 
-static int uninstall(int argc, char **argv, const struct opts *o)
+static int uninstall(int argc, char **argv, const struct store_opts *o)
 {
 	int status = 0;
 
@@ -244,12 +187,11 @@ static int list_one(void *ctx, const char *path, struct etw_manifest *m,
 	return 0;
 }
 
-static int list(int argc, const struct opts *o, bool dir_given)
+static int list(const struct store_opts *o)
 {
 	int count = 0, ret;
 
-	(void)argc;
-	ret = dir_given ? etw_manifest_foreach_in(o->dir, list_one, &count) :
+	ret = o->dir_given ? etw_manifest_foreach_in(o->dir, list_one, &count) :
 			  etw_manifest_foreach(list_one, &count);
 	if (ret < 0)
 		return etw_error("manifest list: %s", strerror(-ret));
@@ -268,7 +210,7 @@ static int check(int argc, char **argv)
 		int ret = etw_manifest_read(argv[i], &m, &err);
 
 		if (ret) {
-			status = manifest_error("check", argv[i], &err, ret);
+			status = store_file_error("manifest", "check", argv[i], err.line, err.message, ret);
 			continue;
 		}
 		for (size_t j = 0; j < m->nproviders; j++)
@@ -282,37 +224,17 @@ static int check(int argc, char **argv)
 
 int cmd_manifest(int argc, char **argv)
 {
-	struct opts o = { 0 };
-	const char *verb;
-	bool dir_given;
-	int ret;
+	static const struct store_cmd c = {
+		.name = "manifest",
+		.usage = usage_text,
+		.system_dir = etw_manifest_system_dir,
+		.user_dir = etw_manifest_user_dir,
+		.from_binary = true,
+		.install = install,
+		.uninstall = uninstall,
+		.list = list,
+		.check = check,
+	};
 
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(usage_text, argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	verb = argv[1];
-	argc--;
-	argv++;
-	ret = parse(argc, argv, &o);
-	if (ret >= 0)
-		return ret;
-	dir_given = o.dir != etw_manifest_system_dir();
-	if (!strcmp(verb, "list")) {
-		if (optind < argc)
-			return etw_error("manifest list: takes no arguments") + 1;
-		return list(argc, &o, dir_given);
-	}
-	if (optind >= argc) {
-		fputs(usage_text, stderr);
-		return 2;
-	}
-	if (!strcmp(verb, "install"))
-		return install(argc, argv, &o);
-	if (!strcmp(verb, "uninstall"))
-		return uninstall(argc, argv, &o);
-	if (!strcmp(verb, "check"))
-		return check(argc, argv);
-	etw_error("manifest: '%s' is not install, uninstall, list or check", verb);
-	return 2;
+	return store_cmd_run(&c, argc, argv);
 }

@@ -16,6 +16,7 @@
 #include <etw_mof.h>
 
 #include "etw.h"
+#include "store_cmd.h"
 
 static const char usage_text[] =
 	"usage: etw mof install [--user | --dir DIR] FILE.mof...\n"
@@ -31,59 +32,6 @@ static const char usage_text[] =
 	"  -u, --user          the user's directory\n"
 	"  -d, --dir DIR       this directory\n"
 	"  -h, --help          this text\n";
-
-struct opts {
-	const char *dir;
-	char user[4096];
-};
-
-static int mof_error(const char *cmd, const char *path,
-		     const struct etw_mof_error *err, int ret)
-{
-	if (ret == -EBADMSG && err->line)
-		return etw_error("mof %s: %s:%lu: %s", cmd, path, err->line,
-				 err->message);
-	if (ret == -EBADMSG)
-		return etw_error("mof %s: %s: %s", cmd, path, err->message);
-	return etw_error("mof %s: %s: %s", cmd, path, strerror(-ret));
-}
-
-static int parse(int argc, char **argv, struct opts *o)
-{
-	static const struct option longopts[] = {
-		{ "user", no_argument, NULL, 'u' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	o->dir = etw_mof_system_dir();
-	while ((c = getopt_long(argc, argv, ":ud:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'u':
-			o->dir = etw_mof_user_dir(o->user, sizeof(o->user));
-			if (!o->dir)
-				return etw_error("mof: no user directory: neither XDG_DATA_HOME nor HOME is set") + 1;
-			break;
-		case 'd':
-			o->dir = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case ':':
-			return etw_error("mof: option '%s' needs an argument",
-					 argv[optind - 1]) + 1;
-		default:
-			return etw_error("mof: unknown option '%s'; see 'etw mof --help'",
-					 argv[optind - 1]) + 1;
-		}
-	}
-	return -1;
-}
 
 /* One line per class that has a Guid: what the decoders key on. */
 static void print_classes(const struct etw_mof *m, const char *where)
@@ -115,7 +63,7 @@ static void print_classes(const struct etw_mof *m, const char *where)
 	}
 }
 
-static int install(int argc, char **argv, const struct opts *o)
+static int install(int argc, char **argv, const struct store_opts *o)
 {
 	int status = 0;
 
@@ -132,7 +80,7 @@ static int install(int argc, char **argv, const struct opts *o)
 		if (!ret)
 			ret = etw_mof_read(argv[i], &m, &err);
 		if (ret) {
-			status = mof_error("install", argv[i], &err, ret);
+			status = store_file_error("mof", "install", argv[i], err.line, err.message, ret);
 			continue;
 		}
 		print_classes(m, o->dir);
@@ -141,7 +89,7 @@ static int install(int argc, char **argv, const struct opts *o)
 	return status;
 }
 
-static int uninstall(int argc, char **argv, const struct opts *o)
+static int uninstall(int argc, char **argv, const struct store_opts *o)
 {
 	int status = 0;
 
@@ -180,11 +128,11 @@ static int list_one(void *ctx, const char *path, struct etw_mof *m,
 	return 0;
 }
 
-static int list(const struct opts *o, bool dir_given)
+static int list(const struct store_opts *o)
 {
 	int count = 0, ret;
 
-	ret = dir_given ? etw_mof_foreach_in(o->dir, list_one, &count) :
+	ret = o->dir_given ? etw_mof_foreach_in(o->dir, list_one, &count) :
 			  etw_mof_foreach(list_one, &count);
 	if (ret < 0)
 		return etw_error("mof list: %s", strerror(-ret));
@@ -203,7 +151,7 @@ static int check(int argc, char **argv)
 		int ret = etw_mof_read(argv[i], &m, &err);
 
 		if (ret) {
-			status = mof_error("check", argv[i], &err, ret);
+			status = store_file_error("mof", "check", argv[i], err.line, err.message, ret);
 			continue;
 		}
 		print_classes(m, argv[i]);
@@ -214,35 +162,17 @@ static int check(int argc, char **argv)
 
 int cmd_mof(int argc, char **argv)
 {
-	struct opts o = { 0 };
-	const char *verb;
-	int ret;
+	static const struct store_cmd c = {
+		.name = "mof",
+		.usage = usage_text,
+		.system_dir = etw_mof_system_dir,
+		.user_dir = etw_mof_user_dir,
+		.from_binary = false,
+		.install = install,
+		.uninstall = uninstall,
+		.list = list,
+		.check = check,
+	};
 
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(usage_text, argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	verb = argv[1];
-	argc--;
-	argv++;
-	ret = parse(argc, argv, &o);
-	if (ret >= 0)
-		return ret;
-	if (!strcmp(verb, "list")) {
-		if (optind < argc)
-			return etw_error("mof list: takes no arguments") + 1;
-		return list(&o, o.dir != etw_mof_system_dir());
-	}
-	if (optind >= argc) {
-		fputs(usage_text, stderr);
-		return 2;
-	}
-	if (!strcmp(verb, "install"))
-		return install(argc, argv, &o);
-	if (!strcmp(verb, "uninstall"))
-		return uninstall(argc, argv, &o);
-	if (!strcmp(verb, "check"))
-		return check(argc, argv);
-	etw_error("mof: '%s' is not install, uninstall, list or check", verb);
-	return 2;
+	return store_cmd_run(&c, argc, argv);
 }

@@ -114,12 +114,8 @@ int cmd_wpp_extract(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return etw_error("wpp extract: option '%s' needs an argument",
-					 argv[optind - 1]) + 1;
 		default:
-			return etw_error("wpp extract: unknown option '%s'; see 'etw wpp extract --help'",
-					 argv[optind - 1]) + 1;
+			return etw_bad_option("wpp extract", c, argv);
 		}
 	}
 	if (optind >= argc) {
