@@ -29,6 +29,7 @@
 
 #include "etl_test.h"
 #include "kselftest_harness.h"
+#include "run_cmd.h"
 
 #ifndef ETW_TOOL_PATH
 #define ETW_TOOL_PATH "build/bin/etw"
@@ -40,28 +41,8 @@
 
 static char out[1 << 18];
 
-/* Run a shell command; its exit status, out its output (and stderr). */
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-	size_t n;
-	int status;
-	FILE *p;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd) - 8, fmt, ap);
-	va_end(ap);
-	strcat(cmd, " 2>&1");
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	n = fread(out, 1, sizeof(out) - 1, p);
-	out[n] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+/* A shell command: its exit status; out, what it printed. */
+#define run(...) run_into(out, sizeof(out), __VA_ARGS__)
 
 /* The string value of "KEY" in a journalctl -o json line, or "". */
 static const char *json(const char *line, const char *key, char *buf, size_t size)

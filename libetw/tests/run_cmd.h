@@ -63,6 +63,34 @@ static inline struct run run(const char *fmt, ...)
 	return r;
 }
 
+/*
+ * A shell command's exit status (-1 if it did not exit) and, in @buf, what
+ * it printed (stdout and stderr), cut to @size - 1 bytes: for tests that
+ * keep one output buffer and look at it after each command.
+ */
+static inline int run_into(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline int run_into(char *buf, size_t size, const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	size_t n;
+	int status;
+	FILE *p;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd) - 8, fmt, ap);
+	va_end(ap);
+	strcat(cmd, " 2>&1");
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = fread(buf, 1, size - 1, p);
+	buf[n] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /* The address nm gives symbol @name of @file, or 0. */
 static inline uint64_t nm_symbol(const char *file, const char *name)
 {
