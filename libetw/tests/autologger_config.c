@@ -246,9 +246,10 @@ TEST_F(al, start_writes_each_sessions_status)
 	EXPECT_NE(NULL, strstr(out, "run/Off.etl\n# not running\n")) TH_LOG("%s", out);
 	/* Nothing runs: stop and flush of every session have nothing to do. */
 	EXPECT_EQ(0, run("%s autologger stop", self->etw)) TH_LOG("%s", out);
-	/* Without the module no session exists: Windows' answer for that. */
+	/* Without the module no session exists: Windows' answer, and the module named. */
 	EXPECT_EQ(1, run("%s autologger stop Good", self->etw));
-	EXPECT_NE(NULL, strstr(out, "Good: ERROR_WMI_INSTANCE_NOT_FOUND (4201): no such session"))
+	EXPECT_NE(NULL, strstr(out, "Good: ERROR_WMI_INSTANCE_NOT_FOUND (4201): no such session: "
+			       "etw.ko is not loaded; load it with 'modprobe etw'"))
 		TH_LOG("%s", out);
 }
 

@@ -613,6 +613,10 @@ static int stop_one(const char *name, bool quiet)
 		return 0;
 	props_init(&b);
 	err = ControlTraceA(0, name, &b.p, EVENT_TRACE_CONTROL_STOP);
+	/* Windows' answer for a session that cannot exist, and why. */
+	if (err == ERROR_WMI_INSTANCE_NOT_FOUND && ctl_module_missing())
+		return ctl_fail_win32("autologger", name, err,
+				      "no such session: etw.ko is not loaded; load it with 'modprobe etw'");
 	if (err)
 		return ctl_fail_win32("autologger", name, err, NULL);
 	printf("%s: stopped, %u events lost\n", name, (unsigned int)b.p.EventsLost);
