@@ -58,6 +58,19 @@
 #define OPTIONAL
 
 /*
+ * MSVC's __FUNCSIG__ is a string literal, so programs put it where only a
+ * literal goes (static_assert's message, "text" __FUNCSIG__).  gcc has no
+ * literal for the function's signature (__PRETTY_FUNCTION__ is a
+ * variable), so in Windows-source mode it is a literal naming the place
+ * instead: "file:line".
+ */
+#if defined(LIBETW_WINDOWS_SOURCE) && !defined(__FUNCSIG__)
+#define LIBETW_STR_(x)	#x
+#define LIBETW_STR(x)	LIBETW_STR_(x)
+#define __FUNCSIG__	__FILE__ ":" LIBETW_STR(__LINE__)
+#endif
+
+/*
  * __declspec(x) becomes the gcc attribute of the same meaning: selectany
  * (several definitions of one constant, as in mc.exe's headers) is a weak
  * definition, the linker keeping one.

@@ -5,7 +5,8 @@
  * strings), each function against MSVC's documented behaviour: the printf
  * family's format rules (%s/%S/%ls/%hs/%ws, %c/%C, widths, precision,
  * I64/l sizes, %p, %n refused), its truncation rules, UTF-8 output, the
- * wide string, number and path functions, and <tchar.h>'s mapping.
+ * wide string, number and path functions, <tchar.h>'s mapping, and
+ * __FUNCSIG__ as a literal.
  */
 #include "kselftest_harness.h"
 
@@ -387,6 +388,22 @@ TEST(tchar_routines)
 	EXPECT_NE(NULL, _tgetenv(_T("PATH")));
 	EXPECT_EQ(_tgetenv(_T("PATH")), _tgetenv(_T("PATH")));
 	EXPECT_EQ(NULL, _tgetenv(_T("LIBETW_NO_SUCH_VARIABLE")));
+}
+
+/*
+ * MSVC's __FUNCSIG__ is a string literal: a static assertion's message,
+ * joined to other text, narrow or wide.  Here it names the place.
+ */
+_Static_assert(sizeof(__FUNCSIG__) > 1, __FUNCSIG__);
+TEST(funcsig_is_a_literal)
+{
+	static const char sig[] = "at " __FUNCSIG__; const int line = __LINE__;
+	static const wchar_t wsig[] = L"at " __FUNCSIG__;
+	char want[256];
+
+	snprintf(want, sizeof(want), "at %s:%d", __FILE__, line);
+	EXPECT_STREQ(want, sig);
+	EXPECT_EQ(sizeof(sig), sizeof(wsig) / sizeof(wchar_t));
 }
 
 TEST_HARNESS_MAIN

@@ -3,7 +3,8 @@
  * Windows-source mode's headers as C++ (-fsyntax-only, -Wall -Wextra
  * -Werror): every header together, the old SAL names after the standard
  * headers, wmain renamed for libetw_wmain.a, the C runtime's names
- * reaching libetw's functions, std::wstring and std::wcout (etw_wstring.h).
+ * reaching libetw's functions, std::wstring and std::wcout (etw_wstring.h),
+ * __FUNCSIG__ in a static_assert.
  * Built again with USE_WMI, where it must fail: <wbemidl.h> and
  * <comdef.h> are there for what they include, not for WMI or MSVC's COM
  * classes.
@@ -37,6 +38,8 @@
 
 static_assert(sizeof(wchar_t) == 2, "-fshort-wchar");
 static_assert(sizeof(WCHAR) == 2 && sizeof(L"ab") == 6, "UTF-16 literals");
+/* MSVC's __FUNCSIG__ is a literal, which static_assert takes. */
+static_assert(sizeof(L"" __FUNCSIG__) > 2, __FUNCSIG__);
 
 TRACELOGGING_DEFINE_PROVIDER(g_provider, "Winsrc.Cxx",
 	(0x1a2b3c4d, 0x1111, 0x2222, 0x33, 0x33, 0x44, 0x44, 0x55, 0x55, 0x66, 0x66));
