@@ -15,7 +15,8 @@
  * std::wstringstream and the basic_* templates named with wchar_t (and
  * the default traits, as std::basic_string<TCHAR> is) are these types,
  * through macros; std::to_wstring makes one; std::wcout, std::wcerr and
- * std::wclog write UTF-8 to stdout and stderr; std::hash takes them.
+ * std::wclog write UTF-8 to stdout and stderr; std::hash takes them;
+ * MSVC's member _Copy_s works on std::wstring (C++17).
  * Numbers a wide stream formats are formatted narrow and widened, so the
  * locale's 32-bit wide facets are never used.  What cannot work this way
  * is a compile error: reading numbers from a wide stream, std::wcin, the
@@ -29,11 +30,14 @@
 #error "etw_wstring.h is C++"
 #endif
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <streambuf>
 #include <string>
 #if __cplusplus >= 201703L
@@ -316,6 +320,57 @@ template <> struct hash<libetw_wstring_view> {
 	}
 };
 #endif
+
+} /* namespace std */
+
+#if __cplusplus >= 201703L
+namespace libetw {
+
+/*
+ * MSVC's basic_string member _Copy_s(dest, dest_size, count, off = 0):
+ * copies [off, off + count) clipped to the string's end, without a
+ * terminator, and returns how many it copied; off past the end throws
+ * out_of_range.  A destination too small for what it would copy is
+ * MSVC's invalid parameter: dest is zeroed (as memcpy_s does) and the
+ * process ends, as the default handler ends it.  libstdc++'s string has
+ * no such member, so _Copy_s is a macro that reaches the string through
+ * its string_view conversion (C++17) and hands it to operator->*: as on
+ * Windows for a wide string, `s._Copy_s(...)`; a cast or unary operator
+ * put directly in front of the call needs parentheses around it.
+ */
+struct copy_s_args {
+	wchar_t *dest;
+	size_t dest_size, count, off;
+
+	copy_s_args(wchar_t *d, size_t n, size_t c, size_t o = 0)
+		: dest(d), dest_size(n), count(c), off(o) {}
+};
+
+inline size_t operator->*(std::libetw_wstring_view s, const copy_s_args &a)
+{
+	if (a.off > s.size())
+		throw std::out_of_range("invalid string position");
+
+	size_t n = std::min(a.count, s.size() - a.off);
+
+	if (!a.dest || a.dest_size < n) {
+		if (a.dest)
+			memset(a.dest, 0, a.dest_size * sizeof(wchar_t));
+		fprintf(stderr, "_Copy_s: invalid parameter (%s)\n",
+			a.dest ? "destination too small" : "null destination");
+		abort();
+	}
+	wchar_traits::copy(a.dest, s.data() + a.off, n);
+	return n;
+}
+
+} /* namespace libetw */
+
+#define _Copy_s(dest, dest_size, ...) \
+	operator std::libetw_wstring_view() ->* ::libetw::copy_s_args((dest), (dest_size), __VA_ARGS__)
+#endif
+
+namespace std {
 
 #if __cplusplus >= 201703L
 inline libetw::utf8_wstreambuf libetw_wcout_buf(stdout), libetw_wcerr_buf(stderr);

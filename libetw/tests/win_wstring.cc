@@ -4,7 +4,8 @@
  * std::wstring and std::wstring_view operation Windows ETW code uses,
  * against the values Windows gives, with a 16-bit wchar_t: lengths,
  * comparisons, searches, concatenation, conversions to and from UTF-8,
- * std::to_wstring, hashing, wide string streams and std::wcout's UTF-8.
+ * std::to_wstring, hashing, wide string streams, std::wcout's UTF-8 and
+ * MSVC's member _Copy_s.
  * Prints KTAP.
  */
 #define UNICODE
@@ -14,9 +15,11 @@
 #include <cstdio>
 #include <iomanip>
 #include <map>
+#include <signal.h>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <unordered_map>
 #include <vector>
@@ -210,6 +213,43 @@ static void streams()
 	check(ss.str() == L"id 7", "std::wstringstream output");
 }
 
+/*
+ * MSVC's member _Copy_s(dest, dest_size, count, off): the characters
+ * copied without a terminator, clipped to the string's end; an offset
+ * past the end throws; a destination too small ends the process.
+ */
+static void copy_s()
+{
+	const std::wstring name = L"krabs-\u00e9t\U0001D11E";
+	wchar_t buf[16];
+	bool threw = false;
+	int status = 0;
+	pid_t pid;
+
+	wmemset(buf, L'#', ARRAYSIZE(buf));
+	check(name._Copy_s(buf, ARRAYSIZE(buf), name.length()) == 10 &&
+	      std::wstring(buf, 10) == name && buf[10] == L'#',
+	      "_Copy_s copies the string, no terminator");
+	check(name._Copy_s(buf, 4, 100, 6) == 4 && std::wstring(buf, 4) == L"\u00e9t\U0001D11E",
+	      "_Copy_s clips the count at the end, from an offset");
+	check(name._Copy_s(buf, 0, 5, 10) == 0, "_Copy_s from the end copies nothing");
+	try {
+		name._Copy_s(buf, ARRAYSIZE(buf), 1, 11);
+	} catch (const std::out_of_range &) {
+		threw = true;
+	}
+	check(threw, "_Copy_s past the end throws out_of_range");
+	std::fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(2);
+		name._Copy_s(buf, 4, name.length());
+		_exit(0);
+	}
+	check(pid > 0 && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) &&
+	      WTERMSIG(status) == SIGABRT, "_Copy_s into a destination too small ends the process");
+}
+
 /* std::wcout writes UTF-8 to standard output. */
 static void wcout_is_utf8()
 {
@@ -238,7 +278,7 @@ static void wcout_is_utf8()
 
 int main()
 {
-	std::printf("TAP version 13\n1..45\n");
+	std::printf("TAP version 13\n1..50\n");
 	types();
 	lengths_and_access();
 	comparisons();
@@ -248,6 +288,7 @@ int main()
 	conversions();
 	containers();
 	streams();
+	copy_s();
 	wcout_is_utf8();
 	std::printf("# Totals: pass:%d fail:%d\n", tests - failed, failed);
 	return failed != 0;
