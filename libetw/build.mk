@@ -21,9 +21,12 @@ LIB_LIBS	:= -lexpat -lelf
 # Windows-source mode (Documentation/porting.rst): its .pc file and the
 # main() that calls a program's wmain, a static library of its own.
 LIB_WIN_PC	:= $(BUILD)/lib/libetw-windows.pc
+# C++ only: libetw-windows with what MSVC accepts that g++ calls
+# permissive (-fpermissive, which a C compiler with -Werror refuses).
+LIB_WINXX_PC	:= $(BUILD)/lib/libetw-windows++.pc
 LIB_WMAIN	:= $(BUILD)/lib/libetw_wmain.a
 
-lib: $(LIB_SO) $(LIB_A) $(LIB_PC) $(LIB_WIN_PC) $(LIB_WMAIN) $(LIB_CASE_DIR)/.stamp
+lib: $(LIB_SO) $(LIB_A) $(LIB_PC) $(LIB_WIN_PC) $(LIB_WINXX_PC) $(LIB_WMAIN) $(LIB_CASE_DIR)/.stamp
 
 $(LIB_CASE_DIR)/.stamp: $(LIB_HDRS) libetw/include/case-names scripts/header-case-links.sh
 	rm -rf $(LIB_CASE_DIR)
@@ -63,6 +66,10 @@ $(LIB_PC): libetw/libetw.pc.in Makefile
 $(LIB_WIN_PC): libetw/libetw-windows.pc.in Makefile
 	@mkdir -p $(@D)
 	$(call make_pc,$@,libetw-windows)
+
+$(LIB_WINXX_PC): libetw/libetw-windows++.pc.in Makefile
+	@mkdir -p $(@D)
+	$(call make_pc,$@,libetw-windows++)
 
 $(BUILD)/libetw/wmain/wmain.o: libetw/wmain/wmain.c
 	@mkdir -p $(@D)
@@ -132,6 +139,23 @@ $(BUILD)/tests/win_source_cxx.ok: libetw/tests/win_source_cxx.cc $(LIB_HDRS)
 	@touch $@
 
 unit: $(BUILD)/tests/win_source_cxx.ok
+
+# libetw-windows++'s flags, as its .pc file gives them: the headers build
+# with them under -Werror, and what MSVC accepts (win_source_permissive.cc)
+# builds with them (g++ warns: -w) and only with them.
+WIN_SOURCE_CXX_FLAGS := $(shell sed -n 's/^Cflags: //p' libetw/libetw-windows++.pc.in)
+$(BUILD)/tests/win_source_permissive.ok: libetw/tests/win_source_permissive.cc \
+		libetw/tests/win_source_cxx.cc libetw/libetw-windows++.pc.in $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -Ilibetw/include $(WIN_SOURCE_FLAGS) \
+		$(WIN_SOURCE_CXX_FLAGS) -fsyntax-only libetw/tests/win_source_cxx.cc
+	$(CXX) -std=c++17 -w -Ilibetw/include $(WIN_SOURCE_FLAGS) \
+		$(WIN_SOURCE_CXX_FLAGS) -fsyntax-only $<
+	@! $(CXX) -std=c++17 -Ilibetw/include $(WIN_SOURCE_FLAGS) -fsyntax-only $< 2>/dev/null || \
+		{ echo "win_source_permissive.cc compiled without libetw-windows++'s flags"; exit 1; }
+	@touch $@
+
+unit: $(BUILD)/tests/win_source_permissive.ok
 
 # C++ wide strings in Windows-source mode (etw_wstring.h), run; and what
 # they cannot do right must not compile (win_source_fail.cc's cases).
@@ -366,6 +390,7 @@ install: lib tools kprov-headers-install
 	install -m 0644 uapi/linux/etw.h $(DESTDIR)$(INCLUDEDIR)/etw/linux/
 	$(call make_pc,$(DESTDIR)$(PKGCONFIGDIR)/libetw.pc)
 	$(call make_pc,$(DESTDIR)$(PKGCONFIGDIR)/libetw-windows.pc,libetw-windows)
+	$(call make_pc,$(DESTDIR)$(PKGCONFIGDIR)/libetw-windows++.pc,libetw-windows++)
 	install -m 0644 $(LIB_WMAIN) $(DESTDIR)$(LIBDIR)/
 	install -m 0755 $(ETW_TOOL) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
@@ -381,6 +406,7 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libetw.so* $(DESTDIR)$(LIBDIR)/libetw.a \
 		$(DESTDIR)$(PKGCONFIGDIR)/libetw.pc $(DESTDIR)$(BINDIR)/etw \
 		$(DESTDIR)$(PKGCONFIGDIR)/libetw-windows.pc $(DESTDIR)$(LIBDIR)/libetw_wmain.a \
+		$(DESTDIR)$(PKGCONFIGDIR)/libetw-windows++.pc \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES))) \
 		$(DESTDIR)$(UDEVDIR)/60-etw.rules \
 		$(addprefix $(DESTDIR)$(UNITDIR)/,$(SYSTEMD_UNITS))

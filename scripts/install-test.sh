@@ -7,7 +7,8 @@
 # (the last two also as C++) build with
 # `pkg-config --cflags --libs libetw`
 # against the staged tree alone, and a Windows-source program with
-# `pkg-config --cflags --libs libetw-windows`, and examples/wpp with the
+# `pkg-config --cflags --libs libetw-windows` (as C++ also with
+# libetw-windows++), and examples/wpp with the
 # installed etw wpp make rules and CMake module.
 #   install-test.sh BUILD_DIR
 set -eu
@@ -33,6 +34,7 @@ need /usr/lib/libetw.so
 need /usr/lib/libetw.a
 need /usr/lib/pkgconfig/libetw.pc
 need /usr/lib/pkgconfig/libetw-windows.pc
+need /usr/lib/pkgconfig/libetw-windows++.pc
 need /usr/lib/libetw_wmain.a
 need /usr/include/etw/strsafe.h
 need /usr/include/etw/etw_crt.h
@@ -129,6 +131,12 @@ LD_LIBRARY_PATH="$dest/usr/lib" "$build/winsrc-installed" > /dev/null || fail=1
 c++ -std=c++17 -Wall -Wextra -Werror -DUNICODE -D_UNICODE -x c++ "$build/winsrc-installed.c" \
 	$wflags -o "$build/winsrc-installed-cxx" || fail=1
 LD_LIBRARY_PATH="$dest/usr/lib" "$build/winsrc-installed-cxx" > /dev/null || fail=1
+# C++ with libetw-windows++ (libetw-windows and -fpermissive): the same
+# program, -Werror.
+# shellcheck disable=SC2086
+c++ -std=c++17 -Wall -Wextra -Werror -DUNICODE -D_UNICODE -x c++ "$build/winsrc-installed.c" \
+	$(pkg-config --cflags --libs libetw-windows++) -o "$build/winsrc-installed-cxxp" || fail=1
+LD_LIBRARY_PATH="$dest/usr/lib" "$build/winsrc-installed-cxxp" > /dev/null || fail=1
 # The WPP sample with the installed make rules and CMake module: etw wpp
 # runs before the compiler, and the program carries its TMF.
 wppmk=$(pkg-config --variable=wppdir libetw-windows)/wpp.mk
