@@ -120,6 +120,8 @@ struct bench_case {
 struct bench_cases {
 	struct bench_case c[BENCH_IL_CASES];
 	unsigned int count;
+	/* Calls per batch; 0 is BENCH_IL_BATCH. */
+	unsigned int batch;
 };
 
 void bench_case_add(struct bench_cases *cs, const char *key,

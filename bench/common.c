@@ -109,16 +109,17 @@ static int cmp_double(const void *a, const void *b)
 void bench_interleave(struct bench_cases *cs)
 {
 	unsigned int n = cs->count, r, i;
+	unsigned int batch = cs->batch ? cs->batch : BENCH_IL_BATCH;
 
 	for (i = 0; i < n; i++)
-		cs->c[i].run(BENCH_IL_BATCH, cs->c[i].size);
+		cs->c[i].run(batch, cs->c[i].size);
 	for (r = 0; r < BENCH_IL_ROUNDS; r++) {
 		for (i = 0; i < n; i++) {
 			struct bench_case *c = &cs->c[(i + r) % n];
 			uint64_t t0 = bench_now();
 
-			c->run(BENCH_IL_BATCH, c->size);
-			c->ns[r] = (double)(bench_now() - t0) / BENCH_IL_BATCH;
+			c->run(batch, c->size);
+			c->ns[r] = (double)(bench_now() - t0) / batch;
 		}
 	}
 	for (i = 0; i < n; i++) {

@@ -4,14 +4,15 @@
 # module sources are copied into $(BUILD)/kmod/<release>/ and built there:
 # one directory per kernel, several kernels side by side, a clean tree.
 
-# The kernel-provider selftest module (selftests/kmod/) is built beside
-# etw.ko unless KMOD_SELFTEST is empty (DKMS); its manifest header needs
-# the etw tool.
+# The kernel-provider selftest module (selftests/kmod/) and make bench's
+# kernel-write module (bench/kmod/) are built beside etw.ko unless
+# KMOD_SELFTEST is empty (DKMS); their manifest headers need the etw tool.
 KMOD_SELFTEST	?= m
 KMOD_TOOL	:= $(if $(KMOD_SELFTEST),$(ETW_TOOL))
 
 KMOD_SRCS := Kbuild $(wildcard module/*.c module/*.h module/klog/*.c module/klog/*.h module/include/etw/*.h) \
 	     $(wildcard selftests/kmod/*.c selftests/kmod/*.h selftests/kmod/*.man) \
+	     $(wildcard bench/kmod/*.c bench/kmod/*.h bench/kmod/*.man) \
 	     uapi/linux/etw.h \
 	     libetw/include/TraceLoggingProvider.h
 

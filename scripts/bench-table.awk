@@ -278,6 +278,44 @@ function cost(r, k) { return has(r, k) ? val(r, k) : "" }
 
 function per_sec(r, k) { return has(r, k) && val(r, k) > 0 ? 1e9 / val(r, k) : "" }
 
+# Issue 27's item 5: a kernel module's EtwWrite against a tracepoint of
+# the same bytes recorded by ftrace and by LTTng (etw-bench-kwrite).
+function kwrite_rows(    n, p, t, tn) {
+	section("15. Kernel EtwWrite vs a TRACE_EVENT tracepoint of the same bytes (etw_kbench.ko)")
+	if (!has("w", "kwrite.ftrace.etw.0") && !has("i", "kwrite.ftrace.etw.0")) {
+		printf "  %-44s %14s\n", "kernel EtwWrite", "n/a (not run)"
+		return
+	}
+	for (t = 1; t <= 2; t++) {
+		tn = t == 1 ? "ftrace" : "lttng"
+		if (!has("w", "kwrite." tn ".etw.0") && !has("i", "kwrite." tn ".etw.0")) {
+			printf "  %-44s %14s\n", "LTTng's kernel record", "n/a (no lttng-modules probe)"
+			continue
+		}
+		for (n = 1; n <= 3; n++) {
+			p = sizes[n]
+			info((t == 1 ? "ftrace" : "LTTng") " record of the tracepoint, " p " B",
+			     cost("w", "kwrite." tn ".tp." p), cost("i", "kwrite." tn ".tp." p), "")
+			info("EtwWrite, " p " B (same rounds)", cost("w", "kwrite." tn ".etw." p),
+			     cost("i", "kwrite." tn ".etw." p), "")
+			if (t == 1)
+				info("  EtwWrite / ftrace", ratio("w", "kwrite.ftrace.etw." p, "kwrite.ftrace.tp." p),
+				     ratio("i", "kwrite.ftrace.etw." p, "kwrite.ftrace.tp." p), "x")
+			else
+				row("  EtwWrite / LTTng", ratio("w", "kwrite.lttng.etw." p, "kwrite.lttng.tp." p),
+				    ratio("i", "kwrite.lttng.etw." p, "kwrite.lttng.tp." p), "x", "<=", 1.0, "<= 1.0x")
+		}
+	}
+	info("the loop alone (per turn)", cost("w", "kwrite.off.loop"), cost("i", "kwrite.off.loop"), "")
+	info("tracepoint, nothing attached (static key)", cost("w", "kwrite.off.tp"), cost("i", "kwrite.off.tp"), "")
+	info("EtwEventEnabled, provider not enabled", cost("w", "kwrite.off.enabled"),
+	     cost("i", "kwrite.off.enabled"), "")
+	info("etw mc -km EventEnabled<Event>(), not enabled", cost("w", "kwrite.off.inline"),
+	     cost("i", "kwrite.off.inline"), "")
+	info("EtwWrite 64 B, provider not enabled", cost("w", "kwrite.off.write"),
+	     cost("i", "kwrite.off.write"), "")
+}
+
 END {
 	if (only == "host") {
 		printf "etw bench, host part: %s\n", host
@@ -441,6 +479,8 @@ END {
 	} else {
 		printf "  %-44s %14s\n", "CSwitch and PROFILE", "n/a (not built yet)"
 	}
+
+	kwrite_rows()
 
 	section("13. WPP: DoTraceMessage vs EventWrite, same bytes (INT32 and a 17-byte string)")
 	if (has("w", "wpp.write") || has("i", "wpp.write")) {

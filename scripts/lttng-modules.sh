@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build LTTng's kernel tracer for one kernel, for make bench's section 12
-# (LTTng's sched_switch record against the kernel logger's CSwitch):
+# (LTTng's sched_switch record against the kernel logger's CSwitch) and
+# section 14 (its record of etw_kbench.ko's tracepoint against EtwWrite,
+# through the probe module bench/kmod/lttng/, built in the tree as
+# lttng-modules' own probes are):
 #   scripts/lttng-modules.sh BUILD_DIR RELEASE
 # The sources are Debian's lttng-modules-dkms (trixie's), which scripts/setup.sh
 # extracts into BUILD_DIR/lttng-modules/src (not installed: DKMS would
@@ -20,7 +23,26 @@ src=$build/lttng-modules/src
 out=$build/lttng-modules/$rel
 kdir=/usr/src/linux-headers-$rel
 [ -f "$src/Makefile" ] || { echo "lttng-modules: no sources in $src (scripts/setup.sh)" >&2; exit 1; }
-[ -e "$out/ko/.built" ] && exit 0
+top=$(cd "$(dirname "$0")/.." && pwd)
+probe=$top/bench/kmod/lttng
+# The tree built before: its probe of the benchmark's tracepoint again
+# when that changed (an incremental make).
+stamp=$(cat "$probe"/* "$top/bench/kmod/etw_kbench_trace.h" | md5sum | cut -d' ' -f1)
+add_probe() { # add_probe TREE
+	cp "$probe/lttng-probe-etw-kbench.c" "$top/bench/kmod/etw_kbench_trace.h" "$1/src/probes/"
+	cp "$probe/etw_kbench.h" "$1/include/instrumentation/events/"
+	grep -q lttng-probe-etw-kbench "$1/src/probes/Kbuild" ||
+		echo 'obj-$(CONFIG_LTTNG) += lttng-probe-etw-kbench.o' >> "$1/src/probes/Kbuild"
+}
+if [ -e "$out/ko/.built" ]; then
+	[ "$(cat "$out/ko/.built")" = "$stamp" ] && exit 0
+	add_probe "$out/tree"
+	nice -n 10 make -C "$out/tree" KERNELDIR="$kdir" -j2 modules > "$out/build.log" 2>&1 ||
+		{ grep 'error:' "$out/build.log" | sort -u | head -n 20 >&2; }
+	find "$out/tree/src" -name '*.ko' -exec cp {} "$out/ko/" \;
+	echo "$stamp" > "$out/ko/.built"
+	exit 0
+fi
 # A kernel it failed for fails again: say so without building again.
 if [ -e "$out/.failed" ]; then
 	echo "lttng-modules: does not build for $rel (rm -r $out to retry); the errors:" >&2
@@ -32,6 +54,7 @@ rm -rf "$out"
 mkdir -p "$out"
 cp -a "$src" "$out/tree"
 sed -i '/lttng-probe-timer\.o/d' "$out/tree/src/probes/Kbuild"
+add_probe "$out/tree"
 if ! nice -n 10 make -C "$out/tree" KERNELDIR="$kdir" -j2 modules > "$out/build.log" 2>&1; then
 	echo "lttng-modules: the build for $rel failed; the errors ($out/build.log):" >&2
 	grep 'error:' "$out/build.log" | sort -u | head -n 20 >&2
@@ -45,4 +68,7 @@ for m in lttng-tracer lttng-wrapper lttng-lib-ring-buffer lttng-probe-sched \
 	 lttng-ring-buffer-metadata-mmap-client; do
 	[ -s "$out/ko/$m.ko" ] || { echo "lttng-modules: $m.ko was not built for $rel" >&2; exit 1; }
 done
-touch "$out/ko/.built"
+# The benchmark's probe is not required: section 14 says when it is missing.
+[ -s "$out/ko/lttng-probe-etw-kbench.ko" ] ||
+	echo "lttng-modules: lttng-probe-etw-kbench.ko was not built for $rel" >&2
+echo "$stamp" > "$out/ko/.built"

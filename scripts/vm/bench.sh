@@ -6,12 +6,13 @@
 # ETW-BENCH-END; scripts/bench.sh on the host makes the table.  The same
 # script runs in both boots (wall clock, two vCPUs; icount, one vCPU).
 # etwbench=a,b on the kernel command line runs only those parts
-# (write tracelogging wpp threads lttng logger dump kstack profile insns wakes;
+# (write tracelogging wpp threads lttng logger dump kstack kwrite profile insns
+# wakes;
 # make bench BENCH_ONLY="a b").
 echo "ETW-BENCH-BEGIN"
 say() { echo "# $*"; }
 b() { echo "BENCH $1 $2"; }
-parts="write tracelogging wpp threads lttng logger dump rundown kstack"
+parts="write tracelogging wpp threads lttng logger dump rundown kstack kwrite"
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	etwbench=*) parts=$(echo "${arg#etwbench=}" | tr , ' ') ;;
@@ -109,6 +110,34 @@ if want kstack; then
 		lttng destroy etwbench-k >/dev/null 2>&1
 		pid=$(pidof lttng-sessiond) && kill $pid
 	fi
+fi
+
+# 14: a kernel module's EtwWrite against a tracepoint of the same bytes
+# recorded by ftrace, then by LTTng's kernel tracer (its probe of the
+# tracepoint, lttng-probe-etw-kbench, when make bench built it), and
+# the disabled checks (etw_kbench.ko: bench/kmod/).
+if want kwrite; then
+	say "14: kernel EtwWrite vs ftrace and LTTng records of a tracepoint"
+	insmod /lib/modules/etw_kbench.ko
+	etw-bench-kwrite ftrace
+	if [ -e "/lib/modules/$(uname -r)/extra/lttng-probe-etw-kbench.ko" ]; then
+		mkdir -p /dev/shm /var/run /run /root
+		grep -q ' /dev/shm ' /proc/mounts || mount -t tmpfs tmpfs /dev/shm
+		export HOME=/root
+		if { lttng-sessiond --kmod-probes=etw-kbench --daemonize &&
+		     lttng create etwbench-kw --snapshot &&
+		     lttng enable-event -k etw_kbench_bytes &&
+		     lttng start; } >/dev/null 2>/tmp/lttng-kw.err; then
+			etw-bench-kwrite lttng
+			lttng stop etwbench-kw >/dev/null 2>&1
+		else
+			say "lttng kernel session failed:"
+			cat /tmp/lttng-kw.err
+		fi
+		lttng destroy etwbench-kw >/dev/null 2>&1
+		pid=$(pidof lttng-sessiond) && kill $pid
+	fi
+	rmmod etw_kbench
 fi
 
 if want logger; then

@@ -28,6 +28,9 @@ esac
 # The kernel-provider selftest module, built beside etw.ko (module/build.mk).
 kprov=$(dirname "$ko")/etw_kprov_test.ko
 [ ! -f "$kprov" ] || cp "$kprov" "$root/lib/modules/etw_kprov_test.ko"
+# make bench's kernel-write module, built there too (bench/kmod/).
+kbench=$(dirname "$ko")/etw_kbench.ko
+[ ! -f "$kbench" ] || cp "$kbench" "$root/lib/modules/etw_kbench.ko"
 # The disk's driver and file system, for the kernel etw.ko was built for;
 # none for a kernel that has them built in (ETW_DISKMODS=none: make
 # check-debug's kernel, which has no Debian package to take them from).
