@@ -77,7 +77,8 @@ static u32 kbench_loop(u32 kind, u32 size, u32 count)
 			KBENCH_8(done, EventEnabledKbenchOffBytes());
 			break;
 		case KBENCH_OFF_WRITE:
-			KBENCH_8(done, kbench_etwwrite(&KbenchOffBytes, Etw_Kbench_OffHandle, size));
+			KBENCH_8(done, kbench_etwwrite(&KbenchOffBytes,
+						       Etw_Kbench_OffHandle, size));
 			break;
 		}
 		/* A long loop under emulation: let the rest of the guest run. */

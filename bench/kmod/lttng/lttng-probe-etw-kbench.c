@@ -10,6 +10,9 @@
 
 /* The kernel's tracepoint, to check the event below has its prototype. */
 #include "etw_kbench_trace.h"
+/* Its file name is the module's; LTTng's event is under TRACE_SYSTEM's. */
+#undef TRACE_INCLUDE_FILE
+#undef TRACE_INCLUDE_PATH
 
 #define LTTNG_PACKAGE_BUILD
 #define CREATE_TRACE_POINTS
