@@ -156,7 +156,7 @@ void bench_pin(int cpu);
 /*
  * A session in buffering mode (a memory ring, like ftrace's overwrite
  * mode: steady state without a consumer) that enables @provider at
- * @level with MatchAnyKeyword @any.  @kb: buffer size, 0 for the default.
+ * @level with MatchAnyKeyword @any.
  */
 struct bench_session {
 	CONTROLTRACE_ID id;
@@ -169,6 +169,11 @@ void bench_session_start(struct bench_session *s, const char *name,
 void bench_session_start_mode(struct bench_session *s, const char *name,
 			      const GUID *provider, UCHAR level,
 			      ULONGLONG any, ULONG mode);
+/* The same with @buffers buffers of @kb KiB (0: the defaults). */
+void bench_session_start_buffers(struct bench_session *s, const char *name,
+				 const GUID *provider, UCHAR level,
+				 ULONGLONG any, ULONG mode, ULONG kb,
+				 ULONG buffers);
 void bench_session_stop(struct bench_session *s);
 
 /*

@@ -150,6 +150,14 @@ void bench_session_start_mode(struct bench_session *s, const char *name,
 			      const GUID *provider, UCHAR level,
 			      ULONGLONG any, ULONG mode)
 {
+	bench_session_start_buffers(s, name, provider, level, any, mode, 0, 0);
+}
+
+void bench_session_start_buffers(struct bench_session *s, const char *name,
+				 const GUID *provider, UCHAR level,
+				 ULONGLONG any, ULONG mode, ULONG kb,
+				 ULONG buffers)
+{
 	struct props b;
 	ULONG err;
 
@@ -161,6 +169,9 @@ void bench_session_start_mode(struct bench_session *s, const char *name,
 	if (mode & EVENT_TRACE_PRIVATE_LOGGER_MODE)
 		b.p.Wnode.Guid = *provider;
 	b.p.LogFileMode = mode;
+	b.p.BufferSize = kb;
+	b.p.MinimumBuffers = buffers;
+	b.p.MaximumBuffers = buffers;
 	b.p.LoggerNameOffset = sizeof(b.p);
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	err = StartTraceA(&s->id, s->name, &b.p);

@@ -6,7 +6,8 @@
  * ioctl on /dev/etw_kbench, timed here as every other case (so under
  * -icount a nanosecond is a guest instruction; the ioctl adds under one
  * per call).  The module's provider Etw-Kbench is enabled by a buffering
- * session of this program, as item 1's are.
+ * session of this program (a ring in memory, as ftrace's and LTTng's
+ * snapshot session are).
  *
  *   etw-bench-kwrite ftrace   ftrace records the tracepoint (tracefs, the
  *                             ring scripts/vm/bench.sh set up), timed
@@ -34,6 +35,15 @@
 #include "kmod/kbench.h"
 
 #define KWRITE_BATCH	2048
+/*
+ * The session's buffers: 1 MiB, the size of LTTng's kernel sub-buffers
+ * and ftrace's per-CPU ring here, so that each tracer switches buffers
+ * as often.  A kernel lane's buffer switch wakes a work item for its
+ * spare: with 64 KiB buffers that was 90 instructions an event at 512
+ * bytes, and a loop that outran the work item lost events.
+ */
+#define KWRITE_BUFFER_KB	1024
+#define KWRITE_BUFFERS		16
 #define KWRITE_EVENT	"/sys/kernel/tracing/events/etw_kbench/etw_kbench_bytes/enable"
 
 /* Etw-Kbench, bench/kmod/kbench_events.man's provider. */
@@ -92,6 +102,22 @@ static unsigned long ftrace_taken(void)
 	return total;
 }
 
+/* The events the session lost (none, or the cost is not a write's). */
+static double session_lost(const struct bench_session *s)
+{
+	struct {
+		EVENT_TRACE_PROPERTIES p;
+		char name[64];
+	} q;
+
+	memset(&q, 0, sizeof(q));
+	q.p.Wnode.BufferSize = sizeof(q);
+	q.p.LoggerNameOffset = sizeof(q.p);
+	if (ControlTraceA(s->id, NULL, &q.p, EVENT_TRACE_CONTROL_QUERY))
+		bench_die("QueryTrace of %s failed", s->name);
+	return q.p.EventsLost;
+}
+
 /* EtwWrite and the tracepoint, 0, 64 and 512 bytes, interleaved. */
 static void run_enabled(const char *tracer)
 {
@@ -124,6 +150,7 @@ int main(int argc, char **argv)
 {
 	struct bench_session s;
 	unsigned long before;
+	unsigned int done;
 	int ftrace;
 
 	if (argc != 2 || (strcmp(argv[1], "ftrace") && strcmp(argv[1], "lttng")))
@@ -133,10 +160,12 @@ int main(int argc, char **argv)
 	if (dev < 0)
 		bench_die("/dev/" KBENCH_DEVICE ": %s (etw_kbench.ko loaded?)", strerror(errno));
 	bench_pin(0);
-	bench_session_start(&s, "etw-bench-kwrite", &kbench_provider, 4, 0x1);
+	bench_session_start_buffers(&s, "etw-bench-kwrite", &kbench_provider, 4, 0x1,
+				    EVENT_TRACE_BUFFERING_MODE, KWRITE_BUFFER_KB,
+				    KWRITE_BUFFERS);
 	/* What is timed must be written: the session takes every EtwWrite. */
-	if (kbench(KBENCH_ETWWRITE, 64, KWRITE_BATCH) != KWRITE_BATCH)
-		bench_die("EtwWrite into the session failed");
+	if ((done = kbench(KBENCH_ETWWRITE, 64, KWRITE_BATCH)) != KWRITE_BATCH)
+		bench_die("EtwWrite into the session: %u of %u written", done, KWRITE_BATCH);
 	if (kbench(KBENCH_OFF_ENABLED, 0, KWRITE_BATCH) ||
 	    kbench(KBENCH_OFF_INLINE, 0, KWRITE_BATCH))
 		bench_die("Etw-Kbench-Off is enabled: nothing should enable it");
@@ -148,6 +177,7 @@ int main(int argc, char **argv)
 			bench_die("ftrace did not record the tracepoint");
 	}
 	run_enabled(argv[1]);
+	bench_printf(session_lost(&s), "kwrite.%s.etw.lost", argv[1]);
 	bench_session_stop(&s);
 	if (ftrace) {
 		write_file(KWRITE_EVENT, "0");

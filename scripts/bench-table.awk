@@ -305,6 +305,8 @@ function kwrite_rows(    n, p, t, tn) {
 				row("  EtwWrite / LTTng", ratio("w", "kwrite.lttng.etw." p, "kwrite.lttng.tp." p),
 				    ratio("i", "kwrite.lttng.etw." p, "kwrite.lttng.tp." p), "x", "<=", 1.0, "<= 1.0x")
 		}
+		row("  EtwWrite events lost", has("w", "kwrite." tn ".etw.lost") ? val("w", "kwrite." tn ".etw.lost") : "",
+		    has("i", "kwrite." tn ".etw.lost") ? val("i", "kwrite." tn ".etw.lost") : "", "", "==", 0, "0")
 	}
 	info("the loop alone (per turn)", cost("w", "kwrite.off.loop"), cost("i", "kwrite.off.loop"), "")
 	info("tracepoint, nothing attached (static key)", cost("w", "kwrite.off.tp"), cost("i", "kwrite.off.tp"), "")

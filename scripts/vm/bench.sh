@@ -112,12 +112,12 @@ if want kstack; then
 	fi
 fi
 
-# 14: a kernel module's EtwWrite against a tracepoint of the same bytes
+# 15: a kernel module's EtwWrite against a tracepoint of the same bytes
 # recorded by ftrace, then by LTTng's kernel tracer (its probe of the
 # tracepoint, lttng-probe-etw-kbench, when make bench built it), and
 # the disabled checks (etw_kbench.ko: bench/kmod/).
 if want kwrite; then
-	say "14: kernel EtwWrite vs ftrace and LTTng records of a tracepoint"
+	say "15: kernel EtwWrite vs ftrace and LTTng records of a tracepoint"
 	insmod /lib/modules/etw_kbench.ko
 	etw-bench-kwrite ftrace
 	if [ -e "/lib/modules/$(uname -r)/extra/lttng-probe-etw-kbench.ko" ]; then
