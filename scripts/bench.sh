@@ -98,7 +98,7 @@ if scripts/lttng-modules.sh "$BUILD" "$rel"; then
 		"./lib/modules/$rel/modules.order"
 	depmod -b "$stage" "$rel"
 else
-	echo "bench: no LTTng kernel tracer for $rel: section 12 has no LTTng row" >&2
+	echo "bench: no LTTng kernel tracer for $rel: sections 12 and 15 have no LTTng row" >&2
 fi
 # perf, when this machine has it, for BENCH_ONLY=profile.
 [ -x /usr/bin/perf ] && cp /usr/bin/perf "$stage/usr/bin/"
