@@ -79,6 +79,29 @@ if want lttng; then
 	pid=$(pidof lttng-sessiond) && kill $pid
 fi
 
+# LTTng's kernel tracer (lttng-modules, when make bench could build it
+# for this kernel) recording EVENT in a snapshot session, as item 5's
+# lttng-ust session, while COMMAND runs; PROBES: its probe modules.
+lttng_kernel() { # lttng_kernel SESSION PROBES EVENT COMMAND...
+	ls=$1 probes=$2 event=$3
+	shift 3
+	mkdir -p /dev/shm /var/run /run /root
+	grep -q ' /dev/shm ' /proc/mounts || mount -t tmpfs tmpfs /dev/shm
+	export HOME=/root
+	if { lttng-sessiond --kmod-probes="$probes" --daemonize &&
+	     lttng create "$ls" --snapshot &&
+	     lttng enable-event -k "$event" &&
+	     lttng start; } >/dev/null 2>/tmp/lttng-k.err; then
+		"$@"
+		lttng stop "$ls" >/dev/null 2>&1
+	else
+		say "lttng kernel session failed:"
+		cat /tmp/lttng-k.err
+	fi
+	lttng destroy "$ls" >/dev/null 2>&1
+	pid=$(pidof lttng-sessiond) && kill $pid
+}
+
 # 11: the kernel logger's CSwitch and PROFILE against perf's, in one run.
 if want kstack; then
 	say "11: CSwitch and PROFILE cost, and perf's"
@@ -91,24 +114,9 @@ if want kstack; then
 			etw-bench-kstack profile perf 2>/dev/null
 		rm -f /tmp/perf-cs.data /tmp/perf-prof.data
 	fi
-	# LTTng's kernel sched_switch record (lttng-modules, when make bench
-	# could build it for this kernel): a snapshot session, as item 5's.
+	# LTTng's kernel sched_switch record.
 	if [ -d "/lib/modules/$(uname -r)/extra" ]; then
-		mkdir -p /dev/shm /var/run /run /root
-		grep -q ' /dev/shm ' /proc/mounts || mount -t tmpfs tmpfs /dev/shm
-		export HOME=/root
-		if { lttng-sessiond --kmod-probes=sched --daemonize &&
-		     lttng create etwbench-k --snapshot &&
-		     lttng enable-event -k sched_switch &&
-		     lttng start; } >/dev/null 2>/tmp/lttng-k.err; then
-			etw-bench-kstack cswitch lttng
-			lttng stop etwbench-k >/dev/null 2>&1
-		else
-			say "lttng kernel session failed:"
-			cat /tmp/lttng-k.err
-		fi
-		lttng destroy etwbench-k >/dev/null 2>&1
-		pid=$(pidof lttng-sessiond) && kill $pid
+		lttng_kernel etwbench-k sched sched_switch etw-bench-kstack cswitch lttng
 	fi
 fi
 
@@ -121,21 +129,7 @@ if want kwrite; then
 	insmod /lib/modules/etw_kbench.ko
 	etw-bench-kwrite ftrace
 	if [ -e "/lib/modules/$(uname -r)/extra/lttng-probe-etw-kbench.ko" ]; then
-		mkdir -p /dev/shm /var/run /run /root
-		grep -q ' /dev/shm ' /proc/mounts || mount -t tmpfs tmpfs /dev/shm
-		export HOME=/root
-		if { lttng-sessiond --kmod-probes=etw-kbench --daemonize &&
-		     lttng create etwbench-kw --snapshot &&
-		     lttng enable-event -k etw_kbench_bytes &&
-		     lttng start; } >/dev/null 2>/tmp/lttng-kw.err; then
-			etw-bench-kwrite lttng
-			lttng stop etwbench-kw >/dev/null 2>&1
-		else
-			say "lttng kernel session failed:"
-			cat /tmp/lttng-kw.err
-		fi
-		lttng destroy etwbench-kw >/dev/null 2>&1
-		pid=$(pidof lttng-sessiond) && kill $pid
+		lttng_kernel etwbench-kw etw-kbench etw_kbench_bytes etw-bench-kwrite lttng
 	fi
 	rmmod etw_kbench
 fi
