@@ -5,6 +5,7 @@
  * V4), Thread, SampledProfile and StackWalk, for 32- and 64-bit writers.
  * Every read is bounded by the payload's size: the file is untrusted.
  */
+#include <endian.h>
 #include <errno.h>
 #include <string.h>
 
@@ -170,7 +171,20 @@ bool rec_parse_stack(const struct etw_etl_event *ev, struct rec_stack *r)
 
 uint64_t rec_stack_frame(const struct rec_stack *s, uint32_t i)
 {
-	return get(s->frames + (size_t)i * s->pointer_size, s->pointer_size);
+	const uint8_t *p = s->frames + (size_t)i * s->pointer_size;
+	uint64_t v8;
+	uint32_t v4;
+
+	/* Every frame of every stack comes here: whole words, not bytes. */
+	if (s->pointer_size == 8) {
+		memcpy(&v8, p, 8);
+		return le64toh(v8);
+	}
+	if (s->pointer_size == 4) {
+		memcpy(&v4, p, 4);
+		return le32toh(v4);
+	}
+	return get(p, s->pointer_size);
 }
 
 /* KernelTraceControl's ImageID class {b3e675d7-2554-4f18-830b-2762732560de}. */

@@ -23,6 +23,10 @@
  * image, the kernel or a .NET method holds them, else at the end (.NET
  * rundown names the methods of code that ran before the trace started).
  * Stacks are interned as a tree (caller, frame), so a sample is a leaf.
+ * A stack record is interned whole first, (process, addresses) -> a run
+ * of frames, and a sample's (user run, kernel run) -> its leaf, so a
+ * stack seen before costs two hashes of its addresses and one lookup,
+ * not two lookups per frame; the tree is walked once per distinct stack.
  */
 #include <inttypes.h>
 #include <stddef.h>
@@ -58,10 +62,17 @@ static uint64_t mix(uint64_t a, uint64_t b)
 	return h ^ (h >> 32);
 }
 
-/* (a, b) -> nonzero u32, open addressing. */
+/*
+ * (a, b) -> nonzero u32, open addressing; a slot's key and value together,
+ * so a probe is one cache line.
+ */
+struct map2_entry {
+	uint64_t a, b;
+	uint32_t v;
+};
+
 struct map2 {
-	uint64_t *a, *b;
-	uint32_t *v;
+	struct map2_entry *e;
 	size_t cap, n;
 };
 
@@ -72,32 +83,30 @@ static uint32_t *map2_slot(struct map2 *m, uint64_t a, uint64_t b, bool add)
 	if (add && 2 * (m->n + 1) > m->cap) {
 		struct map2 big = { .cap = m->cap ? 2 * m->cap : 1024 };
 
-		big.a = malloc(big.cap * sizeof(*big.a));
-		big.b = malloc(big.cap * sizeof(*big.b));
-		big.v = calloc(big.cap, sizeof(*big.v));
-		if (!big.a || !big.b || !big.v)
+		big.e = calloc(big.cap, sizeof(*big.e));
+		if (!big.e)
 			stack_oom();
 		for (i = 0; i < m->cap; i++)
-			if (m->v[i])
-				*map2_slot(&big, m->a[i], m->b[i], true) = m->v[i];
-		free(m->a);
-		free(m->b);
-		free(m->v);
+			if (m->e[i].v)
+				*map2_slot(&big, m->e[i].a, m->e[i].b, true) = m->e[i].v;
+		free(m->e);
 		*m = big;
 	}
 	if (!m->cap)
 		return NULL;
 	for (i = mix(a, b) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->v[i]) {
+		struct map2_entry *e = &m->e[i];
+
+		if (!e->v) {
 			if (!add)
 				return NULL;
-			m->a[i] = a;
-			m->b[i] = b;
+			e->a = a;
+			e->b = b;
 			m->n++;
-			return &m->v[i];
+			return &e->v;
 		}
-		if (m->a[i] == a && m->b[i] == b)
-			return &m->v[i];
+		if (e->a == a && e->b == b)
+			return &e->v;
 	}
 }
 
@@ -124,9 +133,7 @@ static void list_push(uint32_t *head, uint32_t *next, uint32_t id)
 
 static void map2_free(struct map2 *m)
 {
-	free(m->a);
-	free(m->b);
-	free(m->v);
+	free(m->e);
 }
 
 /* Interned strings: id -> text, text -> id. */
@@ -182,6 +189,17 @@ static void strtab_free(struct strtab *t)
 	map2_free(&t->index);
 }
 
+/*
+ * A stack record's frames, interned: (pid, addresses) -> run id, its
+ * frame ids in frame_ids[off, off + n).
+ */
+struct run {
+	uint64_t hash;
+	uint32_t pid;
+	uint32_t off, n;
+	uint32_t next;			/* the next run id of equal hash, or 0 */
+};
+
 struct frame {
 	uint64_t addr;
 	uint32_t pid;			/* 0 for kernel addresses */
@@ -205,8 +223,7 @@ struct pend {
 	uint32_t pid;
 	uint8_t flags;
 	uint32_t next_k, next_u, next_t;	/* pend ids of the same key/thread */
-	uint32_t *kf, *uf;			/* frame ids, leaf first */
-	size_t nk, nu, kcap, ucap;
+	uint32_t krun, urun;			/* run ids of its parts, 0: none */
 };
 
 struct sample {
@@ -236,7 +253,14 @@ struct stack_samples {
 	uint32_t *node_parent, *node_frame;	/* by node; node 0 is the root */
 	size_t nnodes, nodes_cap, nodes_cap2;
 	struct map2 node_index;		/* (parent, frame) -> node */
-	uint32_t *tmp;
+	struct run *runs;		/* by id - 1 */
+	size_t nruns, runs_cap;
+	uint64_t *run_addrs;		/* the runs' addresses, leaf first */
+	uint32_t *run_frames;		/* and their frame ids */
+	size_t run_len, run_addrs_cap, run_frames_cap;
+	struct map2 run_index;		/* (hash, 0) -> first run id */
+	struct map2 stack_index;	/* (user run, kernel run) -> node */
+	uint64_t *tmp;			/* a record's addresses */
 	size_t tmp_cap;
 	uint64_t with_stack;
 	uint64_t other_stacks;		/* of other events */
@@ -268,10 +292,6 @@ void stack_samples_free(struct stack_samples *s)
 		return;
 	free(s->v);
 	free(s->ev);
-	for (size_t i = 0; i < s->npends; i++) {
-		free(s->pends[i].kf);
-		free(s->pends[i].uf);
-	}
 	free(s->pends);
 	map2_free(&s->kkeys);
 	map2_free(&s->ukeys);
@@ -282,6 +302,11 @@ void stack_samples_free(struct stack_samples *s)
 	free(s->node_parent);
 	free(s->node_frame);
 	map2_free(&s->node_index);
+	free(s->runs);
+	free(s->run_addrs);
+	free(s->run_frames);
+	map2_free(&s->run_index);
+	map2_free(&s->stack_index);
 	free(s->tmp);
 	sb_free(&s->sb);
 	free(s);
@@ -337,6 +362,70 @@ static uint32_t node_of(struct stack_samples *s, uint32_t parent, uint32_t frame
 	return *slot;
 }
 
+/* The run of @st's frames in process @pid (frame ids by frame_id()). */
+static uint32_t run_of(struct stack_samples *s, uint32_t pid,
+		       const struct rec_stack *st)
+{
+	uint32_t n = st->nframes, *slot, id;
+	uint64_t h = mix(pid, n);
+	struct run *r;
+
+	s->tmp = grow(s->tmp, &s->tmp_cap, n, sizeof(*s->tmp));
+	for (uint32_t i = 0; i < n; i++) {
+		s->tmp[i] = rec_stack_frame(st, i);
+		h = mix(h, s->tmp[i]);
+	}
+	slot = map2_slot(&s->run_index, h, 0, true);
+	for (id = *slot; id; id = s->runs[id - 1].next) {
+		r = &s->runs[id - 1];
+		if (r->hash == h && r->pid == pid && r->n == n &&
+		    !memcmp(s->run_addrs + r->off, s->tmp, n * sizeof(*s->tmp)))
+			return id;
+	}
+	s->runs = grow(s->runs, &s->runs_cap, s->nruns + 1, sizeof(*s->runs));
+	s->run_addrs = grow(s->run_addrs, &s->run_addrs_cap, s->run_len + n,
+			    sizeof(*s->run_addrs));
+	s->run_frames = grow(s->run_frames, &s->run_frames_cap, s->run_len + n,
+			     sizeof(*s->run_frames));
+	r = &s->runs[s->nruns];
+	r->hash = h;
+	r->pid = pid;
+	r->off = (uint32_t)s->run_len;
+	r->n = n;
+	r->next = *slot;
+	*slot = (uint32_t)++s->nruns;
+	memcpy(s->run_addrs + r->off, s->tmp, n * sizeof(*s->tmp));
+	s->run_len += n;
+	/* frame_id() does not touch the runs: r stays valid. */
+	for (uint32_t i = 0; i < n; i++)
+		s->run_frames[r->off + i] = frame_id(s, pid, s->tmp[i]);
+	return *slot;
+}
+
+/* The leaf of a run's frames, outermost first, called from @node. */
+static uint32_t push_run(struct stack_samples *s, uint32_t node, uint32_t run)
+{
+	const struct run *r;
+
+	if (!run)
+		return node;
+	r = &s->runs[run - 1];
+	for (uint32_t i = r->n; i-- > 0;)
+		node = node_of(s, node, s->run_frames[r->off + i]);
+	return node;
+}
+
+/* The leaf of a user part under a kernel part (either may be 0: none). */
+static uint32_t stack_of(struct stack_samples *s, uint32_t urun, uint32_t krun)
+{
+	uint32_t *slot = map2_slot(&s->stack_index, urun, krun, true);
+
+	/* node_of() does not touch stack_index: slot stays valid. */
+	if (!*slot)
+		*slot = push_run(s, push_run(s, 0, urun), krun);
+	return *slot;
+}
+
 static struct pend *pend_of(struct stack_samples *s, uint32_t id)
 {
 	return &s->pends[id - 1];
@@ -361,7 +450,7 @@ static struct pend *new_pend(struct stack_samples *s, struct sample *sa)
 	p->pid = UINT32_MAX;
 	p->flags = 0;
 	p->next_k = p->next_u = p->next_t = 0;
-	p->nk = p->nu = 0;
+	p->krun = p->urun = 0;
 	sa->pend = id;
 	return p;
 }
@@ -379,6 +468,19 @@ static uint32_t sample_pid(struct stack_samples *s, const struct sample *sa,
 	return sa->pub.tid ? stack_model_thread_pid(s->model, sa->pub.tid) : 0;
 }
 
+/* The frame of a sampled address: its stack's leaf, as a rule. */
+static uint32_t ip_frame(struct stack_samples *s, uint32_t pid, uint64_t ip,
+			 uint32_t leaf)
+{
+	uint32_t id = leaf ? s->node_frame[leaf] : 0;
+	const struct frame *f = id ? &s->frames[id - 1] : NULL;
+
+	if (f && f->addr == ip &&
+	    f->pid == (stack_model_is_kernel(s->model, ip) ? 0 : pid))
+		return id;
+	return frame_id(s, pid, ip);
+}
+
 /* Count a sample: intern its stack, root first; free its pend. */
 static void complete(struct stack_samples *s, struct sample *sa)
 {
@@ -387,18 +489,15 @@ static void complete(struct stack_samples *s, struct sample *sa)
 
 	sa->pub.pid = pid;
 	sa->done = true;
-	if (p && p->nk + p->nu) {
-		for (size_t i = p->nu; i-- > 0;)
-			node = node_of(s, node, p->uf[i]);
-		for (size_t i = p->nk; i-- > 0;)
-			node = node_of(s, node, p->kf[i]);
+	if (p && (p->krun || p->urun)) {
+		node = stack_of(s, p->urun, p->krun);
 		sa->pub.has_stack = true;
 		s->with_stack += !sa->event;
 	} else if (!sa->event) {
 		node = node_of(s, 0, frame_id(s, pid, sa->ip));
 	}
 	if (!sa->event)
-		sa->ip_frame = frame_id(s, pid, sa->ip);
+		sa->ip_frame = ip_frame(s, pid, sa->ip, node);
 	sa->pub.stack = node;
 	if (p) {
 		p->next_k = s->free_pend;
@@ -416,15 +515,6 @@ static void try_complete(struct stack_samples *s, struct sample *sa)
 	    p->flags & (P_WAIT_KKEY | P_WAIT_UKEY | P_ON_THREAD))
 		return;
 	complete(s, sa);
-}
-
-static void set_frames(struct stack_samples *s, uint32_t **v, size_t *n,
-		       size_t *cap, uint32_t pid, const struct rec_stack *st)
-{
-	*v = grow(*v, cap, st->nframes, sizeof(**v));
-	for (uint32_t i = 0; i < st->nframes; i++)
-		(*v)[i] = frame_id(s, pid, rec_stack_frame(st, i));
-	*n = st->nframes;
 }
 
 /*
@@ -504,7 +594,7 @@ static bool user_part_for_thread(struct stack_samples *s, uint32_t tid,
 		found |= p == target;
 		if (!(p->flags & (P_USER | P_WAIT_UKEY))) {
 			if (st) {
-				set_frames(s, &p->uf, &p->nu, &p->ucap, p->pid, st);
+				p->urun = run_of(s, p->pid, st);
 				p->flags |= P_USER;
 			} else {
 				list_push(map2_slot(&s->ukeys, key, 0, true),
@@ -542,11 +632,7 @@ uint32_t stack_samples_event_stack(const struct stack_samples *s, size_t i)
 uint32_t stack_samples_intern(struct stack_samples *s, uint32_t pid,
 			      const struct rec_stack *st)
 {
-	uint32_t node = 0;
-
-	for (uint32_t i = st->nframes; i-- > 0;)
-		node = node_of(s, node, frame_id(s, pid, rec_stack_frame(st, i)));
-	return node;
+	return st->nframes ? stack_of(s, run_of(s, pid, st), 0) : 0;
 }
 
 static void on_stack_walk(struct stack_samples *s, const struct etw_etl_event *ev)
@@ -569,7 +655,7 @@ static void on_stack_walk(struct stack_samples *s, const struct etw_etl_event *e
 	if (kernel) {
 		if (!p || p->flags & (P_KERNEL | P_WAIT_KKEY))
 			return;
-		set_frames(s, &p->kf, &p->nk, &p->kcap, 0, &st);
+		p->krun = run_of(s, 0, &st);
 		p->flags |= P_KERNEL;
 		wait_on_thread(s, p, st.tid);
 		return;
@@ -579,7 +665,7 @@ static void on_stack_walk(struct stack_samples *s, const struct etw_etl_event *e
 	    user_part_for_thread(s, st.tid, &st, 0, p))
 		return;
 	if (p && !(p->flags & (P_USER | P_WAIT_UKEY))) {
-		set_frames(s, &p->uf, &p->nu, &p->ucap, st.pid, &st);
+		p->urun = run_of(s, st.pid, &st);
 		p->flags |= P_USER;
 		try_complete(s, sa);
 	}
@@ -636,11 +722,11 @@ static void on_stack_def(struct stack_samples *s, const struct etw_etl_event *ev
 		uint32_t next = kernel ? p->next_k : p->next_u;
 
 		if (kernel) {
-			set_frames(s, &p->kf, &p->nk, &p->kcap, 0, &st);
+			p->krun = run_of(s, 0, &st);
 			p->flags = (uint8_t)((p->flags & ~P_WAIT_KKEY) | P_KERNEL);
 			p->next_k = 0;
 		} else {
-			set_frames(s, &p->uf, &p->nu, &p->ucap, p->pid, &st);
+			p->urun = run_of(s, p->pid, &st);
 			p->flags = (uint8_t)((p->flags & ~P_WAIT_UKEY) | P_USER);
 			p->next_u = 0;
 		}

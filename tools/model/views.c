@@ -274,15 +274,21 @@ static struct row *frame_rows(struct stack_samples *s, bool modules,
 	return rows;
 }
 
-/* The When strings of the first @nr rows (inclusive), by frame. */
+/*
+ * The When strings of the first @nr rows (inclusive), by frame.  Which
+ * rows a stack holds is found once per distinct stack (a list in @pool
+ * from first[stack] - 1, ended by 0), not once per sample.
+ */
 static uint32_t *frame_buckets(struct stack_samples *s, bool modules,
 			       const struct row *rows, size_t nr,
 			       const struct when *w)
 {
-	uint32_t nstr = stack_samples_nstrings(s);
+	uint32_t nstr = stack_samples_nstrings(s), nstacks = stack_samples_nstacks(s);
 	uint32_t *rowof = zalloc(nstr, sizeof(*rowof));
 	uint32_t *stamp = zalloc(nr + 1, sizeof(*stamp));
 	uint32_t *buckets = zalloc(nr * WHEN_BUCKETS + 1, sizeof(*buckets));
+	uint32_t *first = zalloc(nstacks, sizeof(*first)), *pool = NULL;
+	size_t npool = 0, cap = 0;
 	uint64_t n = stack_samples_count(s);
 
 	for (size_t j = 0; j < nr; j++)
@@ -290,19 +296,35 @@ static uint32_t *frame_buckets(struct stack_samples *s, bool modules,
 	for (size_t i = 0; i < n; i++) {
 		const struct stack_sample *sa = stack_samples_get(s, i);
 		unsigned int b = when_bucket(w, sa->time);
+		uint32_t leaf = sa->stack;
 
-		for (uint32_t k = sa->stack; k; k = stack_samples_caller(s, k)) {
-			uint32_t r = rowof[modules ? stack_samples_module(s, k) :
-					   stack_samples_function(s, k)];
+		if (!first[leaf]) {
+			first[leaf] = (uint32_t)npool + 1;
+			for (uint32_t k = leaf; ; k = stack_samples_caller(s, k)) {
+				uint32_t r = k ? rowof[modules ? stack_samples_module(s, k) :
+						       stack_samples_function(s, k)] : 0;
 
-			if (r && stamp[r] != i + 1) {
-				stamp[r] = (uint32_t)i + 1;
-				buckets[(r - 1) * WHEN_BUCKETS + b]++;
+				if (k && (!r || stamp[r] == leaf + 1))
+					continue;
+				if (npool == cap) {
+					cap = cap ? 2 * cap : 1024;
+					pool = realloc(pool, cap * sizeof(*pool));
+					if (!pool)
+						stack_oom();
+				}
+				pool[npool++] = r;
+				if (!k)
+					break;
+				stamp[r] = leaf + 1;
 			}
 		}
+		for (const uint32_t *r = pool + first[leaf] - 1; *r; r++)
+			buckets[(*r - 1) * WHEN_BUCKETS + b]++;
 	}
 	free(rowof);
 	free(stamp);
+	free(first);
+	free(pool);
 	return buckets;
 }
 
