@@ -512,25 +512,49 @@ static int by_pid_stack(const void *a, const void *b)
 	return x->stack < y->stack ? -1 : x->stack > y->stack;
 }
 
-/* Distinct (pid, stack) with their counts; *n of them. */
+/*
+ * Distinct (pid, stack) with their counts; *n of them.  A stack is
+ * counted in place for the first process seen with it; samples of it in
+ * another process (a kernel stack all processes share) are sorted apart.
+ */
 static struct hot *hot_stacks(struct stack_samples *s, size_t *n)
 {
 	uint64_t total = stack_samples_count(s);
+	uint32_t nstacks = stack_samples_nstacks(s);
+	uint64_t *cnt = zalloc(nstacks, sizeof(*cnt));
+	uint32_t *pid = zalloc(nstacks, sizeof(*pid));
 	struct hot *v = zalloc(total, sizeof(*v));
-	size_t j = 0;
+	size_t j = 0, nspill = 0;
 
 	for (size_t i = 0; i < total; i++) {
-		v[i].pid = stack_samples_get(s, i)->pid;
-		v[i].stack = stack_samples_get(s, i)->stack;
-		v[i].count = 1;
+		const struct stack_sample *sa = stack_samples_get(s, i);
+
+		if (!cnt[sa->stack] || pid[sa->stack] == sa->pid) {
+			pid[sa->stack] = sa->pid;
+			cnt[sa->stack]++;
+			continue;
+		}
+		/* From the end of v: room for one per sample. */
+		nspill++;
+		v[total - nspill].pid = sa->pid;
+		v[total - nspill].stack = sa->stack;
+		v[total - nspill].count = 1;
 	}
-	qsort(v, total, sizeof(*v), by_pid_stack);
-	for (size_t i = 0; i < total; i++) {
+	qsort(v + total - nspill, nspill, sizeof(*v), by_pid_stack);
+	for (size_t i = total - nspill; i < total; i++) {
 		if (j && v[j - 1].pid == v[i].pid && v[j - 1].stack == v[i].stack)
 			v[j - 1].count++;
 		else
 			v[j++] = v[i];
 	}
+	for (uint32_t k = 0; k < nstacks; k++)
+		if (cnt[k]) {
+			v[j].pid = pid[k];
+			v[j].stack = k;
+			v[j++].count = cnt[k];
+		}
+	free(cnt);
+	free(pid);
 	*n = j;
 	return v;
 }
