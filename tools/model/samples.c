@@ -63,11 +63,12 @@ static uint64_t mix(uint64_t a, uint64_t b)
 }
 
 /*
- * (a, b) -> nonzero u32, open addressing; a slot's key and value together,
- * so a probe is one cache line.
+ * (a, b) -> nonzero u32, open addressing; a slot's key and value together
+ * in 16 bytes, so a probe is one cache line.
  */
 struct map2_entry {
-	uint64_t a, b;
+	uint64_t a;
+	uint32_t b;
 	uint32_t v;
 };
 
@@ -76,7 +77,7 @@ struct map2 {
 	size_t cap, n;
 };
 
-static uint32_t *map2_slot(struct map2 *m, uint64_t a, uint64_t b, bool add)
+static uint32_t *map2_slot(struct map2 *m, uint64_t a, uint32_t b, bool add)
 {
 	size_t i;
 
@@ -249,7 +250,7 @@ struct stack_samples {
 	struct strtab strs;
 	struct frame *frames;		/* by id - 1 */
 	size_t nframes, frames_cap;
-	struct map2 frame_index;	/* (pid, addr) -> frame id */
+	struct map2 frame_index;	/* (addr, pid) -> frame id */
 	uint32_t *node_parent, *node_frame;	/* by node; node 0 is the root */
 	size_t nnodes, nodes_cap, nodes_cap2;
 	struct map2 node_index;		/* (parent, frame) -> node */
@@ -330,7 +331,7 @@ static uint32_t frame_id(struct stack_samples *s, uint32_t pid, uint64_t addr)
 
 	if (stack_model_is_kernel(s->model, addr))
 		pid = 0;
-	slot = map2_slot(&s->frame_index, pid, addr, true);
+	slot = map2_slot(&s->frame_index, addr, pid, true);
 	if (*slot)
 		return *slot;
 	s->frames = grow(s->frames, &s->frames_cap, s->nframes + 1, sizeof(*s->frames));
@@ -393,7 +394,8 @@ static uint32_t run_of(struct stack_samples *s, uint32_t pid,
 	r->off = (uint32_t)s->run_len;
 	r->n = n;
 	r->next = *slot;
-	*slot = (uint32_t)++s->nruns;
+	*slot = (uint32_t)(r - s->runs) + 1;
+	s->nruns++;
 	memcpy(s->run_addrs + r->off, s->tmp, n * sizeof(*s->tmp));
 	s->run_len += n;
 	/* frame_id() does not touch the runs: r stays valid. */
