@@ -26,6 +26,19 @@ static void *zalloc(size_t n, size_t size)
 	return p;
 }
 
+/* @x appended to @v (of *n, room for *cap), grown as needed. */
+static uint32_t *push_u32(uint32_t *v, size_t *n, size_t *cap, uint32_t x)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		v = realloc(v, *cap * sizeof(*v));
+		if (!v)
+			stack_oom();
+	}
+	v[(*n)++] = x;
+	return v;
+}
+
 static double share(uint64_t n, uint64_t total)
 {
 	return total ? 100.0 * (double)n / (double)total : 0.0;
@@ -306,13 +319,7 @@ static uint32_t *frame_buckets(struct stack_samples *s, bool modules,
 
 				if (k && (!r || stamp[r] == leaf + 1))
 					continue;
-				if (npool == cap) {
-					cap = cap ? 2 * cap : 1024;
-					pool = realloc(pool, cap * sizeof(*pool));
-					if (!pool)
-						stack_oom();
-				}
-				pool[npool++] = r;
+				pool = push_u32(pool, &npool, &cap, r);
 				if (!k)
 					break;
 				stamp[r] = leaf + 1;
@@ -639,13 +646,7 @@ void stack_samples_print_folded(struct stack_samples *s, FILE *out)
 		put_folded_name(&sb, label.p);
 		depth = 0;
 		for (uint32_t k = v[i].stack; k; k = stack_samples_caller(s, k)) {
-			if (depth == cap) {
-				cap = cap ? 2 * cap : 64;
-				path = realloc(path, cap * sizeof(*path));
-				if (!path)
-					stack_oom();
-			}
-			path[depth++] = k;
+			path = push_u32(path, &depth, &cap, k);
 		}
 		while (depth-- > 0) {
 			sb_putc(&sb, ';');
