@@ -161,13 +161,14 @@ static int etw_ioctl_enable(struct etw_file *ef, void *arg)
 {
 	struct etw_enable *e = arg;
 	u16 ids[ETW_MAX_FILTER_EVENT_IDS];
+	struct etw_payload_filter *pf;
 	struct etw_cb_filter *filter;
 
 	if (!etw_capable())
 		return -EACCES;
 	if ((e->flags & ~ETW_ENABLE_F_MASK) ||
 	    e->reserved0[0] || e->reserved0[1] || e->reserved0[2] ||
-	    e->reserved[0] || e->reserved[1] ||
+	    e->reserved ||
 	    e->control_code > ETW_CONTROL_CODE_CAPTURE_STATE ||
 	    (e->enable_property & ~ETW_ENABLE_PROPERTY_MASK) ||
 	    e->pid_count > ETW_MAX_FILTER_PIDS ||
@@ -177,6 +178,9 @@ static int etw_ioctl_enable(struct etw_file *ef, void *arg)
 	if (!(e->flags & ETW_ENABLE_F_FILTER) &&
 	    (e->filter_type || e->filter_size || e->filter_data))
 		return -EINVAL;
+	if (!(e->flags & ETW_ENABLE_F_PAYLOAD) &&
+	    (e->payload_size || e->payload_data))
+		return -EINVAL;
 	/* The null GUID names no provider (EnableTraceEx2 refuses it too). */
 	if (guid_is_null((const guid_t *)e->guid))
 		return -EINVAL;
@@ -184,10 +188,15 @@ static int etw_ioctl_enable(struct etw_file *ef, void *arg)
 	    copy_from_user(ids, u64_to_user_ptr(e->event_ids),
 			   e->event_id_count * sizeof(ids[0])))
 		return -EFAULT;
+	pf = etw_payload_filter_copy(e);
+	if (IS_ERR(pf))
+		return PTR_ERR(pf);
 	filter = etw_cb_filter_copy(e);
-	if (IS_ERR(filter))
+	if (IS_ERR(filter)) {
+		kfree(pf);
 		return PTR_ERR(filter);
-	return etw_registry_enable(e, ids, filter);
+	}
+	return etw_registry_enable(e, ids, filter, pf);
 }
 
 static int etw_ioctl_buffer_read(struct etw_file *ef, void *arg)

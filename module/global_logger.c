@@ -80,7 +80,7 @@ int etw_global_logger_start(void)
 		return ret;
 	}
 	en.logger_id = st.info.logger_id;
-	ret = etw_registry_enable(&en, NULL, NULL);
+	ret = etw_registry_enable(&en, NULL, NULL, NULL);
 	if (ret) {
 		struct etw_session_control c = {
 			.size = sizeof(c),

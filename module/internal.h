@@ -73,6 +73,21 @@ struct etw_cb_filter {
 	u8 data[];
 };
 
+/* A session's EVENT_FILTER_TYPE_PAYLOAD filter (payload_filter.c). */
+struct etw_payload_filter {
+	struct rcu_head rcu;
+	u32 size;
+	u8 data[];		/* struct etw_pf_header, checked */
+};
+
+/* An event's payload as a payload filter reads it: kernel memory. */
+struct etw_pf_payload {
+	const struct etw_data_desc *descs;	/* ptr: kernel addresses */
+	u32 count;
+	bool typed;		/* blocks typed other than NONE are not payload */
+	u32 len;		/* payload bytes */
+};
+
 /* One session's view of one provider: the filters of an EnableTraceEx2. */
 struct etw_route_entry {
 	struct etw_session *session;
@@ -88,6 +103,8 @@ struct etw_route_entry {
 	u32 event_id_count;
 	bool event_ids_enable;
 	u16 event_ids[ETW_MAX_FILTER_EVENT_IDS];
+	/* Owned by the provider's enables[]; routes borrow it (RCU). */
+	struct etw_payload_filter *pf;
 };
 
 /*
@@ -103,13 +120,15 @@ struct etw_route_entry {
  * What writers read: the sessions a provider's events go to.  @fast, set
  * when the route is built (etw_route_publish()), says that an event is
  * decided by entry[0]'s level and MatchAnyKeyword alone: one session, no
- * MatchAllKeyword, no PID or event id filter, no EnableProperty that adds
- * an item or drops events (write_fast.c).
+ * MatchAllKeyword, no PID, event id or payload filter, no EnableProperty
+ * that adds an item or drops events (write_fast.c).  @payload says that
+ * some entry has a payload filter: the full path tests it once per event.
  */
 struct etw_route {
 	struct rcu_head rcu;
 	unsigned int count;
 	bool fast;
+	bool payload;		/* an entry has a payload filter */
 	struct etw_route_entry entry[];
 };
 
@@ -334,6 +353,16 @@ ssize_t etw_notify_read(struct etw_file *ef, char __user *buf, size_t len,
 			bool nonblock);
 int etw_notify_ack(struct etw_file *ef, struct etw_notify_ack *arg);
 
+/* payload_filter.c: EVENT_FILTER_TYPE_PAYLOAD */
+struct etw_payload_filter *etw_payload_filter_copy(const struct etw_enable *arg);
+void etw_payload_filter_free(struct etw_payload_filter *pf);
+bool etw_payload_filter_passes(const struct etw_payload_filter *pf,
+			       const struct etw_event_desc *d,
+			       const struct etw_pf_payload *p);
+void etw_payload_route_filter(const struct etw_route *route, bool *want,
+			      const struct etw_event_desc *d,
+			      const struct etw_pf_payload *p);
+
 /* cb_filter.c: filters for the providers' callbacks */
 struct etw_cb_filter *etw_cb_filter_copy(const struct etw_enable *arg);
 struct etw_cb_filter *etw_cb_filter_combine(const struct etw_provider *p,
@@ -380,7 +409,8 @@ int etw_registry_info(struct etw_provider_info *arg);
 int etw_registry_unregister(struct etw_file *ef, u32 reg_id);
 void etw_registry_release_file(struct etw_file *ef);
 int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids,
-			struct etw_cb_filter *filter);
+			struct etw_cb_filter *filter,
+			struct etw_payload_filter *pf);
 void etw_registry_session_stopped(struct etw_session *s);
 void etw_registry_exit(void);
 int etw_registry_kernel_add(struct etw_reg *r, const guid_t *g);

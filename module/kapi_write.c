@@ -264,6 +264,19 @@ static u32 etw_kevent_want(struct etw_kevent *ev, const struct etw_route *route)
 		if (ev->want[i])
 			props |= route->entry[i].enable_property;
 	}
+	if (unlikely(route->payload)) {
+		const struct etw_pf_payload p = {
+			.descs = ev->data,
+			.count = ev->count,
+			.typed = ev->typed,
+			.len = ev->payload_len,
+		};
+
+		etw_payload_route_filter(route, ev->want, ev->desc, &p);
+		for (props = 0, i = 0; i < route->count; i++)
+			if (ev->want[i])
+				props |= route->entry[i].enable_property;
+	}
 	return props;
 }
 

@@ -81,8 +81,32 @@ static bool etw_route_is_fast(const struct etw_route *route)
 	const struct etw_route_entry *e = &route->entry[0];
 
 	return route->count == 1 && !e->match_all && !e->pid_count &&
-	       !e->event_id_count &&
+	       !e->event_id_count && !e->pf &&
 	       !(e->enable_property & ~ETW_ENABLE_NO_EFFECT);
+}
+
+/*
+ * The payload filters of @old that enables[] no longer has: writers that
+ * read @old may still use them, so they go after a grace period that
+ * starts now that @old is unreachable.  Every change of enables[] is
+ * published, so each filter leaves through here once.
+ */
+static void etw_route_retire_filters(const struct etw_provider *p,
+				     const struct etw_route *old)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < old->count; i++) {
+		struct etw_payload_filter *pf = old->entry[i].pf;
+
+		if (!pf)
+			continue;
+		for (j = 0; j < p->nr_enables; j++)
+			if (p->enables[j].pf == pf)
+				break;
+		if (j == p->nr_enables)
+			etw_payload_filter_free(pf);
+	}
 }
 
 /*
@@ -93,6 +117,7 @@ static bool etw_route_is_fast(const struct etw_route *route)
 static int etw_route_publish(struct etw_provider *p, gfp_t gfp)
 {
 	struct etw_route *old, *new = NULL;
+	unsigned int i;
 
 	if (p->nr_enables) {
 		new = kmalloc(struct_size(new, entry, p->nr_enables), gfp);
@@ -102,11 +127,16 @@ static int etw_route_publish(struct etw_provider *p, gfp_t gfp)
 		memcpy(new->entry, p->enables,
 		       p->nr_enables * sizeof(p->enables[0]));
 		new->fast = etw_route_is_fast(new);
+		new->payload = false;
+		for (i = 0; i < new->count; i++)
+			new->payload |= !!new->entry[i].pf;
 	}
 	old = rcu_dereference_protected(p->route, lockdep_is_held(&etw_lock));
 	rcu_assign_pointer(p->route, new);
-	if (old)
+	if (old) {
+		etw_route_retire_filters(p, old);
 		kfree_rcu(old, rcu);
+	}
 	return 0;
 }
 
@@ -419,7 +449,8 @@ static int etw_enable_find(const struct etw_provider *p,
 }
 
 static void etw_enable_fill(struct etw_route_entry *e, struct etw_session *s,
-			    const struct etw_enable *arg, const u16 *event_ids)
+			    const struct etw_enable *arg, const u16 *event_ids,
+			    struct etw_payload_filter *pf)
 {
 	static u64 etw_enable_seq;	/* etw_lock */
 
@@ -439,15 +470,17 @@ static void etw_enable_fill(struct etw_route_entry *e, struct etw_session *s,
 	e->event_ids_enable = arg->event_ids_enable;
 	if (arg->event_id_count)
 		memcpy(e->event_ids, event_ids, arg->event_id_count * sizeof(u16));
+	e->pf = pf;
 }
 
 /*
- * ETW_IOC_ENABLE.  Takes @filter (the callback filter, or NULL): kept with
- * the enable, or freed.  With a timeout, waits for the callbacks once the
+ * ETW_IOC_ENABLE.  Takes @filter (the callback filter, or NULL) and @pf
+ * (the payload filter, or NULL): kept with the enable, or freed.  With a timeout, waits for the callbacks once the
  * enable is in force and etw_lock is released.
  */
 int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids,
-			struct etw_cb_filter *filter)
+			struct etw_cb_filter *filter,
+			struct etw_payload_filter *pf)
 {
 	struct etw_waiter *w = NULL;
 	struct etw_route_entry saved;
@@ -462,6 +495,7 @@ int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids,
 		w = etw_waiter_new();
 		if (!w) {
 			kfree(filter);
+			kfree(pf);
 			return -ENOMEM;
 		}
 	}
@@ -496,7 +530,7 @@ int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids,
 		}
 		saved = p->enables[idx];
 		old = p->filters[idx];
-		etw_enable_fill(&p->enables[idx], s, arg, event_ids);
+		etw_enable_fill(&p->enables[idx], s, arg, event_ids, pf);
 		if (p->nr_classic && p->nr_enables > 1) {
 			/* A classic provider: this session takes it over. */
 			etw_enable_keep_one(p, idx);
@@ -512,7 +546,8 @@ int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids,
 				p->enables[idx] = saved;
 			break;
 		}
-		/* The enable replaces the session's filters, this one too. */
+		/* The enable replaces the session's filters, these too. */
+		pf = NULL;
 		p->filters[idx] = filter;
 		filter = NULL;
 		kfree(old);
@@ -540,6 +575,7 @@ out_put:
 out_unlock:
 	mutex_unlock(&etw_lock);
 	kfree(filter);
+	kfree(pf);	/* never published */
 	if (w) {
 		if (!ret)
 			ret = etw_waiter_wait(w, arg->timeout_ms);

@@ -386,6 +386,31 @@ static void etw_event_items_init(struct etw_event *ev)
 			    ev->arg->related_id, 16, 0);
 }
 
+/*
+ * The sessions of @route whose payload filter drops @ev no longer want
+ * it: the EnableProperty bits of those that still do.
+ */
+static u32 etw_write_payload_filter(const struct etw_route *route, bool *want,
+				    const struct etw_event *ev)
+{
+	const struct etw_data_desc one = {
+		.ptr = (uintptr_t)ev->payload,
+		.size = ev->payload_len,
+	};
+	const struct etw_pf_payload p = {
+		.descs = &one,
+		.count = 1,
+		.len = ev->payload_len,
+	};
+	u32 props = 0, i;
+
+	etw_payload_route_filter(route, want, ev->arg->desc, &p);
+	for (i = 0; i < route->count; i++)
+		if (want[i])
+			props |= route->entry[i].enable_property;
+	return props;
+}
+
 /* Find the registration, add the items its sessions want, route the event. */
 static __always_inline int etw_write_route(struct etw_file *ef,
 					   struct etw_event *ev)
@@ -418,6 +443,14 @@ static __always_inline int etw_write_route(struct etw_file *ef,
 		want[i] = etw_route_accepts(&route->entry[i], ev);
 		if (want[i])
 			props |= route->entry[i].enable_property;
+	}
+	if (unlikely(route->payload)) {
+		/* A payload filter reads the kernel copy: make it first. */
+		if (!ev->payload) {
+			preempt_enable();
+			return -EAGAIN;
+		}
+		props = etw_write_payload_filter(route, want, ev);
 	}
 	/*
 	 * The EnableProperty items, then TraceLogging's, then the stack.  Only

@@ -390,6 +390,50 @@ TDHAPI TdhLoadManifestFromBinary(PWSTR BinaryPath);
 TDHAPI TdhUnloadManifest(PWSTR Manifest);
 TDHAPI TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData);
 
+/*
+ * Payload filters (Windows 8.1): one filter per event from the manifest's
+ * field names, aggregated into an EVENT_FILTER_TYPE_PAYLOAD descriptor for
+ * EnableTraceEx2.  Documentation/tdh.rst, "Payload filters".
+ */
+#define MAX_PAYLOAD_PREDICATES		8
+#define ETW_MAX_PAYLOAD_PREDICATES	MAX_PAYLOAD_PREDICATES
+
+typedef enum _PAYLOAD_OPERATOR {
+	PAYLOADFIELD_EQ = 0,
+	PAYLOADFIELD_NE = 1,
+	PAYLOADFIELD_LE = 2,
+	PAYLOADFIELD_GT = 3,
+	PAYLOADFIELD_LT = 4,
+	PAYLOADFIELD_GE = 5,
+	PAYLOADFIELD_BETWEEN = 6,
+	PAYLOADFIELD_NOTBETWEEN = 7,
+	PAYLOADFIELD_MODULO = 8,
+	PAYLOADFIELD_CONTAINS = 20,
+	PAYLOADFIELD_DOESNTCONTAIN = 21,
+	PAYLOADFIELD_IS = 30,
+	PAYLOADFIELD_ISNOT = 31,
+	PAYLOADFIELD_INVALID = 32
+} PAYLOAD_OPERATOR;
+
+typedef struct _PAYLOAD_FILTER_PREDICATE {
+	LPWSTR FieldName;
+	USHORT CompareOp;
+	LPWSTR Value;
+} PAYLOAD_FILTER_PREDICATE, *PPAYLOAD_FILTER_PREDICATE;
+
+TDHAPI TdhCreatePayloadFilter(LPCGUID ProviderGuid,
+			      PCEVENT_DESCRIPTOR EventDescriptor,
+			      BOOLEAN EventMatchANY,
+			      ULONG PayloadPredicateCount,
+			      PPAYLOAD_FILTER_PREDICATE PayloadPredicates,
+			      PVOID *PayloadFilter);
+TDHAPI TdhDeletePayloadFilter(PVOID *PayloadFilter);
+TDHAPI TdhAggregatePayloadFilters(ULONG PayloadFilterCount,
+				  PVOID *PayloadFilterPtrs,
+				  PBOOLEAN EventMatchALLFlags,
+				  PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor);
+TDHAPI TdhCleanupPayloadEventFilterDescriptor(PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor);
+
 TDHAPI TdhOpenDecodingHandle(PTDH_HANDLE Handle);
 TDHAPI TdhCloseDecodingHandle(TDH_HANDLE Handle);
 TDHAPI TdhSetDecodingParameter(TDH_HANDLE Handle, PTDH_CONTEXT TdhContext);

@@ -495,8 +495,14 @@ TEST(enable_filter_descriptors)
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, enable_filters(f, 3));
 	f[2].Type = EVENT_FILTER_TYPE_EXECUTABLE_NAME;
 	EXPECT_EQ(ERROR_NOT_SUPPORTED, enable_filters(f, 3));
-	f[2].Type = EVENT_FILTER_TYPE_PAYLOAD;
+	f[2].Type = EVENT_FILTER_TYPE_CONTAINER;
 	EXPECT_EQ(ERROR_NOT_SUPPORTED, enable_filters(f, 3));
+	/* A payload filter is at least its header, at most 4096 bytes. */
+	f[2].Type = EVENT_FILTER_TYPE_PAYLOAD;
+	f[2].Size = 4;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, enable_filters(f, 3));
+	f[2].Size = MAX_EVENT_FILTER_PAYLOAD_SIZE + 1;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, enable_filters(f, 3));
 	f[2].Type = EVENT_FILTER_TYPE_STACKWALK;
 	EXPECT_EQ(ERROR_NOT_SUPPORTED, enable_filters(f, 3));
 	EXPECT_EQ(ERROR_NOT_SUPPORTED, GetLastError());

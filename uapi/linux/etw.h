@@ -47,9 +47,11 @@
  * (etw_session_control.log_file_name), at the end of both structs (a 1.3
  * module answers ``E2BIG`` when they are set).  ETW_IOC_ENABLE refuses
  * the null GUID (``EINVAL``).
+ * 1.5: EVENT_FILTER_TYPE_PAYLOAD: etw_enable.payload_data/payload_size
+ * with %ETW_ENABLE_F_PAYLOAD (a 1.4 module refuses them with ``EINVAL``).
  */
 #define ETW_ABI_MAJOR	1
-#define ETW_ABI_MINOR	4
+#define ETW_ABI_MINOR	5
 
 /**
  * DOC: Errors
@@ -666,7 +668,132 @@ struct etw_session_control {
 
 /* etw_enable.flags */
 #define ETW_ENABLE_F_FILTER	0x1	/* @filter_type/@filter_size/@filter_data are set */
-#define ETW_ENABLE_F_MASK	0x1
+#define ETW_ENABLE_F_PAYLOAD	0x2	/* @payload_data/@payload_size are set (ABI 1.5) */
+#define ETW_ENABLE_F_MASK	0x3
+
+/*
+ * EVENT_FILTER_TYPE_PAYLOAD (ABI 1.5): the blob TdhAggregatePayloadFilters
+ * builds, which the kernel evaluates against each event's payload for the
+ * session that gave it.  Windows keeps the format private; this is ours.
+ * TdhCreatePayloadFilter resolves field names against the manifest, so
+ * the kernel gets offsets and types, never names:
+ *
+ *   struct etw_pf_header, then @count filters, each 8-byte aligned:
+ *   struct etw_pf_event, its @field_count struct etw_pf_field (padded to
+ *   8 bytes), its @pred_count struct etw_pf_pred, then the predicates'
+ *   string values.
+ *
+ * A filter names one event (Id and Version).  Its fields are the event's
+ * top-level fields from the first to the last one a predicate compares,
+ * each with how to skip it; a predicate compares one of them.  An event
+ * no filter names is not filtered.  Predicates of a filter are ANDed, or
+ * ORed with %ETW_PF_F_ANY (EventMatchANY).  Of the filters naming the
+ * event, those with %ETW_PF_F_ALL (EventMatchALLFlags) must all pass and,
+ * if there are others, one of the others must pass.
+ */
+#define ETW_FILTER_TYPE_PAYLOAD		0x80000100
+#define ETW_MAX_FILTER_PAYLOAD		4096	/* MAX_EVENT_FILTER_PAYLOAD_SIZE */
+#define ETW_PF_MAGIC			0x46507445	/* "EtPF" */
+#define ETW_PF_MAX_PREDICATES		8	/* MAX_PAYLOAD_PREDICATES */
+#define ETW_PF_MAX_FIELDS		128	/* MAX_EVENT_DATA_DESCRIPTORS */
+
+/**
+ * struct etw_pf_header - an aggregated payload filter
+ * @magic: %ETW_PF_MAGIC
+ * @size: bytes of the whole blob, at most %ETW_MAX_FILTER_PAYLOAD
+ * @count: filters that follow (at least 1)
+ * @guid: their provider: the enable's GUID
+ */
+struct etw_pf_header {
+	__u32 magic;
+	__u16 size;
+	__u16 count;
+	__u8 guid[16];
+};
+
+#define ETW_PF_F_ANY	0x1	/* predicates ORed (EventMatchANY) */
+#define ETW_PF_F_ALL	0x2	/* EventMatchALLFlags[i] */
+
+/**
+ * struct etw_pf_event - one filter (TdhCreatePayloadFilter)
+ * @size: bytes of the filter, this header included, a multiple of 8
+ * @id: the event's EVENT_DESCRIPTOR.Id
+ * @version: its Version
+ * @flags: %ETW_PF_F_ANY, %ETW_PF_F_ALL
+ * @field_count: 1..%ETW_PF_MAX_FIELDS
+ * @pred_count: 1..%ETW_PF_MAX_PREDICATES
+ */
+struct etw_pf_event {
+	__u16 size;
+	__u16 id;
+	__u8 version;
+	__u8 flags;
+	__u8 field_count;
+	__u8 pred_count;
+};
+
+/* etw_pf_field.kind: how a field's extent is found. */
+#define ETW_PF_FIELD_FIXED	0	/* @size bytes */
+#define ETW_PF_FIELD_STR16	1	/* UTF-16 up to and with its NUL */
+#define ETW_PF_FIELD_STR8	2	/* bytes up to and with their NUL */
+#define ETW_PF_FIELD_COUNTED	3	/* a __u16 byte count, then the bytes */
+
+/**
+ * struct etw_pf_field - one top-level field of the event's payload
+ * @kind: ETW_PF_FIELD_*
+ * @reserved: 0
+ * @size: with %ETW_PF_FIELD_FIXED, its bytes (1..65535); else 0
+ */
+struct etw_pf_field {
+	__u8 kind;
+	__u8 reserved;
+	__u16 size;
+};
+
+/* etw_pf_pred.op: PAYLOAD_OPERATOR (tdh.h). */
+#define ETW_PF_OP_EQ		0
+#define ETW_PF_OP_NE		1
+#define ETW_PF_OP_LE		2
+#define ETW_PF_OP_GT		3
+#define ETW_PF_OP_LT		4
+#define ETW_PF_OP_GE		5
+#define ETW_PF_OP_BETWEEN	6
+#define ETW_PF_OP_NOTBETWEEN	7
+#define ETW_PF_OP_MODULO	8
+#define ETW_PF_OP_CONTAINS	20
+#define ETW_PF_OP_DOESNTCONTAIN	21
+#define ETW_PF_OP_IS		30
+#define ETW_PF_OP_ISNOT		31
+
+/* etw_pf_pred.type: how the field's value is compared. */
+#define ETW_PF_T_UINT		0	/* unsigned, the field's 1, 2, 4 or 8 bytes */
+#define ETW_PF_T_INT		1	/* signed, the same widths */
+#define ETW_PF_T_STR16		2	/* UTF-16, ASCII letters' case ignored */
+#define ETW_PF_T_STR8		3	/* bytes, ASCII letters' case ignored */
+#define ETW_PF_T_GUID		4	/* 16 bytes */
+
+/**
+ * struct etw_pf_pred - one predicate (PAYLOAD_FILTER_PREDICATE)
+ * @op: ETW_PF_OP_*: EQ..MODULO for integers, CONTAINS..ISNOT for
+ *	strings, IS and ISNOT for GUIDs
+ * @type: ETW_PF_T_*
+ * @field: the index of its field in the filter's fields
+ * @reserved: 0
+ * @str_off: strings: the value's offset from the filter's start
+ * @str_len: strings: its bytes, no NUL (UTF-16 for %ETW_PF_T_STR16)
+ * @value: integers: the value (BETWEEN, NOTBETWEEN: low, high; MODULO:
+ *	the divisor, not 0), as a __u64 (signed ones sign-extended); GUIDs:
+ *	its 16 bytes
+ */
+struct etw_pf_pred {
+	__u8 op;
+	__u8 type;
+	__u8 field;
+	__u8 reserved;
+	__u16 str_off;
+	__u16 str_len;
+	__u64 value[2];
+};
 
 /* etw_enable.timeout_ms: EnableTraceEx2's Timeout. */
 #define ETW_TIMEOUT_ASYNC	0		/* do not wait for the callbacks */
@@ -703,6 +830,11 @@ struct etw_session_control {
  * @filter_size: its size, at most %ETW_MAX_FILTER_DATA (at least
  *	%ETW_FILTER_HEADER_SIZE when schematized)
  * @filter_data: address of the filter data
+ * @payload_data: with %ETW_ENABLE_F_PAYLOAD, the address of an
+ *	EVENT_FILTER_TYPE_PAYLOAD blob (struct etw_pf_header) for this
+ *	session's view of the provider; ``EINVAL`` if it is malformed or
+ *	names another provider (ABI 1.5)
+ * @payload_size: its size, at most %ETW_MAX_FILTER_PAYLOAD (ABI 1.5)
  * @reserved: must be 0
  *
  * An enable replaces the session's previous filters for the provider; the
@@ -737,7 +869,9 @@ struct etw_enable {
 	__u32 filter_type;
 	__u32 filter_size;
 	__u64 filter_data;
-	__u64 reserved[2];
+	__u64 payload_data;
+	__u32 payload_size;
+	__u32 reserved;
 };
 
 #define ETW_ENABLE_SIZE_VER0	136

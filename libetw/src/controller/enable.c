@@ -6,8 +6,10 @@
  * the ioctl returns (the providers' enable-state pages included); their
  * callbacks then run in their own processes.
  *
- * Filters: EVENT_FILTER_TYPE_PID and EVENT_FILTER_TYPE_EVENT_ID are
- * applied by the module.  EVENT_FILTER_TYPE_SCHEMATIZED and the
+ * Filters: EVENT_FILTER_TYPE_PID, EVENT_FILTER_TYPE_EVENT_ID and
+ * EVENT_FILTER_TYPE_PAYLOAD (TdhAggregatePayloadFilters' blob, at most
+ * MAX_EVENT_FILTER_PAYLOAD_SIZE, checked by the module) are applied by
+ * the module.  EVENT_FILTER_TYPE_SCHEMATIZED and the
  * provider-defined types (bit 31 clear, EVENT_FILTER_TYPE_NONE among
  * them) are for the providers' callbacks: the module keeps one per session
  * and hands it to the callbacks as FilterData (uapi etw_notification).
@@ -41,6 +43,7 @@
 #define SEEN_PID		0x1u
 #define SEEN_EVENT_ID		0x2u
 #define SEEN_CALLBACK		0x4u	/* a filter for the callbacks */
+#define SEEN_PAYLOAD		0x8u
 
 /* GUID_NULL, which names no provider. */
 static const GUID null_guid;
@@ -57,7 +60,6 @@ static bool filter_type_known(ULONG type)
 	case EVENT_FILTER_TYPE_EXECUTABLE_NAME:
 	case EVENT_FILTER_TYPE_PACKAGE_ID:
 	case EVENT_FILTER_TYPE_PACKAGE_APP_ID:
-	case EVENT_FILTER_TYPE_PAYLOAD:
 	case EVENT_FILTER_TYPE_EVENT_NAME:
 	case EVENT_FILTER_TYPE_STACKWALK:
 	case EVENT_FILTER_TYPE_STACKWALK_NAME:
@@ -97,6 +99,18 @@ static ULONG filter_event_id(const EVENT_FILTER_DESCRIPTOR *f,
 	return ERROR_SUCCESS;
 }
 
+/* TdhAggregatePayloadFilters' blob: the module checks its contents. */
+static ULONG filter_payload(const EVENT_FILTER_DESCRIPTOR *f, struct etw_enable *e)
+{
+	if (!f->Ptr || f->Size < sizeof(struct etw_pf_header) ||
+	    f->Size > MAX_EVENT_FILTER_PAYLOAD_SIZE)
+		return ERROR_INVALID_PARAMETER;
+	e->flags |= ETW_ENABLE_F_PAYLOAD;
+	e->payload_data = f->Ptr;
+	e->payload_size = f->Size;
+	return ERROR_SUCCESS;
+}
+
 /* A schematized or provider-defined filter, for the callbacks. */
 static ULONG filter_callback(const EVENT_FILTER_DESCRIPTOR *f,
 			     struct etw_enable *e)
@@ -130,6 +144,10 @@ static ULONG parse_filters(const EVENT_FILTER_DESCRIPTOR *f, ULONG count,
 		case EVENT_FILTER_TYPE_EVENT_ID:
 			bit = SEEN_EVENT_ID;
 			err = filter_event_id(&f[i], e);
+			break;
+		case EVENT_FILTER_TYPE_PAYLOAD:
+			bit = SEEN_PAYLOAD;
+			err = filter_payload(&f[i], e);
 			break;
 		case EVENT_FILTER_TYPE_SCHEMATIZED:
 			bit = SEEN_CALLBACK;
