@@ -31,7 +31,14 @@ CHECK_OFF(struct etw_enable, timeout_ms, 124);
 CHECK_OFF(struct etw_enable, filter_type, 128);
 CHECK_OFF(struct etw_enable, filter_size, 132);
 CHECK_OFF(struct etw_enable, filter_data, 136);
-CHECK_OFF(struct etw_enable, reserved, 144);
+CHECK_OFF(struct etw_enable, payload_data, 144);
+CHECK_OFF(struct etw_enable, payload_size, 152);
+CHECK_OFF(struct etw_enable, reserved, 156);
+_Static_assert(sizeof(struct etw_pf_header) == 24, "etw_pf_header size");
+_Static_assert(sizeof(struct etw_pf_event) == 8, "etw_pf_event size");
+_Static_assert(sizeof(struct etw_pf_field) == 4, "etw_pf_field size");
+_Static_assert(sizeof(struct etw_pf_pred) == 24, "etw_pf_pred size");
+CHECK_OFF(struct etw_pf_pred, value, 8);
 
 /* ABI 1.4: the log file name at the end of the session structs. */
 _Static_assert(sizeof(struct etw_session_start) == ETW_SESSION_START_SIZE_VER1,

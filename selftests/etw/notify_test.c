@@ -347,12 +347,22 @@ TEST_F(nt, filter_errors)
 	e.filter_data = 1;
 	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
 	e.filter_data = 0;
-	e.flags = 0x2;
+	e.flags = 0x4;
 	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
 	e.flags = 0;
-	e.reserved[1] = 1;
+	e.reserved = 1;
 	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
-	e.reserved[1] = 0;
+	e.reserved = 0;
+	/* Payload filter fields without their flag, or a filter too small. */
+	e.payload_size = 4;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+	e.flags = ETW_ENABLE_F_PAYLOAD;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+	e.flags = 0;
+	e.payload_size = 0;
+	e.payload_data = 1;
+	EXPECT_EQ(-EINVAL, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+	e.payload_data = 0;
 	/* The first published size still works (no filter, no wait). */
 	e.size = ETW_ENABLE_SIZE_VER0;
 	EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
