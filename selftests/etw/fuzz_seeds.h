@@ -304,6 +304,62 @@ static inline void seed_trace_info(struct fuzz_thread *t, void *arg)
 	ti->data = (uintptr_t)data;
 }
 
+/*
+ * EVENT_FILTER_TYPE_PAYLOAD: mostly a well-formed blob of random filters
+ * (so that the write path evaluates random predicates on random
+ * payloads), sometimes with one byte changed, sometimes a bad pointer.
+ */
+static inline void seed_payload_filter(struct fuzz_thread *t, struct etw_enable *e)
+{
+	static const uint8_t ops[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 20, 21, 30, 31 };
+	static const uint16_t sizes[] = { 1, 2, 4, 8, 16, 3 };
+	uint8_t *blob = fuzz_alloc(t, 512);
+	struct etw_pf_header *h = (struct etw_pf_header *)blob;
+	uint32_t off = sizeof(*h), n = 1 + fuzz_below(t, 2), i, k;
+
+	memset(blob, 0, 512);
+	h->magic = ETW_PF_MAGIC;
+	h->count = n;
+	memcpy(h->guid, e->guid, 16);
+	for (i = 0; i < n; i++) {
+		struct etw_pf_event *ev = (struct etw_pf_event *)(blob + off);
+		struct etw_pf_field *f = (struct etw_pf_field *)(ev + 1);
+		struct etw_pf_pred *pr;
+		uint32_t preds_at, strings;
+
+		ev->id = fuzz_below(t, 4);
+		ev->flags = fuzz_below(t, 4);
+		ev->field_count = 1 + fuzz_below(t, 4);
+		ev->pred_count = 1 + fuzz_below(t, 3);
+		for (k = 0; k < ev->field_count; k++) {
+			f[k].kind = fuzz_below(t, 4);
+			f[k].size = f[k].kind ? 0 : sizes[fuzz_below(t, 6)];
+		}
+		preds_at = (sizeof(*ev) + ev->field_count * sizeof(*f) + 7) & ~7u;
+		pr = (struct etw_pf_pred *)((uint8_t *)ev + preds_at);
+		strings = preds_at + ev->pred_count * sizeof(*pr);
+		for (k = 0; k < ev->pred_count; k++) {
+			pr[k].op = ops[fuzz_below(t, sizeof(ops))];
+			pr[k].type = fuzz_below(t, 5);
+			pr[k].field = fuzz_below(t, ev->field_count);
+			pr[k].value[0] = fuzz_chance(t, 50) ? fuzz_below(t, 8) : fuzz_rand(t);
+			pr[k].value[1] = fuzz_rand(t);
+			pr[k].str_off = strings;
+			pr[k].str_len = fuzz_below(t, 5) * 2;
+		}
+		fuzz_fill(t, (uint8_t *)ev + strings, 8);
+		ev->size = strings + 8;
+		ev->size = (ev->size + 7) & ~7u;
+		off += ev->size;
+	}
+	h->size = off;
+	if (fuzz_chance(t, 20))
+		blob[fuzz_below(t, off)] ^= 1 << fuzz_below(t, 8);
+	e->flags |= ETW_ENABLE_F_PAYLOAD;
+	e->payload_size = fuzz_chance(t, 95) ? off : fuzz_below(t, 8192);
+	e->payload_data = fuzz_chance(t, 95) ? (uintptr_t)blob : fuzz_ptr(t, off);
+}
+
 static inline void seed_enable(struct fuzz_thread *t, void *arg)
 {
 	struct etw_enable *e = arg;
@@ -359,6 +415,8 @@ static inline void seed_enable(struct fuzz_thread *t, void *arg)
 		e->filter_size = size;
 		e->filter_data = fuzz_chance(t, 90) ? (uintptr_t)data : fuzz_ptr(t, size);
 	}
+	if (fuzz_chance(t, 15))
+		seed_payload_filter(t, e);
 }
 
 static inline void seed_notify_ack(struct fuzz_thread *t, void *arg)

@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 
 #include <TraceLoggingProvider.h>
+#include <tdh.h>
 
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
@@ -280,6 +281,76 @@ TEST_F(kprov, level_keyword_filters)
 	ASSERT_LE(0, drain_seen(self->fd, self->logger, self->guid, &s));
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		EXPECT_EQ(cases[i].stored, s.by_id[10 + i]) TH_LOG("case %u", i);
+}
+
+/*
+ * A payload filter holds for a kernel provider's events too, written in
+ * hard interrupts: its fields are read from the provider's descriptors.
+ * The module's pattern makes "Rest" (bytes 4..7) 0x07060504.
+ */
+static void kp_payload_enable(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(kprov) *self, USHORT op)
+{
+	static const EVENT_DESCRIPTOR d40 = { .Id = 40 };
+	PAYLOAD_FILTER_PREDICATE p = { (LPWSTR)u"Rest", op, (LPWSTR)u"0x07060504" };
+	struct etw_enable e = { .size = sizeof(e) };
+	EVENT_FILTER_DESCRIPTOR fd;
+	PVOID f = NULL;
+
+	ASSERT_EQ(ERROR_SUCCESS, TdhCreatePayloadFilter((LPCGUID)self->guid, &d40,
+							FALSE, 1, &p, &f));
+	ASSERT_EQ(ERROR_SUCCESS, TdhAggregatePayloadFilters(1, &f, NULL, &fd));
+	e.logger_id = self->logger;
+	e.control_code = ETW_CONTROL_CODE_ENABLE;
+	memcpy(e.guid, self->guid, 16);
+	e.level = 5;
+	e.flags = ETW_ENABLE_F_PAYLOAD;
+	e.payload_data = fd.Ptr;
+	e.payload_size = fd.Size;
+	EXPECT_EQ(0, etw_ioctl_err(self->fd, ETW_IOC_ENABLE, &e));
+	TdhCleanupPayloadEventFilterDescriptor(&fd);
+	TdhDeletePayloadFilter(&f);
+}
+
+TEST_F(kprov, payload_filter)
+{
+	static const char man[] =
+		"<instrumentationManifest><instrumentation><events>"
+		"<provider name=\"Kp\" guid=\"{b3864c38-4273-58c5-545b-8b3608343470}\">"
+		"<templates><template tid=\"T\">"
+		"<data name=\"Word\" inType=\"win:UInt32\"/>"
+		"<data name=\"Rest\" inType=\"win:UInt32\"/>"
+		"</template></templates>"
+		"<events><event value=\"40\" version=\"0\" template=\"T\"/></events>"
+		"</provider></events></instrumentation></instrumentationManifest>";
+	const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct kpt_write w = {
+		.ctx = KPT_CTX_HRTIMER, .cpu = ~0U, .count = 10, .size = 8,
+		.id = 40, .level = 4,
+	};
+	struct seen s;
+
+	ASSERT_EQ(ERROR_SUCCESS, TdhLoadManifestFromMemory(man, sizeof(man) - 1));
+	kp_payload_enable(_metadata, self, PAYLOADFIELD_EQ);
+	ASSERT_EQ(0, kpt_register(self->kfd, 0, self->guid, 0));
+	ASSERT_EQ(0, kpt_write(self->kfd, &w));		/* passes */
+	w.size = 4;					/* no Rest: dropped */
+	ASSERT_EQ(0, kpt_write(self->kfd, &w));
+	w.size = 8;
+	w.id = 41;					/* named by no filter */
+	ASSERT_EQ(0, kpt_write(self->kfd, &w));
+	ASSERT_LE(0, drain_seen(self->fd, self->logger, self->guid, &s));
+	EXPECT_EQ(10 * cpus, s.by_id[40]);
+	EXPECT_EQ(10 * cpus, s.by_id[41]);
+	EXPECT_EQ(0, s.bad_payload);
+
+	kp_payload_enable(_metadata, self, PAYLOADFIELD_NE);
+	w.id = 40;
+	ASSERT_EQ(0, kpt_write(self->kfd, &w));
+	EXPECT_EQ(10 * cpus, w.ok);
+	ASSERT_LE(0, drain_seen(self->fd, self->logger, self->guid, &s));
+	EXPECT_EQ(0, s.by_id[40]);
+	TdhUnloadManifestFromMemory(man, sizeof(man) - 1);
 }
 
 /* The callback: Windows' arguments, process context, no etw lock held. */
