@@ -103,9 +103,11 @@ static int etw_pf_check_event(const struct etw_pf_event *ev, u32 avail)
 		return -EINVAL;
 	for (i = 0; i < ev->field_count; i++) {
 		const struct etw_pf_field *f = &fields[i];
+		bool fixed = f->kind == ETW_PF_FIELD_FIXED;
 
+		/* A size for fixed fields only, and one they must have. */
 		if (f->reserved || f->kind > ETW_PF_FIELD_COUNTED ||
-		    (f->kind == ETW_PF_FIELD_FIXED) != !!f->size)
+		    fixed != !!f->size)
 			return -EINVAL;
 	}
 	preds = (const void *)((const u8 *)ev + ETW_PF_PRED_OFF(ev));

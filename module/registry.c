@@ -475,8 +475,9 @@ static void etw_enable_fill(struct etw_route_entry *e, struct etw_session *s,
 
 /*
  * ETW_IOC_ENABLE.  Takes @filter (the callback filter, or NULL) and @pf
- * (the payload filter, or NULL): kept with the enable, or freed.  With a timeout, waits for the callbacks once the
- * enable is in force and etw_lock is released.
+ * (the payload filter, or NULL): kept with the enable, or freed.  With a
+ * timeout, waits for the callbacks once the enable is in force and
+ * etw_lock is released.
  */
 int etw_registry_enable(struct etw_enable *arg, const u16 *event_ids,
 			struct etw_cb_filter *filter,
