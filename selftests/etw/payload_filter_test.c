@@ -8,15 +8,13 @@
  * variable-length strings and a payload too short for it, and a second
  * session without the filter that gets every event.
  */
-#include <stdio.h>
-
 #include <windows.h>
 #include <evntprov.h>
-#include <evntrace.h>
 #include <tdh.h>
 
 #include "kselftest_harness.h"
 #include "etw_selftests.h"
+#include "classic_api.h"
 
 /* The provider: etw_test_guid(0x4e). */
 #define PF_GUID		"{b3864c38-4273-58c5-545b-8b360834344e}"
@@ -43,27 +41,6 @@ static const GUID three = { 0x11112222, 0x3333, 0x4444,
 #define THREE	u"{11112222-3333-4444-5555-666677778888}"
 
 static const EVENT_DESCRIPTOR ev1 = { .Id = 1 };
-
-struct session {
-	EVENT_TRACE_PROPERTIES p;
-	char name[64];
-};
-
-static ULONG start(const char *name, CONTROLTRACE_ID *h)
-{
-	struct session s;
-
-	memset(&s, 0, sizeof(s));
-	s.p.Wnode.BufferSize = sizeof(s);
-	s.p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-	s.p.Wnode.ClientContext = 1;
-	s.p.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
-	s.p.LoggerNameOffset = sizeof(s.p);
-	s.p.BufferSize = 64;
-	return StartTraceA(h, name, &s.p);
-}
-
-#define LOGGER_ID(h)	((__u32)((h) & 0xffff))
 
 /*
  * Event @id number @n: Count n, Name "alpha-n" (even) or "BETA-n" (odd),
@@ -139,8 +116,8 @@ FIXTURE_SETUP(pf)
 	etw_stop_test_sessions(self->fd);
 	etw_test_guid((__u8 *)&self->guid, 0x4e);
 	ASSERT_EQ(ERROR_SUCCESS, TdhLoadManifestFromMemory(manifest, sizeof(manifest) - 1));
-	ASSERT_EQ(ERROR_SUCCESS, start("etwtest-pf-a", &self->a));
-	ASSERT_EQ(ERROR_SUCCESS, start("etwtest-pf-b", &self->b));
+	ASSERT_EQ(ERROR_SUCCESS, start("etwtest-pf-a", 64, 0, &self->a));
+	ASSERT_EQ(ERROR_SUCCESS, start("etwtest-pf-b", 64, 0, &self->b));
 	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&self->guid, NULL, NULL, &self->reg));
 	ASSERT_EQ(ERROR_SUCCESS, enable(self->a, &self->guid, NULL, 0, NULL));
 }
