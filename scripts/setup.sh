@@ -7,7 +7,8 @@
 #   scripts/setup.sh BUILD_DIR
 #
 # Installs with apt-get: compilers and checkers (python3-docutils for
-# Documentation/), QEMU, busybox, the headers
+# Documentation/), QEMU (qemu-user runs the -m32 host tests where the
+# kernel runs no 32-bit program), busybox, the headers
 # of every kernel in scripts/kernels.sh, linux-source-6.12, and
 # liblttng-ust-dev (the lttng-ust peer of the benchmarks, built by make
 # check so the bench programs keep compiling), libexpat1-dev and
@@ -42,7 +43,7 @@ installed() {
 
 need=
 for pkg in make gcc g++ gcc-multilib g++-multilib libc6-dev pkg-config perl python3 python3-docutils \
-	   sparse cpio gzip xz-utils kmod busybox-static qemu-system-x86 \
+	   sparse cpio gzip xz-utils kmod busybox-static qemu-system-x86 qemu-user \
 	   linux-source-6.12 liblttng-ust-dev libexpat1-dev libdw-dev libelf-dev \
 	   flex bison bc libssl-dev libsystemd-dev systemd systemd-journal-remote iproute2 \
 	   dpkg-dev debhelper dh-dkms dkms lintian cmake binutils \
