@@ -359,9 +359,10 @@ void etw_payload_filter_free(struct etw_payload_filter *pf);
 bool etw_payload_filter_passes(const struct etw_payload_filter *pf,
 			       const struct etw_event_desc *d,
 			       const struct etw_pf_payload *p);
-void etw_payload_route_filter(const struct etw_route *route, bool *want,
-			      const struct etw_event_desc *d,
-			      const struct etw_pf_payload *p);
+/* Drops the sessions whose filter refuses; the EnableProperty bits of the rest. */
+u32 etw_payload_route_filter(const struct etw_route *route, bool *want,
+			     const struct etw_event_desc *d,
+			     const struct etw_pf_payload *p);
 
 /* cb_filter.c: filters for the providers' callbacks */
 struct etw_cb_filter *etw_cb_filter_copy(const struct etw_enable *arg);

@@ -272,10 +272,7 @@ static u32 etw_kevent_want(struct etw_kevent *ev, const struct etw_route *route)
 			.len = ev->payload_len,
 		};
 
-		etw_payload_route_filter(route, ev->want, ev->desc, &p);
-		for (props = 0, i = 0; i < route->count; i++)
-			if (ev->want[i])
-				props |= route->entry[i].enable_property;
+		props = etw_payload_route_filter(route, ev->want, ev->desc, &p);
 	}
 	return props;
 }

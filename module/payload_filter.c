@@ -417,15 +417,22 @@ bool etw_payload_filter_passes(const struct etw_payload_filter *pf,
 	return !others || other_ok;
 }
 
-/* Clear @want[i] of the sessions of @route whose payload filter drops it. */
-void etw_payload_route_filter(const struct etw_route *route, bool *want,
-			      const struct etw_event_desc *d,
-			      const struct etw_pf_payload *p)
+/*
+ * Clear @want[i] of the sessions of @route whose payload filter drops the
+ * event; return the EnableProperty bits of the sessions that still want it.
+ */
+u32 etw_payload_route_filter(const struct etw_route *route, bool *want,
+			     const struct etw_event_desc *d,
+			     const struct etw_pf_payload *p)
 {
-	u32 i;
+	u32 i, props = 0;
 
-	for (i = 0; i < route->count; i++)
+	for (i = 0; i < route->count; i++) {
 		if (want[i] && route->entry[i].pf &&
 		    !etw_payload_filter_passes(route->entry[i].pf, d, p))
 			want[i] = false;
+		if (want[i])
+			props |= route->entry[i].enable_property;
+	}
+	return props;
 }

@@ -402,13 +402,8 @@ static u32 etw_write_payload_filter(const struct etw_route *route, bool *want,
 		.count = 1,
 		.len = ev->payload_len,
 	};
-	u32 props = 0, i;
 
-	etw_payload_route_filter(route, want, ev->arg->desc, &p);
-	for (i = 0; i < route->count; i++)
-		if (want[i])
-			props |= route->entry[i].enable_property;
-	return props;
+	return etw_payload_route_filter(route, want, ev->arg->desc, &p);
 }
 
 /* Find the registration, add the items its sessions want, route the event. */
