@@ -6,19 +6,23 @@
  * it from an hrtimer, so the overflow handler runs in hardirq context (not
  * NMI) with the interrupted registers, and works the same under emulation
  * (QEMU TCG has no PMU).  Its period is TraceSampledProfileIntervalInfo's
- * interval; each session gets CollectionStart and CollectionEnd with it,
- * and a change while sampling writes SetInterval.  CPUs brought online
- * after the start are not sampled.
+ * interval; each session gets CollectionStart and CollectionEnd with it
+ * (version 3, which names the source: readers name the samples' source,
+ * and take its rate, from CollectionStart's), and a change while sampling
+ * writes SetInterval (version 2, the last that has it).  CPUs brought
+ * online after the start are not sampled.
  */
 #include <linux/cpu.h>
 #include <linux/hardirq.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/etw.h>
 
 #include "klog.h"
 #include "klog_internal.h"
+#include "klog_text.h"
 
 /* PerfInfo/SampledProfile, version 2 (x64). */
 struct klog_sampled_profile {
@@ -31,12 +35,18 @@ struct klog_sampled_profile {
 
 #define KLOG_SAMPLE_DPC		0x01
 
-/* PerfInfo/SetInterval, CollectionStart, CollectionEnd, version 2. */
+/*
+ * PerfInfo/SetInterval (version 2), CollectionStart and CollectionEnd
+ * (version 3: then the source's name, UTF-16, as TraceProfileSourceListInfo
+ * names it).
+ */
 struct klog_profile_interval_rec {
 	u32 source;			/* 0: the timer */
 	u32 new_interval;		/* 100 ns units */
 	u32 old_interval;
 } __packed;
+
+#define KLOG_PROFILE_SOURCE_NAME	"Timer"
 
 /* The counters, by CPU, and the interval they run at (etw_lock). */
 static struct perf_event **klog_profile_events;
@@ -140,17 +150,25 @@ static void klog_profile_write_interval(struct klog_session *k, u16 hook,
 		.new_interval = klog_profile_running,
 		.old_interval = old_interval,
 	};
-	struct klog_part part = { &rec, sizeof(rec) };
+	u8 name[sizeof(KLOG_PROFILE_SOURCE_NAME) * 2];
+	struct klog_part parts[2] = { { &rec, sizeof(rec) }, { name, 0 } };
 	struct klog_event ev = {
 		.hook = hook,
 		.header_type = KLOG_HDR_PERFINFO,
 		.version = 2,
 		.flag = ETW_KFLAG_PROFILE,
-		.parts = &part,
+		.parts = parts,
 		.nr_parts = 1,
 		.target = k,
 	};
 
+	if (hook != KLOG_HOOK_PROFILE_SET_INTERVAL) {
+		ev.version = 3;
+		parts[1].size = klog_utf16(name, sizeof(name),
+					   KLOG_PROFILE_SOURCE_NAME,
+					   strlen(KLOG_PROFILE_SOURCE_NAME));
+		ev.nr_parts = 2;
+	}
 	klog_write(&ev);
 }
 

@@ -8,7 +8,8 @@
  *   frames contain an address inside the function (its size from the
  *   dynamic symbol table, the test is linked -rdynamic) and, the test
  *   being built with frame pointers, its caller; CollectionStart carries
- *   the interval set; `etw report` and `etw dump` of the file name the
+ *   the interval set and, version 3, the source (0) named "Timer", which
+ *   is where readers take the samples' source and rate; `etw report` and `etw dump` of the file name the
  *   function.
  * - CSWITCH and DISPATCHER: a child that sleeps 100 times is switched
  *   out exactly as often as /proc/PID/status counts (voluntary and not),
@@ -129,6 +130,7 @@ static int trace_set_info(int fd, __u32 id, __u32 cls, const void *data,
 /* One kernel record, as read from a buffer. */
 struct krec {
 	__u16 hook;
+	__u16 version;
 	__u8 header_type;
 	__u16 size;
 	__u32 cpu;
@@ -197,6 +199,7 @@ static long drain_kernel(int fd, __u32 id, krec_fn fn, void *ctx,
 			}
 			/* Other header families (EVENT_HEADER...) are skipped. */
 			if (hsize && buf[off + 3] == 0xc0 && r.size >= hsize) {
+				memcpy(&r.version, buf + off, 2);
 				memcpy(&r.timestamp, buf + off + (hsize == 0x10 ? 8 : 16), 8);
 				r.payload = buf + off + hsize;
 				r.payload_size = r.size - hsize;
@@ -213,6 +216,9 @@ out:
 	return ret ? ret : records;
 }
 
+/* CollectionStart's SourceName, UTF-16LE with its NUL. */
+static const __u8 timer_utf16[] = { 'T', 0, 'i', 0, 'm', 0, 'e', 0, 'r', 0, 0, 0 };
+
 /* What the profile test finds. */
 struct profile_seen {
 	__u32 tid;
@@ -225,7 +231,9 @@ struct profile_seen {
 	long stacks_with_caller;
 	long stacks_misplaced;	/* another CPU's or time than their sample */
 	long collection_start;
-	__u32 interval_start;
+	__u32 source_start, interval_start;
+	__u16 version_start;
+	bool named_timer;
 	/* The last sample of each CPU: its stack must come next. */
 	__u64 last_ts[64];
 	__u32 last_tid[64];
@@ -279,7 +287,12 @@ static void profile_fn(const struct krec *r, void *ctx)
 		s->stacks_with_caller += caller;
 	} else if (r->hook == HOOK_COLLECTION_START && r->payload_size >= 12) {
 		s->collection_start++;
+		memcpy(&s->source_start, r->payload, 4);
 		memcpy(&s->interval_start, r->payload + 4, 4);
+		s->version_start = r->version;
+		/* Version 3 names the source, as readers show it: "Timer". */
+		s->named_timer = r->payload_size == 12 + sizeof(timer_utf16) &&
+			!memcmp(r->payload + 12, timer_utf16, sizeof(timer_utf16));
 	}
 }
 
@@ -355,6 +368,9 @@ TEST_F(kstack, samples_with_stacks_in_the_busy_function)
 	EXPECT_LE(s.stacks_with_fn / 2, s.stacks_with_caller);
 	EXPECT_EQ(1, s.collection_start);
 	EXPECT_EQ(INTERVAL, s.interval_start);
+	EXPECT_EQ(0, s.source_start);
+	EXPECT_EQ(3, s.version_start);
+	EXPECT_TRUE(s.named_timer);
 
 	/* The tool names the function from the trace's image events. */
 	snprintf(cmd, sizeof(cmd), "etw report --top 3 %s", etl);
