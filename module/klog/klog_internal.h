@@ -97,5 +97,7 @@ void klog_task_stacks_exit(void);
 
 /* klog/rundown.c: DCStart/DCEnd of processes, threads and images */
 int klog_rundown(struct klog_session *k, bool end);
+/* klog/sysconfig.c: the SystemConfig records, at stop */
+void klog_sysconfig(struct klog_session *k);
 
 #endif /* _ETW_KLOG_INTERNAL_H */

@@ -66,9 +66,14 @@ void klog_process_exit(void);
 void klog_image_exit(void);
 
 /* klog/image_id.c: ImageID/Info and DbgID_RSDS beside an image event */
+#define KLOG_BUILD_ID_MAX	20
 void klog_image_id(struct file *file, u64 base, u64 size, u32 pid,
 		   const char *path, u8 *name, u32 name_room,
 		   struct klog_session *target, u64 ts);
+void klog_image_id_write(const u8 *id, u32 id_len, u64 base, u64 size,
+			 u32 pid, const char *path, u8 *name, u32 name_room,
+			 struct klog_session *target, u64 ts);
+u32 klog_build_id_notes(const u8 *p, u64 len, u8 *id);
 
 /* klog/kernel.c */
 int klog_kernel_images_start(void);

@@ -205,7 +205,8 @@ int klog_session_attach(struct etw_session *s)
 }
 
 /*
- * Stop, first half (etw_lock): the DCEnd rundown and RundownComplete,
+ * Stop, first half (etw_lock): the DCEnd rundown, the SystemConfig
+ * records and RundownComplete,
  * then off the route.  The caller waits for a grace period before
  * klog_session_flush().
  */
@@ -227,6 +228,7 @@ void klog_session_detach(struct etw_session *s)
 		    (k->flags & klog_sources[i]->flags))
 			klog_sources[i]->session_stop(k);
 	klog_rundown(k, true);
+	klog_sysconfig(k);
 	klog_write(&ev);
 	klog_route_change(NULL, k);
 	k->attached = false;

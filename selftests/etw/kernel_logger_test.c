@@ -75,6 +75,9 @@ static const GUID header_guid = { 0x68fdd900, 0x4a3e, 0x11d1,
 /* KernelTraceControl's ImageID class (ImageID/Info 0, DbgID_RSDS 36). */
 static const GUID image_id_guid = { 0xb3e675d7, 0x2554, 0x4f18,
 	{ 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde } };
+/* SystemConfig, at stop: sysconfig_test checks its records. */
+static const GUID sysconfig_guid = { 0x01853a65, 0x418f, 0x4f36,
+	{ 0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35 } };
 
 /*
  * The child: a second thread that names itself, its maps and that
@@ -552,7 +555,7 @@ static void WINAPI on_record(PEVENT_RECORD r)
 		on_image(s, r);
 	else if (IsEqualGUID(g, &image_id_guid))
 		on_image_id(s, r);
-	else
+	else if (!IsEqualGUID(g, &sysconfig_guid))
 		bad(s, "unexpected group", r);
 }
 

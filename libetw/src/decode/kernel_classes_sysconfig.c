@@ -4,7 +4,8 @@
  * kernel session: wmicore.mof's SystemConfig_V2_CPU (10),
  * SystemConfig_V3_CPU (version 3: the processor's architecture, level,
  * revision, PAE and NX, memory speed), SystemConfig_V2_PhyDisk (11),
- * SystemConfig_V2_LogDisk (12) and SystemConfig_V2_Services /
+ * SystemConfig_V2_LogDisk (12), SystemConfig_V2_NIC (13: the hardware
+ * address in a uint64, then three strings) and SystemConfig_V2_Services /
  * SystemConfig_V3_Services (15).  The char16 arrays are fixed-size UTF-16
  * fields (shown up to their NUL).
  */
@@ -79,6 +80,17 @@ static const struct kc_field logdisk_fields[] = {
 	KC_U32("Pad3"),
 };
 
+static const struct kc_event nic[] = { { 13, "NIC" } };
+static const struct kc_field nic_fields[] = {
+	KC_X64("PhysicalAddr"),
+	KC_U32("PhysicalAddrLen"),
+	KC_U32("Ipv4Index"),
+	KC_U32("Ipv6Index"),
+	KC_WSTR("NICDescription"),
+	KC_WSTR("IpAddresses"),
+	KC_WSTR("DnsServerAddresses"),
+};
+
 static const struct kc_event services[] = { { 15, "Services" } };
 static const struct kc_field services_fields[] = {
 	KC_X32("ProcessId"),
@@ -103,6 +115,9 @@ static const struct kc_class classes[] = {
 	  KC_NO_MAPS, 0 },
 	{ "SystemConfig_V2_LogDisk", "SystemConfig", &kc_guid_sysconfig,
 	  KC_VERSIONS(2), KC_EVENTS(logdisk), KC_FIELDS(logdisk_fields),
+	  KC_NO_MAPS, 0 },
+	{ "SystemConfig_V2_NIC", "SystemConfig", &kc_guid_sysconfig,
+	  KC_VERSIONS(2), KC_EVENTS(nic), KC_FIELDS(nic_fields),
 	  KC_NO_MAPS, 0 },
 	{ "SystemConfig_V2_Services", "SystemConfig", &kc_guid_sysconfig,
 	  KC_VERSIONS(2), KC_EVENTS(services), services_fields,

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The machine as a kernel trace describes it.  The NT Kernel Logger with
+ * IMAGE_LOAD, started and stopped with a log file, read back with
+ * ProcessTrace; the file holds, exactly:
+ *
+ * - one SystemConfig/CPU (version 3, 828 bytes) whose MHz, processors,
+ *   memory, page size, host and domain names, hyper-threading, family,
+ *   model, stepping and NX are what /proc/cpuinfo, /proc/meminfo,
+ *   sysconf(), uname() and sysfs say;
+ * - one SystemConfig/NIC (version 2) per entry of /sys/class/net: its
+ *   name, index, hardware address and IPv4 addresses (getifaddrs());
+ * - the kernel's image (vmlinux) and this module's (etw.ko), in process
+ *   0, each with a DbgID_RSDS at its image event's time carrying the
+ *   build-id of /sys/kernel/notes and /sys/module/etw/notes.
+ *
+ * With EVENT_TRACE_FLAG_NO_SYSCONFIG there is no SystemConfig record.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/utsname.h>
+
+#include <windows.h>
+#include <evntrace.h>
+#include <evntcons.h>
+
+#include "kselftest_harness.h"
+#include "etw_selftests.h"
+#include "kernel_props.h"
+
+#define SYSCONF_FILE	"/tmp/etwtest-sysconfig.etl"
+#define MAX_NICS	32
+#define MAX_KIMAGES	256
+
+static const GUID sysconfig_guid = { 0x01853a65, 0x418f, 0x4f36,
+	{ 0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35 } };
+static const GUID image_guid = { 0x2cb15d1d, 0x5fc1, 0x11d2,
+	{ 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } };
+static const GUID image_id_guid = { 0xb3e675d7, 0x2554, 0x4f18,
+	{ 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde } };
+
+/* SystemConfig_V3_CPU, as a reader lays it out. */
+struct cpu_rec {
+	uint32_t mhz, cpus, mem_mb, page_size, granularity;
+	char computer[256], domain[134];
+	uint64_t ht, highest_user;
+	uint16_t arch, level, revision;
+	uint8_t pae, nx;
+	uint32_t mem_speed;
+};
+
+struct nic_rec {
+	uint64_t addr;
+	uint32_t addr_len, ipv4_index, ipv6_index;
+	char name[64], ips[256], dns[64];
+};
+
+/* A kernel image event or identity in process 0. */
+struct kimage {
+	uint64_t base;
+	LONGLONG time;
+	char name[64];
+	uint8_t id[20];
+	bool rsds;
+};
+
+struct sc_seen {
+	int n_cpu, n_nic, n_sysconfig;
+	struct cpu_rec cpu;
+	struct nic_rec nics[MAX_NICS];
+	int n_images, n_rsds;
+	struct kimage images[MAX_KIMAGES], rsds[MAX_KIMAGES];
+	long bad;
+	char bad_what[128];
+};
+
+static void bad(struct sc_seen *s, const char *what)
+{
+	if (!s->bad++)
+		snprintf(s->bad_what, sizeof(s->bad_what), "%s", what);
+}
+
+static void on_cpu(struct sc_seen *s, const uint8_t *d, size_t len,
+		   unsigned int version)
+{
+	struct cpu_rec *c = &s->cpu;
+
+	if (version != 3 || len != 828)
+		return bad(s, "CPU version or size");
+	s->n_cpu++;
+	memcpy(&c->mhz, d, 4);
+	memcpy(&c->cpus, d + 4, 4);
+	memcpy(&c->mem_mb, d + 8, 4);
+	memcpy(&c->page_size, d + 12, 4);
+	memcpy(&c->granularity, d + 16, 4);
+	etw_utf16_ascii(d + 20, 512, c->computer, sizeof(c->computer));
+	etw_utf16_ascii(d + 532, 268, c->domain, sizeof(c->domain));
+	memcpy(&c->ht, d + 800, 8);
+	memcpy(&c->highest_user, d + 808, 8);
+	memcpy(&c->arch, d + 816, 2);
+	memcpy(&c->level, d + 818, 2);
+	memcpy(&c->revision, d + 820, 2);
+	c->pae = d[822];
+	c->nx = d[823];
+	memcpy(&c->mem_speed, d + 824, 4);
+}
+
+static void on_nic(struct sc_seen *s, const uint8_t *d, size_t len,
+		   unsigned int version)
+{
+	struct nic_rec *n;
+	size_t off = 20;
+	int k;
+
+	if (version != 2 || len < 26)
+		return bad(s, "NIC version or size");
+	if (s->n_nic == MAX_NICS)
+		return bad(s, "too many NICs");
+	n = &s->nics[s->n_nic++];
+	memcpy(&n->addr, d, 8);
+	memcpy(&n->addr_len, d + 8, 4);
+	memcpy(&n->ipv4_index, d + 12, 4);
+	memcpy(&n->ipv6_index, d + 16, 4);
+	k = etw_utf16_ascii(d + off, len - off, n->name, sizeof(n->name));
+	if (k < 0)
+		return bad(s, "NIC description");
+	off += k;
+	k = etw_utf16_ascii(d + off, len - off, n->ips, sizeof(n->ips));
+	if (k < 0)
+		return bad(s, "NIC addresses");
+	off += k;
+	k = etw_utf16_ascii(d + off, len - off, n->dns, sizeof(n->dns));
+	/* The three strings are the whole record. */
+	if (k < 0 || off + k != len)
+		return bad(s, "NIC size");
+}
+
+static void on_image(struct sc_seen *s, const EVENT_RECORD *r)
+{
+	const uint8_t *d = r->UserData;
+	struct kimage *im;
+	uint32_t pid;
+
+	/* Image_Load V3: base, size, pid, ..., FileName at 56. */
+	if (r->UserDataLength < 58)
+		return bad(s, "Image size");
+	memcpy(&pid, d + 16, 4);
+	if (pid || s->n_images == MAX_KIMAGES)
+		return;
+	im = &s->images[s->n_images++];
+	memcpy(&im->base, d, 8);
+	im->time = r->EventHeader.TimeStamp.QuadPart;
+	etw_utf16_ascii(d + 56, r->UserDataLength - 56, im->name,
+			sizeof(im->name));
+}
+
+static void on_image_id(struct sc_seen *s, const EVENT_RECORD *r)
+{
+	const uint8_t *d = r->UserData;
+	size_t len = r->UserDataLength;
+	struct kimage *x;
+	uint32_t pid;
+
+	if (r->EventHeader.EventDescriptor.Opcode != 36)
+		return;
+	if (len < 33 || d[len - 1] || strlen((const char *)d + 32) + 33 != len)
+		return bad(s, "DbgID_RSDS size");
+	memcpy(&pid, d + 8, 4);
+	if (pid || s->n_rsds == MAX_KIMAGES)
+		return;
+	x = &s->rsds[s->n_rsds++];
+	memcpy(&x->base, d, 8);
+	memcpy(x->id, d + 12, 20);
+	snprintf(x->name, sizeof(x->name), "%s", (const char *)d + 32);
+	x->time = r->EventHeader.TimeStamp.QuadPart;
+	x->rsds = true;
+}
+
+static void WINAPI on_record(PEVENT_RECORD r)
+{
+	struct sc_seen *s = r->UserContext;
+	const GUID *g = &r->EventHeader.ProviderId;
+	unsigned int op = r->EventHeader.EventDescriptor.Opcode;
+	unsigned int version = r->EventHeader.EventDescriptor.Version;
+
+	if (IsEqualGUID(g, &sysconfig_guid)) {
+		s->n_sysconfig++;
+		if (op == 10)
+			on_cpu(s, r->UserData, r->UserDataLength, version);
+		else if (op == 13)
+			on_nic(s, r->UserData, r->UserDataLength, version);
+		else
+			bad(s, "SystemConfig opcode");
+	} else if (IsEqualGUID(g, &image_guid)) {
+		on_image(s, r);
+	} else if (IsEqualGUID(g, &image_id_guid)) {
+		on_image_id(s, r);
+	}
+}
+
+/* The NT Kernel Logger with @flags into SYSCONF_FILE, stopped, read. */
+static int record_and_read(struct sc_seen *s, ULONG flags)
+{
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE h;
+	TRACEHANDLE th = 0;
+	struct kprops b;
+	ULONG err;
+
+	unlink(SYSCONF_FILE);
+	err = StartTraceA(&th, KERNEL_LOGGER_NAMEA,
+			  kernel_props(&b, flags, SYSCONF_FILE));
+	if (err)
+		return (int)err;
+	err = ControlTraceA(th, KERNEL_LOGGER_NAMEA, kernel_props(&b, 0, NULL),
+			    EVENT_TRACE_CONTROL_STOP);
+	if (err)
+		return (int)err;
+	memset(s, 0, sizeof(*s));
+	memset(&lf, 0, sizeof(lf));
+	lf.LogFileName = (LPSTR)SYSCONF_FILE;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = on_record;
+	lf.Context = s;
+	h = OpenTraceA(&lf);
+	if (h == INVALID_PROCESSTRACE_HANDLE)
+		return -1;
+	err = ProcessTrace(&h, 1, NULL, NULL);
+	CloseTrace(h);
+	unlink(SYSCONF_FILE);
+	return (int)err;
+}
+
+/* The value of "@key : value" in @path's first block (first processor). */
+static int proc_field(const char *path, const char *key, char *val, size_t room)
+{
+	char line[4096];
+	FILE *f = fopen(path, "r");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':'), *end;
+
+		if (!colon || strncmp(line, key, strlen(key)) ||
+		    !(isspace((unsigned char)line[strlen(key)]) ||
+		      line[strlen(key)] == ':'))
+			continue;
+		colon++;
+		while (*colon == ' ' || *colon == '\t')
+			colon++;
+		end = colon + strcspn(colon, "\n");
+		*end = 0;
+		snprintf(val, room, "%s", colon);
+		found = 0;
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+static long proc_long(const char *path, const char *key)
+{
+	char v[256];
+
+	return proc_field(path, key, v, sizeof(v)) ? -1 : strtol(v, NULL, 0);
+}
+
+/* The first line of @path, without its newline; -1 if unreadable. */
+static int read_line(const char *path, char *buf, size_t room)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(buf, (int)room, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/* The GNU build-id in the notes file @path (a sysfs notes blob); its length. */
+static int notes_build_id(const char *path, uint8_t id[20])
+{
+	static uint8_t p[65536];
+	size_t n, off = 0;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return 0;
+	n = fread(p, 1, sizeof(p), f);
+	fclose(f);
+	while (off + 12 <= n) {
+		uint32_t namesz, descsz, type;
+
+		memcpy(&namesz, p + off, 4);
+		memcpy(&descsz, p + off + 4, 4);
+		memcpy(&type, p + off + 8, 4);
+		off += 12 + ((namesz + 3) & ~3u);
+		if (off + descsz > n)
+			return 0;
+		if (type == 3 && namesz == 4 && !memcmp(p + off - 4, "GNU", 4) &&
+		    descsz <= 20) {
+			memset(id, 0, 20);
+			memcpy(id, p + off, descsz);
+			return (int)descsz;
+		}
+		off += (descsz + 3) & ~3u;
+	}
+	return 0;
+}
+
+/* The DbgID_RSDS of kernel image @name, at the time of its image event. */
+static const struct kimage *kernel_rsds(const struct sc_seen *s,
+					const char *name)
+{
+	for (int i = 0; i < s->n_rsds; i++) {
+		const struct kimage *x = &s->rsds[i];
+
+		if (strcmp(x->name, name))
+			continue;
+		for (int j = 0; j < s->n_images; j++)
+			if (!strcmp(s->images[j].name, name) &&
+			    s->images[j].base == x->base &&
+			    s->images[j].time == x->time)
+				return x;
+	}
+	return NULL;
+}
+
+/* @ifname's IPv4 addresses, as the NIC record lists them. */
+static void ipv4_list(const char *ifname, char *out, size_t room)
+{
+	struct ifaddrs *ifa, *i;
+	size_t n = 0;
+
+	out[0] = 0;
+	if (getifaddrs(&ifa))
+		return;
+	for (i = ifa; i; i = i->ifa_next) {
+		char a[INET_ADDRSTRLEN];
+
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET ||
+		    strcmp(i->ifa_name, ifname))
+			continue;
+		inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->sin_addr,
+			  a, sizeof(a));
+		n += snprintf(out + n, room - n, "%s%s", n ? ", " : "", a);
+	}
+	freeifaddrs(ifa);
+}
+
+FIXTURE(sysconf)
+{
+	int fd;
+};
+
+FIXTURE_SETUP(sysconf)
+{
+	struct kprops b;
+
+	etw_require_root(_metadata);
+	self->fd = etw_open_or_skip(_metadata);
+	/* A session a failed run left behind. */
+	ControlTraceA(0, KERNEL_LOGGER_NAMEA, kernel_props(&b, 0, NULL),
+		      EVENT_TRACE_CONTROL_STOP);
+}
+
+FIXTURE_TEARDOWN(sysconf)
+{
+	close(self->fd);
+}
+
+TEST_F(sysconf, cpu_nics_and_kernel_build_ids)
+{
+	static struct sc_seen s;
+	char v[256], path[512], mac[64];
+	struct utsname u;
+	uint8_t id[20];
+	const struct kimage *x;
+	DIR *dir;
+	struct dirent *e;
+	int n_net = 0, idlen;
+
+	ASSERT_EQ(0, record_and_read(&s, EVENT_TRACE_FLAG_IMAGE_LOAD));
+	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
+
+	/* The processor, the memory, the host. */
+	ASSERT_EQ(1, s.n_cpu);
+	ASSERT_EQ(0, proc_field("/proc/cpuinfo", "cpu MHz", v, sizeof(v)));
+	EXPECT_EQ((uint32_t)strtoul(v, NULL, 10), s.cpu.mhz) TH_LOG("cpuinfo %s", v);
+	EXPECT_EQ((uint32_t)sysconf(_SC_NPROCESSORS_ONLN), s.cpu.cpus);
+	EXPECT_EQ((uint32_t)(proc_long("/proc/meminfo", "MemTotal") / 1024),
+		  s.cpu.mem_mb);
+	EXPECT_EQ((uint32_t)sysconf(_SC_PAGESIZE), s.cpu.page_size);
+	EXPECT_EQ((uint32_t)sysconf(_SC_PAGESIZE), s.cpu.granularity);
+	ASSERT_EQ(0, uname(&u));
+	EXPECT_STREQ(u.nodename, s.cpu.computer);
+	EXPECT_STREQ(strcmp(u.domainname, "(none)") ? u.domainname : "",
+		     s.cpu.domain);
+	ASSERT_EQ(0, read_line("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
+			       v, sizeof(v)));
+	EXPECT_EQ(strpbrk(v, ",-") != NULL, s.cpu.ht) TH_LOG("siblings %s", v);
+	EXPECT_EQ(0, (s.cpu.highest_user + 1) % sysconf(_SC_PAGESIZE));
+	EXPECT_LT((uintptr_t)&v, s.cpu.highest_user);
+	EXPECT_EQ(9, s.cpu.arch);		/* PROCESSOR_ARCHITECTURE_AMD64 */
+	EXPECT_EQ(proc_long("/proc/cpuinfo", "cpu family"), s.cpu.level);
+	EXPECT_EQ((proc_long("/proc/cpuinfo", "model") << 8 |
+		   proc_long("/proc/cpuinfo", "stepping")), s.cpu.revision);
+	EXPECT_EQ(1, s.cpu.pae);
+	ASSERT_EQ(0, proc_field("/proc/cpuinfo", "flags", v, sizeof(v)));
+	EXPECT_EQ(strstr(v, " nx ") != NULL, s.cpu.nx);
+	EXPECT_EQ(0, s.cpu.mem_speed);
+
+	/* The network interfaces, as sysfs lists them. */
+	dir = opendir("/sys/class/net");
+	ASSERT_NE(NULL, dir);
+	while ((e = readdir(dir))) {
+		const struct nic_rec *n = NULL;
+		char expect[256], got[64] = "";
+		long len;
+
+		if (e->d_name[0] == '.')
+			continue;
+		n_net++;
+		for (int i = 0; i < s.n_nic; i++)
+			if (!strcmp(s.nics[i].name, e->d_name))
+				n = &s.nics[i];
+		if (!n) {
+			ADD_FAILURE() TH_LOG("no NIC record for %s", e->d_name);
+			continue;
+		}
+		EXPECT_EQ(if_nametoindex(e->d_name), n->ipv4_index);
+		EXPECT_EQ(n->ipv4_index, n->ipv6_index);
+		snprintf(path, sizeof(path), "/sys/class/net/%s/addr_len", e->d_name);
+		len = read_line(path, v, sizeof(v)) ? -1 : strtol(v, NULL, 10);
+		EXPECT_EQ(len, n->addr_len) TH_LOG("%s", e->d_name);
+		snprintf(path, sizeof(path), "/sys/class/net/%s/address", e->d_name);
+		ASSERT_EQ(0, read_line(path, mac, sizeof(mac)));
+		for (uint32_t i = 0; i < n->addr_len && i < 8; i++)
+			snprintf(got + strlen(got), sizeof(got) - strlen(got),
+				 "%s%02x", i ? ":" : "", ((const uint8_t *)&n->addr)[i]);
+		EXPECT_STREQ(mac, got) TH_LOG("%s", e->d_name);
+		ipv4_list(e->d_name, expect, sizeof(expect));
+		EXPECT_STREQ(expect, n->ips) TH_LOG("%s", e->d_name);
+		EXPECT_STREQ("", n->dns);
+	}
+	closedir(dir);
+	EXPECT_EQ(n_net, s.n_nic);
+	EXPECT_EQ(1 + s.n_nic, s.n_sysconfig);
+
+	/* The kernel's and this module's build-ids, from their notes. */
+	idlen = notes_build_id("/sys/kernel/notes", id);
+	ASSERT_LT(0, idlen);
+	x = kernel_rsds(&s, "vmlinux");
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(0, memcmp(x->id, id, 20));
+	idlen = notes_build_id("/sys/module/etw/notes/.note.gnu.build-id", id);
+	ASSERT_LT(0, idlen);
+	x = kernel_rsds(&s, "etw.ko");
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(0, memcmp(x->id, id, 20));
+}
+
+TEST_F(sysconf, no_sysconfig_flag)
+{
+	static struct sc_seen s;
+
+	ASSERT_EQ(0, record_and_read(&s, EVENT_TRACE_FLAG_PROCESS |
+				     EVENT_TRACE_FLAG_NO_SYSCONFIG));
+	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
+	EXPECT_EQ(0, s.n_sysconfig);
+}
+
+TEST_HARNESS_MAIN
