@@ -350,6 +350,27 @@ TEST_F(bits, diskio)
 	EXPECT_EQ(NULL, etw_decoded_field(&self->e, "IssuingThreadId"));
 }
 
+/* SystemConfig/NIC: the address as a uint64, then three strings. */
+TEST_F(bits, sysconfig_nic)
+{
+	struct rec *r = &self->r;
+	int p = variant->ptr;
+
+	u64(r, 0x563412005452ull);
+	u32(r, 6); u32(r, 2); u32(r, 2);
+	wstr(r, "eth0");
+	wstr(r, "10.0.2.15");
+	wstr(r, "");
+	ASSERT_EQ(0, decode(self->d, &kc_guid_sysconfig, 13, 2, p, r, &self->e));
+	EXPECT_STREQ("NIC", self->e.opcode_name);
+	EXPECT_STREQ("0x563412005452", val(&self->e, "PhysicalAddr"));
+	EXPECT_STREQ("6", val(&self->e, "PhysicalAddrLen"));
+	EXPECT_STREQ("2", val(&self->e, "Ipv4Index"));
+	EXPECT_STREQ("eth0", val(&self->e, "NICDescription"));
+	EXPECT_STREQ("10.0.2.15", val(&self->e, "IpAddresses"));
+	EXPECT_STREQ("", val(&self->e, "DnsServerAddresses"));
+}
+
 /* KernelTraceControl's DbgID_RSDS, a classic record (notes 2.8). */
 TEST_F(bits, dbgid_rsds)
 {
