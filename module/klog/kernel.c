@@ -97,6 +97,13 @@ static void klog_kernel_lookup(void)
 							  klog_vmlinux_id);
 }
 
+/* A kernel symbol no module may link to (process context); NULL if none. */
+void *klog_kernel_symbol(const char *name)
+{
+	klog_kernel_lookup();
+	return klog_lookup_name ? (void *)klog_lookup_name(name) : NULL;
+}
+
 /*
  * A kernel image's event and its identity, at the same time (now, if
  * @ts is 0), with build-id @id (@id_len bytes, 0: none).

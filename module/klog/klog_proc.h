@@ -77,6 +77,7 @@ u32 klog_build_id_notes(const u8 *p, u64 len, u8 *id);
 
 /* klog/kernel.c */
 int klog_kernel_images_start(void);
+void *klog_kernel_symbol(const char *name);
 void klog_kernel_images_stop(void);
 
 #endif /* _ETW_KLOG_PROC_H */

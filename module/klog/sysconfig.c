@@ -15,6 +15,13 @@
  *   (PROCESSOR_ARCHITECTURE_AMD64), level (family) and revision (model
  *   << 8 | stepping, as Windows encodes x86's), PAE (always on in long
  *   mode), NX, and MemorySpeed 0 (not known to the kernel).
+ * - PhyDisk (opcode 11, version 2, 568 bytes), one per disk of the
+ *   block class (what /sys/block lists), numbered in its order: the
+ *   logical block size as BytesPerSector, the geometry Windows reports
+ *   for disks without one (63 sectors a track, 255 tracks a cylinder,
+ *   the cylinders the capacity holds), no SCSI address, the disk's name
+ *   (vda, sda) as Manufacturer, its partitions, no write-cache state and
+ *   no boot drive letter.
  * - NIC (opcode 13, version 2), one per network interface of the initial
  *   namespace: the hardware address (its bytes in PhysicalAddr's, length
  *   PhysicalAddrLen), the interface index as Ipv4Index and Ipv6Index,
@@ -24,6 +31,8 @@
  *
  * Written to the stopping session only, in process context.
  */
+#include <linux/blkdev.h>
+#include <linux/device.h>
 #include <linux/etherdevice.h>
 #include <linux/inetdevice.h>
 #include <linux/mm.h>
@@ -41,10 +50,12 @@
 
 #include "klog.h"
 #include "klog_internal.h"
+#include "klog_proc.h"
 #include "klog_text.h"
 
 #define KLOG_GROUP_SYSCONFIG		0x0b
 #define KLOG_HOOK_SYSCONFIG_CPU		KLOG_HOOK(KLOG_GROUP_SYSCONFIG, 10)
+#define KLOG_HOOK_SYSCONFIG_PHYDISK	KLOG_HOOK(KLOG_GROUP_SYSCONFIG, 11)
 #define KLOG_HOOK_SYSCONFIG_NIC		KLOG_HOOK(KLOG_GROUP_SYSCONFIG, 13)
 
 /* EVENT_TRACE_FLAG_NO_SYSCONFIG: no configuration rundown. */
@@ -74,6 +85,31 @@ struct klog_sysconfig_cpu {
 
 static_assert(sizeof(struct klog_sysconfig_cpu) == 828);
 
+/* SystemConfig_V2_PhyDisk. */
+struct klog_sysconfig_disk {
+	u32 disk_number;
+	u32 bytes_per_sector;
+	u32 sectors_per_track;
+	u32 tracks_per_cylinder;
+	u64 cylinders;
+	u32 scsi_port;
+	u32 scsi_path;
+	u32 scsi_target;
+	u32 scsi_lun;
+	u8 manufacturer[256 * 2];
+	u32 partition_count;
+	u8 write_cache_enabled;
+	u8 pad;
+	u8 boot_drive_letter[3 * 2];
+	u8 spare[2 * 2];
+} __packed;
+
+static_assert(sizeof(struct klog_sysconfig_disk) == 568);
+
+/* The geometry Windows reports for a disk that has none. */
+#define KLOG_DISK_SECTORS_PER_TRACK	63
+#define KLOG_DISK_TRACKS_PER_CYLINDER	255
+
 /* SystemConfig_V2_NIC's fixed part; three UTF-16 strings follow. */
 struct klog_sysconfig_nic {
 	u64 physical_addr;
@@ -86,6 +122,7 @@ struct klog_sysconfig_nic {
 #define KLOG_NIC_ADDRS		256
 struct klog_sysconfig_scratch {
 	struct klog_sysconfig_cpu cpu;
+	struct klog_sysconfig_disk disk;
 	char addrs[KLOG_NIC_ADDRS];
 	u8 name16[IFNAMSIZ * 2];
 	u8 addrs16[KLOG_NIC_ADDRS * 2];
@@ -154,6 +191,61 @@ static void klog_sysconfig_cpu(struct klog_session *k,
 	klog_sysconfig_write(k, KLOG_HOOK_SYSCONFIG_CPU, 3, &part, 1);
 }
 
+/* Is @dev of device type @type ("disk", "partition")? */
+static bool klog_dev_is(struct device *dev, const char *type)
+{
+	return dev->type && dev->type->name && !strcmp(dev->type->name, type);
+}
+
+/* The partitions of @disk: the block class's devices it is parent of. */
+static u32 klog_disk_partitions(struct class *block, struct device *disk)
+{
+	struct class_dev_iter iter;
+	struct device *dev;
+	u32 n = 0;
+
+	class_dev_iter_init(&iter, block, NULL, NULL);
+	while ((dev = class_dev_iter_next(&iter)))
+		n += dev->parent == disk && klog_dev_is(dev, "partition");
+	class_dev_iter_exit(&iter);
+	return n;
+}
+
+static void klog_sysconfig_disks(struct klog_session *k,
+				 struct klog_sysconfig_disk *d)
+{
+	struct class *block = klog_kernel_symbol("block_class");
+	struct klog_part part = { d, sizeof(*d) };
+	struct class_dev_iter iter;
+	struct gendisk *disk;
+	struct device *dev;
+	u32 number = 0;
+	u64 bytes;
+
+	if (!block)
+		return;
+	class_dev_iter_init(&iter, block, NULL, NULL);
+	while ((dev = class_dev_iter_next(&iter))) {
+		if (!klog_dev_is(dev, "disk"))
+			continue;
+		disk = dev_to_disk(dev);
+		memset(d, 0, sizeof(*d));
+		d->disk_number = number++;
+		d->bytes_per_sector = queue_logical_block_size(disk->queue);
+		d->sectors_per_track = KLOG_DISK_SECTORS_PER_TRACK;
+		d->tracks_per_cylinder = KLOG_DISK_TRACKS_PER_CYLINDER;
+		bytes = (u64)get_capacity(disk) << SECTOR_SHIFT;
+		d->cylinders = div64_u64(bytes, (u64)d->bytes_per_sector *
+					 KLOG_DISK_SECTORS_PER_TRACK *
+					 KLOG_DISK_TRACKS_PER_CYLINDER);
+		klog_sysconfig_name(d->manufacturer, sizeof(d->manufacturer),
+				    disk->disk_name);
+		d->partition_count = klog_disk_partitions(block, dev);
+		klog_sysconfig_write(k, KLOG_HOOK_SYSCONFIG_PHYDISK, 2, &part, 1);
+	}
+	class_dev_iter_exit(&iter);
+}
+
 /* @dev's IPv4 addresses, "a.b.c.d, ..." in @buf (RCU held). */
 static void klog_sysconfig_ipv4(struct net_device *dev, char *buf, u32 room)
 {
@@ -218,6 +310,7 @@ void klog_sysconfig(struct klog_session *k)
 		return;
 	}
 	klog_sysconfig_cpu(k, &sc->cpu);
+	klog_sysconfig_disks(k, &sc->disk);
 	klog_sysconfig_nics(k, sc);
 	kfree(sc);
 }

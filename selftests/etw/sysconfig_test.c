@@ -8,6 +8,9 @@
  *   memory, page size, host and domain names, hyper-threading, family,
  *   model, stepping and NX are what /proc/cpuinfo, /proc/meminfo,
  *   sysconf(), uname() and sysfs say;
+ * - one SystemConfig/PhyDisk (version 2, 568 bytes) per entry of
+ *   /sys/block, numbered in order: its name, logical block size,
+ *   partitions and the cylinders its size holds at 63 x 255 sectors;
  * - one SystemConfig/NIC (version 2) per entry of /sys/class/net: its
  *   name, index, hardware address and IPv4 addresses (getifaddrs());
  * - the kernel's image (vmlinux) and this module's (etw.ko), in process
@@ -34,6 +37,7 @@
 
 #define SYSCONF_FILE	"/tmp/etwtest-sysconfig.etl"
 #define MAX_NICS	32
+#define MAX_DISKS	64
 #define MAX_KIMAGES	256
 
 static const GUID sysconfig_guid = { 0x01853a65, 0x418f, 0x4f36,
@@ -59,6 +63,13 @@ struct nic_rec {
 	char name[64], ips[256], dns[64];
 };
 
+struct disk_rec {
+	uint32_t number, bytes_per_sector, sectors_per_track, tracks;
+	uint64_t cylinders;
+	uint32_t partitions;
+	char name[64];
+};
+
 /* A kernel image event or identity in process 0. */
 struct kimage {
 	uint64_t base;
@@ -69,8 +80,9 @@ struct kimage {
 };
 
 struct sc_seen {
-	int n_cpu, n_nic, n_sysconfig;
+	int n_cpu, n_nic, n_disk, n_sysconfig;
 	struct cpu_rec cpu;
+	struct disk_rec disks[MAX_DISKS];
 	struct nic_rec nics[MAX_NICS];
 	int n_images, n_rsds;
 	struct kimage images[MAX_KIMAGES], rsds[MAX_KIMAGES];
@@ -107,6 +119,25 @@ static void on_cpu(struct sc_seen *s, const uint8_t *d, size_t len,
 	c->pae = d[822];
 	c->nx = d[823];
 	memcpy(&c->mem_speed, d + 824, 4);
+}
+
+static void on_disk(struct sc_seen *s, const uint8_t *d, size_t len,
+		    unsigned int version)
+{
+	struct disk_rec *k;
+
+	if (version != 2 || len != 568)
+		return bad(s, "PhyDisk version or size");
+	if (s->n_disk == MAX_DISKS)
+		return bad(s, "too many disks");
+	k = &s->disks[s->n_disk++];
+	memcpy(&k->number, d, 4);
+	memcpy(&k->bytes_per_sector, d + 4, 4);
+	memcpy(&k->sectors_per_track, d + 8, 4);
+	memcpy(&k->tracks, d + 12, 4);
+	memcpy(&k->cylinders, d + 16, 8);
+	etw_utf16_ascii(d + 40, 512, k->name, sizeof(k->name));
+	memcpy(&k->partitions, d + 552, 4);
 }
 
 static void on_nic(struct sc_seen *s, const uint8_t *d, size_t len,
@@ -191,6 +222,8 @@ static void WINAPI on_record(PEVENT_RECORD r)
 		s->n_sysconfig++;
 		if (op == 10)
 			on_cpu(s, r->UserData, r->UserDataLength, version);
+		else if (op == 11)
+			on_disk(s, r->UserData, r->UserDataLength, version);
 		else if (op == 13)
 			on_nic(s, r->UserData, r->UserDataLength, version);
 		else
@@ -388,7 +421,7 @@ TEST_F(sysconf, cpu_nics_and_kernel_build_ids)
 	const struct kimage *x;
 	DIR *dir;
 	struct dirent *e;
-	int n_net = 0, idlen;
+	int n_net = 0, n_disks = 0, idlen;
 
 	ASSERT_EQ(0, record_and_read(&s, EVENT_TRACE_FLAG_IMAGE_LOAD));
 	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
@@ -454,7 +487,50 @@ TEST_F(sysconf, cpu_nics_and_kernel_build_ids)
 	}
 	closedir(dir);
 	EXPECT_EQ(n_net, s.n_nic);
-	EXPECT_EQ(1 + s.n_nic, s.n_sysconfig);
+
+	/* The disks, as /sys/block lists them. */
+	dir = opendir("/sys/block");
+	ASSERT_NE(NULL, dir);
+	while ((e = readdir(dir))) {
+		const struct disk_rec *k = NULL;
+		long parts = 0, bs, sectors;
+		struct dirent *p;
+		DIR *pd;
+
+		if (e->d_name[0] == '.')
+			continue;
+		n_disks++;
+		for (int i = 0; i < s.n_disk; i++)
+			if (!strcmp(s.disks[i].name, e->d_name))
+				k = &s.disks[i];
+		EXPECT_NE(NULL, k) TH_LOG("no PhyDisk record for %s", e->d_name);
+		if (!k)
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/queue/logical_block_size",
+			 e->d_name);
+		bs = read_line(path, v, sizeof(v)) ? -1 : strtol(v, NULL, 10);
+		EXPECT_EQ(bs, k->bytes_per_sector) TH_LOG("%s", e->d_name);
+		snprintf(path, sizeof(path), "/sys/block/%s/size", e->d_name);
+		sectors = read_line(path, v, sizeof(v)) ? -1 : strtol(v, NULL, 10);
+		EXPECT_EQ(63, k->sectors_per_track);
+		EXPECT_EQ(255, k->tracks);
+		EXPECT_EQ((uint64_t)sectors * 512 / ((uint64_t)bs * 63 * 255),
+			  k->cylinders) TH_LOG("%s", e->d_name);
+		EXPECT_GT(s.n_disk, k->number);
+		/* Its partitions: the directories named after it. */
+		snprintf(path, sizeof(path), "/sys/block/%s", e->d_name);
+		pd = opendir(path);
+		ASSERT_NE(NULL, pd);
+		while ((p = readdir(pd)))
+			parts += !strncmp(p->d_name, e->d_name, strlen(e->d_name));
+		closedir(pd);
+		EXPECT_EQ(parts, k->partitions) TH_LOG("%s", e->d_name);
+	}
+	closedir(dir);
+	EXPECT_EQ(n_disks, s.n_disk);
+	for (int i = 0; i < s.n_disk; i++)
+		EXPECT_EQ(i, s.disks[i].number);
+	EXPECT_EQ(1 + s.n_disk + s.n_nic, s.n_sysconfig);
 
 	/* The kernel's and this module's build-ids, from their notes. */
 	idlen = notes_build_id("/sys/kernel/notes", id);
