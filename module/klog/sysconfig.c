@@ -222,8 +222,12 @@ static void klog_sysconfig_disks(struct klog_session *k,
 	u32 number = 0;
 	u64 bytes;
 
-	if (!block)
+	/* The class of that name, or nothing (another symbol of the name). */
+	if (!block || !block->name || strcmp(block->name, "block")) {
+		pr_warn_once("etw: no block class (%px): no PhyDisk records\n",
+			     block);
 		return;
+	}
 	class_dev_iter_init(&iter, block, NULL, NULL);
 	while ((dev = class_dev_iter_next(&iter))) {
 		if (!klog_dev_is(dev, "disk"))
