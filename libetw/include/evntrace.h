@@ -1007,6 +1007,22 @@ typedef struct _CLASSIC_EVENT_ID {
 	UCHAR Reserved[7];
 } CLASSIC_EVENT_ID, *PCLASSIC_EVENT_ID;
 
+/*
+ * TraceStackCopyInfo: etw for Linux's own class, where Windows has none
+ * (Windows' tools skip the records it adds): Size bytes of the user stack,
+ * with the user registers, copied beside each sampled stack so that code
+ * built without frame pointers is unwound from its .eh_frame afterwards,
+ * as perf record --call-graph dwarf does.  0 turns it off; at most
+ * TRACE_STACK_COPY_MAX (32768); Documentation/stacks.rst.
+ */
+#define TraceStackCopyInfo	((TRACE_INFO_CLASS)128)
+#define TRACE_STACK_COPY_DEFAULT	8192
+#define TRACE_STACK_COPY_MAX	32768
+
+typedef struct _TRACE_STACK_COPY {
+	ULONG Size;
+} TRACE_STACK_COPY, *PTRACE_STACK_COPY;
+
 /* TraceSampledProfileIntervalInfo: Interval in 100 ns units. */
 typedef struct _TRACE_PROFILE_INTERVAL {
 	ULONG Source;

@@ -67,6 +67,8 @@ struct klog_session;
 #define KLOG_HOOK_IMAGE_DCSTART		KLOG_HOOK(KLOG_GROUP_IMAGE, 3)
 #define KLOG_HOOK_IMAGE_DCEND		KLOG_HOOK(KLOG_GROUP_IMAGE, 4)
 #define KLOG_HOOK_STACKWALK		KLOG_HOOK(KLOG_GROUP_STACKWALK, 32)
+/* The user stack copy: opcode 32 of a class of our own (klog_ucopy_guid). */
+#define KLOG_HOOK_STACK_COPY		KLOG_HOOK(KLOG_GROUP_HEADER, 32)
 
 /* The record header, as its HeaderType byte. */
 #define KLOG_HDR_SYSTEM		0x02	/* SYSTEM64: ids, time, CPU times; 0x20 */
@@ -115,6 +117,9 @@ struct klog_stack {
  * @stack: NULL, or the stack to write after the record, as a StackWalk
  *	with the record's timestamp, to each session whose
  *	TraceStackTracingInfo lists @hook
+ * @uregs: NULL, or the user registers (klog_ucopy_regs()) whose stack is
+ *	copied before @stack's StackWalk, for the sessions that asked for a
+ *	copy (ETW_TRACE_STACK_COPY_INFO); any context but NMI
  * @target: NULL: every session that enabled @flag; else that session
  *	only (rundown, CollectionStart/End), whatever its flags
  * @guid: the class GUID of a KLOG_HDR_FULL record (its opcode is @hook's
@@ -131,6 +136,7 @@ struct klog_event {
 	const struct klog_part *parts;
 	unsigned int nr_parts;
 	const struct klog_stack *stack;
+	struct pt_regs *uregs;
 	struct klog_session *target;
 	const guid_t *guid;
 };
@@ -184,6 +190,13 @@ void klog_stack_capture(struct klog_stack *stack, u64 *frames,
 u64 *klog_stack_frames(void);
 int klog_stack_init(void);
 void klog_stack_exit(void);
+
+/*
+ * The user registers a sample's stack copy starts from: @regs if they are
+ * a 64-bit task's user mode, else its system call's; NULL in NMI, for a
+ * kernel thread or a 32-bit task.  (klog/ustack_copy.c)
+ */
+struct pt_regs *klog_ucopy_regs(struct pt_regs *regs);
 
 /*
  * struct klog_source - the probes behind some EnableFlags bits

@@ -43,6 +43,7 @@ struct klog_session {
 	u32 flags;			/* EnableFlags, READ_ONCE by writers */
 	u32 group_masks[ETW_GROUP_MASKS];	/* as set; [0] == flags */
 	u32 nr_stack_ids;
+	u32 stack_copy;			/* bytes of user stack per sample */
 	unsigned long stack_hooks[BITS_TO_LONGS(KLOG_STACK_HOOKS)];
 	struct klog_lane __percpu *lane;
 	struct llist_head done;		/* full buffers, to hand over */
@@ -94,6 +95,18 @@ extern const struct klog_source klog_source_disk;
 int klog_task_stacks_init(void);
 const struct klog_stack *klog_task_stack(u16 hook);
 void klog_task_stacks_exit(void);
+
+/* klog/ustack_copy.c: the user stack copy of a sample */
+#define KLOG_UCOPY_FIXED	160
+extern const guid_t klog_ucopy_guid;
+/* Does any session ask for copies?  Set by session.c under etw_lock. */
+extern bool klog_stack_copy_wanted;
+/*
+ * Fill the record at @dst (KLOG_UCOPY_FIXED + @size bytes of room) from
+ * @regs (klog_ucopy_regs()) for @st's thread: its payload's length.
+ */
+u32 klog_ucopy_fill(void *dst, const struct pt_regs *regs,
+		    const struct klog_stack *st, u64 now, u32 size);
 
 /* klog/rundown.c: DCStart/DCEnd of processes, threads and images */
 int klog_rundown(struct klog_session *k, bool end);

@@ -10,7 +10,9 @@
  * (version 3, which names the source: readers name the samples' source,
  * and take its rate, from CollectionStart's), and a change while sampling
  * writes SetInterval (version 2, the last that has it).  CPUs brought
- * online after the start are not sampled.
+ * online after the start are not sampled.  A session that asked for a
+ * user stack copy (ETW_TRACE_STACK_COPY_INFO) gets one before each
+ * sample's StackWalk (klog/ustack_copy.c).
  */
 #include <linux/cpu.h>
 #include <linux/hardirq.h>
@@ -78,6 +80,8 @@ static void klog_profile_overflow(struct perf_event *event,
 	if (klog_stack_wanted(KLOG_HOOK_SAMPLED_PROFILE)) {
 		klog_stack_capture(&stack, klog_stack_frames(), regs);
 		ev.stack = &stack;
+		if (READ_ONCE(klog_stack_copy_wanted))
+			ev.uregs = klog_ucopy_regs(regs);
 	}
 	klog_write(&ev);
 }

@@ -135,14 +135,17 @@ static int klog_recompute(void)
 	struct klog_route *r = klog_route_get();
 	unsigned int i;
 	u32 flags = 0;
+	bool copy = false;
 
 	bitmap_zero(klog_stack_union, KLOG_STACK_HOOKS);
 	for (i = 0; r && i < r->count; i++) {
 		flags |= r->k[i]->flags;
+		copy |= r->k[i]->stack_copy != 0;
 		bitmap_or(klog_stack_union, klog_stack_union,
 			  r->k[i]->stack_hooks, KLOG_STACK_HOOKS);
 	}
 	WRITE_ONCE(klog_flags, flags);
+	WRITE_ONCE(klog_stack_copy_wanted, copy);
 	return klog_sources_update(flags);
 }
 
@@ -352,6 +355,20 @@ static int klog_set_stacks(struct klog_session *k, const u8 *ids, u32 len)
 	return klog_recompute();
 }
 
+/* ETW_TRACE_STACK_COPY_INFO: u32 Size, 0 for none. */
+static int klog_set_stack_copy(struct klog_session *k, const u8 *buf, u32 len)
+{
+	u32 size;
+
+	if (len < sizeof(size))
+		return -EMSGSIZE;
+	memcpy(&size, buf, sizeof(size));
+	if (size > ETW_STACK_COPY_MAX)
+		return -EINVAL;
+	WRITE_ONCE(k->stack_copy, ALIGN(size, 8));
+	return klog_recompute();
+}
+
 static int klog_info_check(struct etw_trace_info *arg)
 {
 	if (arg->flags || arg->reserved0 || arg->reserved[0] || arg->reserved[1])
@@ -416,6 +433,11 @@ int klog_trace_set_info(struct etw_trace_info *arg)
 		s = klog_info_session(arg->logger_id, &ret);
 		if (s)
 			ret = klog_set_stacks(s->klog, buf, arg->length);
+		break;
+	case ETW_TRACE_STACK_COPY_INFO:
+		s = klog_info_session(arg->logger_id, &ret);
+		if (s)
+			ret = klog_set_stack_copy(s->klog, buf, arg->length);
 		break;
 	case ETW_TRACE_ENABLE_FLAGS_INFO:
 		if (arg->length < sizeof(u32) || arg->length > sizeof(masks)) {
@@ -503,6 +525,12 @@ int klog_trace_query_info(struct etw_trace_info *arg)
 		s = klog_info_session(arg->logger_id, &ret);
 		if (s)
 			ret = klog_query_stacks(arg, s->klog);
+		break;
+	case ETW_TRACE_STACK_COPY_INFO:
+		s = klog_info_session(arg->logger_id, &ret);
+		if (s)
+			ret = klog_info_out(arg, &s->klog->stack_copy,
+					    sizeof(s->klog->stack_copy));
 		break;
 	case ETW_TRACE_ENABLE_FLAGS_INFO:
 		s = klog_info_session(arg->logger_id, &ret);

@@ -181,6 +181,36 @@ static bool klog_write_stack(struct klog_session *k, struct klog_lane *l,
 	return true;
 }
 
+/*
+ * The user stack copy of the record just written, before its StackWalk
+ * (same time, same lane): reserved at its largest, committed at the
+ * length the copy reached.
+ */
+static bool klog_write_ucopy(struct klog_session *k, struct klog_lane *l,
+			     const struct klog_event *ev, u64 now)
+{
+	struct klog_event cev = {
+		.tid = ev->stack->tid,
+		.pid = ev->stack->pid,
+		.guid = &klog_ucopy_guid,
+	};
+	u32 size = READ_ONCE(k->stack_copy);
+	u32 hsize = sizeof(struct etl_trace_header);
+	u32 len = hsize + KLOG_UCOPY_FIXED + size;
+	u8 *dst;
+
+	if (ALIGN(len, 8) > k->s->buffer_size - ETW_BUFFER_HEADER_SIZE)
+		return false;
+	dst = klog_lane_reserve(k, l, ALIGN(len, 8));
+	if (!dst)
+		return false;
+	len = hsize + klog_ucopy_fill(dst + hsize, ev->uregs, ev->stack, now,
+				      size);
+	klog_header(dst, &cev, KLOG_HOOK_STACK_COPY, KLOG_HDR_FULL, 0, len, now);
+	klog_lane_commit(l, len);
+	return true;
+}
+
 static bool klog_session_wants_stack(const struct klog_session *k, u16 hook)
 {
 	return hook < KLOG_STACK_HOOKS && test_bit(hook, k->stack_hooks);
@@ -222,9 +252,13 @@ unsigned int klog_write(const struct klog_event *ev)
 			klog_lane_lost(l);
 		} else {
 			written++;
-			if (ev->stack && klog_session_wants_stack(k, ev->hook) &&
-			    !klog_write_stack(k, l, ev, now))
-				klog_lane_lost(l);
+			if (ev->stack && klog_session_wants_stack(k, ev->hook)) {
+				if (ev->uregs && READ_ONCE(k->stack_copy) &&
+				    !klog_write_ucopy(k, l, ev, now))
+					klog_lane_lost(l);
+				if (!klog_write_stack(k, l, ev, now))
+					klog_lane_lost(l);
+			}
 		}
 		barrier();
 		l->nest--;

@@ -61,5 +61,9 @@ int ctl_number(const char *s, unsigned long long max, unsigned long long *out);
 int ctl_parse_kernel_flags(const char *list, __u32 *out);
 /* With ETW_KFLAG_PROFILE in @flags, stacks on SampledProfile; 0 or -1. */
 int ctl_kernel_stacks(int fd, __u32 logger_id, __u32 flags);
+/* --stack-copy[=SIZE]: @arg NULL for the default; -1 if bad. */
+int ctl_parse_stack_copy(const char *arg, __u32 *size);
+/* The user stack copy of each sample (ETW_TRACE_STACK_COPY_INFO). */
+int ctl_stack_copy(int fd, __u32 logger_id, __u32 size);
 
 #endif /* ETW_TOOL_CTL_H */

@@ -6,6 +6,8 @@
  * for: a sample without its stack says little, so `profile` also asks
  * for stacks on SampledProfile, as xperf -stackwalk Profile does, and
  * `cswitch` for stacks on CSwitch (where each thread waited).
+ * --stack-copy[=SIZE] adds a copy of the user stack to each sample's
+ * stack (ETW_TRACE_STACK_COPY_INFO), for DWARF unwinding afterwards.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -96,5 +98,28 @@ int ctl_kernel_stacks(int fd, __u32 logger_id, __u32 flags)
 	if (!n)
 		return 0;
 	ti.length = n * sizeof(ids[0]);
+	return ioctl(fd, ETW_IOC_TRACE_SET_INFO, &ti) < 0 ? -1 : 0;
+}
+
+int ctl_parse_stack_copy(const char *arg, __u32 *size)
+{
+	unsigned long long v = ETW_STACK_COPY_DEFAULT;
+
+	if (arg && (ctl_number(arg, ETW_STACK_COPY_MAX, &v) || !v))
+		return -1;
+	*size = (__u32)v;
+	return 0;
+}
+
+int ctl_stack_copy(int fd, __u32 logger_id, __u32 size)
+{
+	struct etw_trace_info ti = {
+		.size = sizeof(ti),
+		.logger_id = logger_id,
+		.info_class = ETW_TRACE_STACK_COPY_INFO,
+		.data = (__u64)(uintptr_t)&size,
+		.length = sizeof(size),
+	};
+
 	return ioctl(fd, ETW_IOC_TRACE_SET_INFO, &ti) < 0 ? -1 : 0;
 }

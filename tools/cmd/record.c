@@ -30,6 +30,9 @@ static const char record_usage[] =
 	"  -k, --kernel FLAGS     kernel events too (a system logger): a list of\n"
 	"                         process, thread, image, profile, cswitch,\n"
 	"                         dispatcher, disk, file, or EnableFlags numbers\n"
+	"      --stack-copy[=SIZE] with profile: copy SIZE bytes (default 8192,\n"
+	"                         at most 32768) of the user stack with each\n"
+	"                         sample, unwound by etw report from .eh_frame\n"
 	"  -o, --output FILE      the ETL file (default etw.etl)\n"
 	"  -b, --buffer-size KB   buffer size in KiB (default 64)\n"
 	"  -P, --property LIST    EnableProperty for every provider: sid, ts-id,\n"
@@ -61,6 +64,7 @@ int cmd_record(int argc, char **argv)
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "property", required_argument, NULL, 'P' },
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "stack-copy", optional_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -71,7 +75,7 @@ int cmd_record(int argc, char **argv)
 	struct etw_logger_args la = { .path = "etw.etl" };
 	unsigned int nprov = 0, i;
 	unsigned long long v;
-	__u32 property = 0, kflags = 0;
+	__u32 property = 0, kflags = 0, copy = 0;
 	int c, fd, ret, status = 0;
 	pid_t pid;
 
@@ -93,6 +97,11 @@ int cmd_record(int argc, char **argv)
 		case 'k':
 			if (ctl_parse_kernel_flags(optarg, &kflags))
 				return etw_error("record: bad kernel flags '%s'", optarg);
+			break;
+		case 'S':
+			if (ctl_parse_stack_copy(optarg, &copy))
+				return etw_error("record: bad --stack-copy size '%s' (1 to %d)",
+						 optarg, ETW_STACK_COPY_MAX);
 			break;
 		case 'P':
 			if (ctl_parse_properties(optarg, &property))
@@ -117,6 +126,8 @@ int cmd_record(int argc, char **argv)
 		fputs(record_usage, stderr);
 		return 2;
 	}
+	if (copy && !(kflags & ETW_KFLAG_PROFILE))
+		return etw_error("record: --stack-copy needs --kernel profile");
 
 	fd = ctl_open("record");
 	if (fd < 0)
@@ -131,6 +142,10 @@ int cmd_record(int argc, char **argv)
 		return ctl_fail("record", st.info.name, -errno);
 	if (ctl_kernel_stacks(fd, st.info.logger_id, kflags)) {
 		ret = ctl_fail("record", "kernel stacks", -errno);
+		goto out_stop;
+	}
+	if (copy && ctl_stack_copy(fd, st.info.logger_id, copy)) {
+		ret = ctl_fail("record", "stack copy", -errno);
 		goto out_stop;
 	}
 	la.logger_id = st.info.logger_id;

@@ -43,6 +43,9 @@ static const char start_usage[] =
 	"                         thread, image, profile, cswitch, dispatcher,\n"
 	"                         disk, file, or numbers (NAME \"NT Kernel Logger\"\n"
 	"                         is one whatever the flags)\n"
+	"      --stack-copy[=SIZE] with profile: copy SIZE bytes (default 8192,\n"
+	"                         at most 32768) of the user stack with each\n"
+	"                         sample, unwound by etw report from .eh_frame\n"
 	"  -h, --help             this text\n";
 
 /* A logger for the session; if it cannot run, a session we started stops. */
@@ -90,6 +93,7 @@ int cmd_start(int argc, char **argv)
 		{ "buffering", no_argument, NULL, 'B' },
 		{ "independent", no_argument, NULL, 'I' },
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "stack-copy", optional_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -98,6 +102,7 @@ int cmd_start(int argc, char **argv)
 	char full[ETW_MAX_LOG_FILE_NAME];
 	unsigned long long v;
 	unsigned int file_mode = 0;
+	__u32 copy = 0;
 	int c, fd, attach = 0;
 
 	memset(&st, 0, sizeof(st));
@@ -136,6 +141,11 @@ int cmd_start(int argc, char **argv)
 				return etw_error("start: bad kernel flags '%s'", optarg);
 			st.info.log_file_mode |= ETW_MODE_SYSTEM_LOGGER;
 			continue;
+		case 'S':
+			if (ctl_parse_stack_copy(optarg, &copy))
+				return etw_error("start: bad --stack-copy size '%s' (1 to %d)",
+						 optarg, ETW_STACK_COPY_MAX);
+			continue;
 		case '?':
 			return 2;
 		}
@@ -162,6 +172,8 @@ int cmd_start(int argc, char **argv)
 	strcpy(st.info.name, argv[optind]);
 	if (la.path && !file_mode)
 		file_mode = ETW_MODE_FILE_SEQUENTIAL;
+	if (copy && !(st.info.enable_flags & ETW_KFLAG_PROFILE))
+		return etw_error("start: --stack-copy needs --kernel profile");
 	if ((attach && !la.path) || (file_mode && !la.path))
 		return etw_error("start: --attach and file modes need -o FILE");
 	st.info.log_file_mode |= file_mode;
@@ -187,6 +199,9 @@ int cmd_start(int argc, char **argv)
 		return ctl_fail("start", argv[optind], -errno);
 	if (ctl_kernel_stacks(fd, st.info.logger_id, st.info.enable_flags))
 		etw_error("start: %s: no stacks on samples", argv[optind]);
+	else if (copy && ctl_stack_copy(fd, st.info.logger_id, copy))
+		etw_error("start: %s: no user stack copies: %s", argv[optind],
+			  strerror(errno));
 	close(fd);
 	if (la.path)
 		return start_logger(&la, &st.info, 1);

@@ -49,9 +49,11 @@
  * the null GUID (``EINVAL``).
  * 1.5: EVENT_FILTER_TYPE_PAYLOAD: etw_enable.payload_data/payload_size
  * with %ETW_ENABLE_F_PAYLOAD (a 1.4 module refuses them with ``EINVAL``).
+ * 1.6: %ETW_TRACE_STACK_COPY_INFO, the user stack copy beside a sample's
+ * StackWalk (a 1.5 module answers ``EOPNOTSUPP``).
  */
 #define ETW_ABI_MAJOR	1
-#define ETW_ABI_MINOR	5
+#define ETW_ABI_MINOR	6
 
 /**
  * DOC: Errors
@@ -1361,6 +1363,15 @@ struct etw_consumer_query {
 #define ETW_TRACE_STACK_TRACING_INFO	3	/* CLASSIC_EVENT_ID[] */
 #define ETW_TRACE_ENABLE_FLAGS_INFO	4	/* PERFINFO_GROUPMASK: u32[8] */
 #define ETW_TRACE_PROFILE_INTERVAL_INFO	5	/* TRACE_PROFILE_INTERVAL */
+/*
+ * etw for Linux's own class, where Windows has none (ABI 1.6): u32 Size,
+ * the bytes of user stack copied with each sampled stack, 0 for none.
+ */
+#define ETW_TRACE_STACK_COPY_INFO	128
+
+/* Its default (etw's --stack-copy) and largest Size. */
+#define ETW_STACK_COPY_DEFAULT		8192
+#define ETW_STACK_COPY_MAX		32768
 
 /* Most CLASSIC_EVENT_IDs of TraceStackTracingInfo, as Windows. */
 #define ETW_MAX_STACK_EVENT_IDS		256
@@ -1388,7 +1399,10 @@ struct etw_consumer_query {
  * kernel group's is ignored, as on Windows.  ENABLE_FLAGS: 4 to 32 bytes
  * (``EMSGSIZE`` below, ERROR_BAD_LENGTH).  PROFILE_INTERVAL: 8 bytes,
  * Source 0 (the timer; else ``EOPNOTSUPP``), Interval in 100 ns units,
- * clamped to 1221..10000000 as Windows clamps it.  Needs the privilege of
+ * clamped to 1221..10000000 as Windows clamps it.  STACK_COPY: 4 bytes,
+ * Size rounded up to 8, at most %ETW_STACK_COPY_MAX (``EINVAL`` above);
+ * it applies to the samples whose stacks STACK_TRACING asks for
+ * (Documentation/stacks.rst has the record).  Needs the privilege of
  * a session start (``EACCES``); ``ENOENT``: no such session.
  */
 struct etw_trace_info {

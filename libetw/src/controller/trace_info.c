@@ -3,7 +3,7 @@
  * TraceSetInformation and TraceQueryInformation: the settings of a system
  * logger that EVENT_TRACE_PROPERTIES has no room for.  What the kernel
  * keeps (EnableFlags with the other group masks, the stack list, the
- * profile interval) goes through ETW_IOC_TRACE_SET_INFO/QUERY_INFO; what
+ * profile interval, our own user stack copy) goes through ETW_IOC_TRACE_SET_INFO/QUERY_INFO; what
  * is fixed is answered here: the one profile source (the timer) and the
  * number of loggers.  Every other class is ERROR_NOT_SUPPORTED, as
  * Windows answers a class it does not know.
@@ -120,6 +120,14 @@ static ULONG set_info(CONTROLTRACE_ID h, TRACE_INFO_CLASS cls, PVOID info,
 		n = sizeof(TRACE_PROFILE_INTERVAL);
 		return kernel_info(ETW_IOC_TRACE_SET_INFO, h,
 				   ETW_TRACE_PROFILE_INTERVAL_INFO, info, &n);
+	case TraceStackCopyInfo:
+		if (len < sizeof(TRACE_STACK_COPY))
+			return ERROR_BAD_LENGTH;
+		if (((TRACE_STACK_COPY *)info)->Size > TRACE_STACK_COPY_MAX)
+			return ERROR_INVALID_PARAMETER;
+		n = sizeof(TRACE_STACK_COPY);
+		return kernel_info(ETW_IOC_TRACE_SET_INFO, h,
+				   ETW_TRACE_STACK_COPY_INFO, info, &n);
 	default:
 		return ERROR_NOT_SUPPORTED;
 	}
@@ -193,6 +201,19 @@ static ULONG query_info(CONTROLTRACE_ID h, TRACE_INFO_CLASS cls, PVOID info,
 			return ERROR_NOT_SUPPORTED;
 		((TRACE_PROFILE_INTERVAL *)info)->Interval = iv.Interval;
 		got = sizeof(iv);
+		break;
+	case TraceStackCopyInfo:
+		got = sizeof(TRACE_STACK_COPY);
+		if (len < got) {
+			if (ret_len)
+				*ret_len = got;
+			return ERROR_BAD_LENGTH;
+		}
+		n = got;
+		err = kernel_info(ETW_IOC_TRACE_QUERY_INFO, h,
+				  ETW_TRACE_STACK_COPY_INFO, info, &n);
+		if (err)
+			return err;
 		break;
 	case TraceProfileSourceListInfo:
 		err = profile_sources(info, len, &got);
