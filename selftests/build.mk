@@ -82,3 +82,5 @@ stage: lib tools selftests examples scripts/vm/demo.sh
 
 # Stacks through frame pointers, and its functions' sizes by dladdr1().
 $(BUILD)/selftests/kstack_test: private ALL_CFLAGS += -fno-omit-frame-pointer -rdynamic
+# Its hot function is reached through libc, neither with frame pointers.
+$(BUILD)/selftests/ustack_copy_test: private ALL_CFLAGS += -fomit-frame-pointer

@@ -997,7 +997,9 @@ typedef enum _TRACE_QUERY_INFO_CLASS {
 	TracePmcCounterOwners = 25,
 	TraceUnifiedStackCachingInfo = 26,
 	TracePmcSessionInformation = 27,
-	MaxTraceSetInfoClass
+	MaxTraceSetInfoClass = 28,
+	/* etw for Linux's own, where Windows has none (below). */
+	TraceStackCopyInfo = 128
 } TRACE_QUERY_INFO_CLASS, TRACE_INFO_CLASS;
 
 /* A kernel event (TraceStackTracingInfo): its class GUID and opcode. */
@@ -1015,7 +1017,6 @@ typedef struct _CLASSIC_EVENT_ID {
  * as perf record --call-graph dwarf does.  0 turns it off; at most
  * TRACE_STACK_COPY_MAX (32768); Documentation/stacks.rst.
  */
-#define TraceStackCopyInfo	((TRACE_INFO_CLASS)128)
 #define TRACE_STACK_COPY_DEFAULT	8192
 #define TRACE_STACK_COPY_MAX	32768
 

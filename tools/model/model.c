@@ -71,6 +71,12 @@ struct stack_model {
 	struct rec_image_id img_id;
 	struct rec_clr_method method;
 	struct rec_clr_module module;
+	/* The user frames of the last StackCopy, for its StackWalk. */
+	struct dwarf_unwind *unwind;
+	struct rec_stack_copy copy;
+	uint64_t unwound[STACK_MAX_FRAMES];
+	unsigned int nunwound;
+	uint8_t joined[8 * STACK_MAX_FRAMES];	/* kernel + unwound frames */
 };
 
 void stack_oom(void)
@@ -172,6 +178,7 @@ void stack_model_free(struct stack_model *m)
 		free(p);
 	}
 	free(m->procs);
+	dwarf_unwind_free(m->unwind);
 	for (size_t i = 0; i < m->nfiles; i++) {
 		sym_file_close(m->files[i].file);
 		free(m->files[i].path);
@@ -411,6 +418,47 @@ bool stack_model_knows(const struct stack_model *m, uint32_t pid, uint64_t addr)
 	       find_method(m, pid, addr);
 }
 
+/* A StackCopy: its user frames wait for the StackWalk written after it. */
+static void unwind_copy(struct stack_model *m)
+{
+	struct process *p = find_process(m, m->copy.pid);
+
+	m->nunwound = 0;
+	if (!p || !p->nimages)
+		return;
+	if (!m->unwind)
+		m->unwind = dwarf_unwind_new();
+	m->nunwound = dwarf_unwind_stack(m->unwind, m->copy.pid, p->images,
+					 p->nimages, &m->copy, m->unwound,
+					 STACK_MAX_FRAMES);
+}
+
+bool stack_model_stack(struct stack_model *m, const struct etw_etl_event *ev,
+		       struct rec_stack *r)
+{
+	uint32_t nk = 0, n;
+
+	if (!rec_parse_stack(ev, r))
+		return false;
+	if (!m->nunwound || r->timestamp != m->copy.timestamp ||
+	    r->tid != m->copy.tid || r->pointer_size != 8)
+		return true;
+	while (nk < r->nframes && stack_model_is_kernel(m, rec_stack_frame(r, nk)))
+		nk++;
+	/* The frame-pointer walk's user frames, unless the unwinder got more. */
+	if (m->nunwound <= r->nframes - nk || nk + m->nunwound > STACK_MAX_FRAMES) {
+		m->nunwound = 0;
+		return true;
+	}
+	memcpy(m->joined, r->frames, 8 * (size_t)nk);
+	for (n = 0; n < m->nunwound; n++)
+		for (unsigned int b = 0; b < 8; b++)
+			m->joined[8 * (nk + n) + b] = (uint8_t)(m->unwound[n] >> (8 * b));
+	r->frames = m->joined;
+	r->nframes = nk + m->nunwound;
+	return true;
+}
+
 void stack_model_event(struct stack_model *m, const struct etw_etl_event *ev)
 {
 	struct rec_process rp;
@@ -423,6 +471,10 @@ void stack_model_event(struct stack_model *m, const struct etw_etl_event *ev)
 	    ev->kind == ETW_ETL_KIND_COMPACT)
 		m->kernel_min = ev->pointer_size == 4 ? KERNEL_ADDRESS_MIN32 :
 						       KERNEL_ADDRESS_MIN;
+	if (rec_parse_stack_copy(ev, &m->copy)) {
+		unwind_copy(m);
+		return;
+	}
 	if (rec_parse_image_id(ev, &m->img_id)) {
 		set_build_id(m, &m->img_id);
 		return;

@@ -187,6 +187,40 @@ uint64_t rec_stack_frame(const struct rec_stack *s, uint32_t i)
 	return get(p, s->pointer_size);
 }
 
+/* StackCopy's class {4119cc35-3220-4da2-9f91-a732770517c4}, opcode 32. */
+static const struct etw_etl_guid stack_copy_guid = {
+	0x4119cc35, 0x3220, 0x4da2,
+	{ 0x9f, 0x91, 0xa7, 0x32, 0x77, 0x05, 0x17, 0xc4 },
+};
+
+#define STACK_COPY_OPCODE	32
+#define STACK_COPY_FIXED	(24 + 8 * STACK_COPY_REGS)
+
+bool rec_parse_stack_copy(const struct etw_etl_event *ev,
+			  struct rec_stack_copy *r)
+{
+	const uint8_t *p = ev->data;
+
+	if (!(ev->has & ETW_ETL_HAS_PROVIDER) || ev->opcode != STACK_COPY_OPCODE ||
+	    memcmp(&ev->provider, &stack_copy_guid, sizeof(stack_copy_guid)) ||
+	    ev->data_size < STACK_COPY_FIXED)
+		return false;
+	r->timestamp = get(p, 8);
+	r->pid = (uint32_t)get(p + 8, 4);
+	r->tid = (uint32_t)get(p + 12, 4);
+	r->abi = (uint16_t)get(p + 16, 2);
+	/* Another register set than x86-64's is not read. */
+	if (get(p + 18, 2) != STACK_COPY_REGS)
+		return false;
+	r->size = (uint32_t)get(p + 20, 4);
+	for (unsigned int i = 0; i < STACK_COPY_REGS; i++)
+		r->regs[i] = get(p + 24 + 8 * i, 8);
+	if (r->size > ev->data_size - STACK_COPY_FIXED)
+		r->size = ev->data_size - STACK_COPY_FIXED;
+	r->stack = p + STACK_COPY_FIXED;
+	return true;
+}
+
 /* KernelTraceControl's ImageID class {b3e675d7-2554-4f18-830b-2762732560de}. */
 static const struct etw_etl_guid image_id_guid = {
 	0xb3e675d7, 0x2554, 0x4f18,

@@ -644,7 +644,7 @@ static void on_stack_walk(struct stack_samples *s, const struct etw_etl_event *e
 	struct pend *p = NULL;
 	bool kernel;
 
-	if (!rec_parse_stack(ev, &st) || !st.nframes)
+	if (!stack_model_stack(s->model, ev, &st) || !st.nframes)
 		return;
 	if (st.tid)
 		stack_model_set_thread(s->model, st.tid, st.pid);

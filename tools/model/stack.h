@@ -51,6 +51,8 @@
 #define KERNEL_ADDRESS_MIN32	0x80000000ull
 
 #define BUILD_ID_MAX		20
+/* Most frames of a stack (Windows documents 192 for a StackWalk). */
+#define STACK_MAX_FRAMES	192
 
 /* The payloads this file reads, as parsed by model/records.c. */
 struct rec_image {
@@ -100,6 +102,23 @@ struct rec_stack_ref {
 	uint64_t key;
 };
 
+/*
+ * StackCopy (etw for Linux's own class, before its StackWalk): the user
+ * registers (x86-64's DWARF numbers 0-16) and the copied user stack.
+ */
+#define STACK_COPY_ABI_X86_64	1
+#define STACK_COPY_REGS		17
+#define STACK_COPY_REG_SP	7
+struct rec_stack_copy {
+	uint64_t timestamp;		/* of the event the stack belongs to */
+	uint32_t pid;
+	uint32_t tid;
+	uint16_t abi;
+	uint64_t regs[STACK_COPY_REGS];
+	uint32_t size;
+	const uint8_t *stack;		/* size bytes from regs[SP] up */
+};
+
 struct rec_thread_name {
 	uint32_t pid;
 	uint32_t tid;
@@ -136,6 +155,9 @@ bool rec_parse_stack(const struct etw_etl_event *ev, struct rec_stack *r);
 /* False also for any other record than ImageID/DbgID_RSDS. */
 bool rec_parse_image_id(const struct etw_etl_event *ev, struct rec_image_id *r);
 uint64_t rec_stack_frame(const struct rec_stack *s, uint32_t i);
+/* False also for any other record than StackCopy. */
+bool rec_parse_stack_copy(const struct etw_etl_event *ev,
+			  struct rec_stack_copy *r);
 bool rec_parse_stack_ref(const struct etw_etl_event *ev, struct rec_stack_ref *r);
 /* KeyCreate, KeyDelete, KeyRundown: @r gets the frames, @key the key. */
 bool rec_parse_stack_def(const struct etw_etl_event *ev, struct rec_stack *r,
@@ -205,6 +227,27 @@ bool stack_model_knows(const struct stack_model *m, uint32_t pid, uint64_t addr)
  */
 const char *stack_model_module(const struct stack_model *m, uint32_t pid,
 			       uint64_t addr);
+
+/*
+ * A StackWalk record's stack (rec_parse_stack()), its user frames those
+ * its StackCopy unwound when the model read one for it and they are more
+ * (the frames then stay valid until the next record).
+ */
+bool stack_model_stack(struct stack_model *m, const struct etw_etl_event *ev,
+		       struct rec_stack *r);
+
+/* User stacks from StackCopy records (model/dwarf_unwind.c). */
+struct dwarf_unwind;
+struct dwarf_unwind *dwarf_unwind_new(void);
+void dwarf_unwind_free(struct dwarf_unwind *du);
+/*
+ * Unwind @copy of a thread of @pid, whose images are @images: at most @max
+ * frames into @frames, innermost first; how many.
+ */
+unsigned int dwarf_unwind_stack(struct dwarf_unwind *du, uint32_t pid,
+				const struct stack_image *images, size_t nimages,
+				const struct rec_stack_copy *copy,
+				uint64_t *frames, unsigned int max);
 
 /* Symbols of one ELF file (model/symbols.c). */
 struct sym_file;

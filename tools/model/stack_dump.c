@@ -53,7 +53,7 @@ void stack_dump_annotate(struct stack_dump *sd, const struct etw_etl_event *ev,
 	struct rec_stack st;
 
 	if (!(ev->has & ETW_ETL_HAS_HOOK) || ev->hook_id != HOOK_STACK_WALK ||
-	    !rec_parse_stack(ev, &st))
+	    !stack_model_stack(sd->model, ev, &st))
 		return;
 	sb_reset(&sd->tmp);
 	sb_put(&sd->tmp, "", 0);
