@@ -255,9 +255,9 @@ static inline void seed_session_control(struct fuzz_thread *t, void *arg)
 }
 
 /*
- * TraceSetInformation/TraceQueryInformation: the kernel's three classes,
- * stack lists of kernel group GUIDs (and others), lengths around each
- * class's bounds.
+ * TraceSetInformation/TraceQueryInformation: the kernel's four classes,
+ * stack lists of kernel group GUIDs (and others), stack copy sizes around
+ * the largest, lengths around each class's bounds.
  */
 static inline void seed_trace_info(struct fuzz_thread *t, void *arg)
 {
@@ -270,8 +270,16 @@ static inline void seed_trace_info(struct fuzz_thread *t, void *arg)
 	uint32_t i;
 
 	ti->logger_id = fuzz_logger(t);
-	ti->info_class = fuzz_chance(t, 90) ? 3 + fuzz_below(t, 3) : fuzz_u32(t);
+	ti->info_class = !fuzz_chance(t, 90) ? fuzz_u32(t) :
+			 fuzz_chance(t, 20) ? ETW_TRACE_STACK_COPY_INFO :
+			 3 + fuzz_below(t, 3);
 	switch (ti->info_class) {
+	case ETW_TRACE_STACK_COPY_INFO:
+		ti->length = fuzz_chance(t, 80) ? 4 : fuzz_below(t, 9);
+		i = fuzz_chance(t, 70) ? fuzz_below(t, ETW_STACK_COPY_MAX + 64) :
+		    fuzz_u32(t);
+		memcpy(data, &i, 4);
+		break;
 	case ETW_TRACE_STACK_TRACING_INFO:
 		ti->length = ETW_CLASSIC_EVENT_ID_SIZE * fuzz_below(t, 42);
 		for (i = 0; i < ti->length; i += ETW_CLASSIC_EVENT_ID_SIZE) {
