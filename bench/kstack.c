@@ -8,7 +8,8 @@
  *       CSwitch (.etw) and CSwitch with its stack (.etw_stack)
  *   etw-bench-kstack profile [SUFFIX]   a busy loop's ns per block of work,
  *       with no tracing (kstack.profile.none) and with PROFILE at 1 kHz
- *       and a stack on every sample (.etw)
+ *       and a stack on every sample (.etw), and with an 8 KiB user stack
+ *       copy beside each stack (.etw_copy, against perf's --call-graph dwarf)
  *
  * With SUFFIX only the untraced case runs and prints under that name:
  * scripts/vm/bench.sh runs it again under a peer (perf record) for the
@@ -173,7 +174,7 @@ static void run_profile(const char *suffix)
 {
 	__u32 iv[2] = { 0, PROFILE_INTERVAL };
 	struct etw_trace_info ti = { .size = sizeof(ti) };
-	__u32 id;
+	__u32 id, copy = ETW_STACK_COPY_DEFAULT;
 
 	if (suffix) {
 		bench_printf(busy_ns(), "kstack.profile.%s", suffix);
@@ -188,6 +189,11 @@ static void run_profile(const char *suffix)
 	stacks_on(id, perfinfo_guid, 46);
 	bench_print("kstack.profile.etw", busy_ns());
 	bench_print("kstack.profile.etw.lost", session_stop(id));
+	id = session_start(ETW_KFLAG_PROFILE);
+	stacks_on(id, perfinfo_guid, 46);
+	trace_set_info(id, ETW_TRACE_STACK_COPY_INFO, &copy, sizeof(copy));
+	bench_print("kstack.profile.etw_copy", busy_ns());
+	bench_print("kstack.profile.etw_copy.lost", session_stop(id));
 }
 
 int main(int argc, char **argv)

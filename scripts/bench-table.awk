@@ -477,7 +477,14 @@ END {
 		    overhead("i", "kstack.profile.perf"), "%", "", 0, "")
 		row("  PROFILE overhead / perf's", ratio2("w", "kstack.profile.etw", "kstack.profile.perf", "kstack.profile.none"),
 		    ratio2("i", "kstack.profile.etw", "kstack.profile.perf", "kstack.profile.none"), "x", "<=", 1, "<= 1x")
-		info("  samples lost", val("w", "kstack.profile.etw.lost"), val("i", "kstack.profile.etw.lost"), "")
+		row("  with an 8 KiB user stack copy: overhead", overhead("w", "kstack.profile.etw_copy"),
+		    overhead("i", "kstack.profile.etw_copy"), "%", "", 0, "")
+		row("  perf record -F 1000 --call-graph dwarf", overhead("w", "kstack.profile.perf_dwarf"),
+		    overhead("i", "kstack.profile.perf_dwarf"), "%", "", 0, "")
+		row("  with the copy: overhead / perf dwarf's", ratio2("w", "kstack.profile.etw_copy", "kstack.profile.perf_dwarf", "kstack.profile.none"),
+		    ratio2("i", "kstack.profile.etw_copy", "kstack.profile.perf_dwarf", "kstack.profile.none"), "x", "<=", 1, "<= 1x")
+		info("  samples lost", val("w", "kstack.profile.etw.lost") + val("w", "kstack.profile.etw_copy.lost"),
+		     val("i", "kstack.profile.etw.lost") + val("i", "kstack.profile.etw_copy.lost"), "")
 	} else {
 		printf "  %-44s %14s\n", "CSwitch and PROFILE", "n/a (not built yet)"
 	}

@@ -7,8 +7,9 @@
  * user memory only through copy_from_user_nofault().  User code built
  * without frame pointers gives its innermost frame (the interrupted
  * instruction or the system call's return address) and no callers beyond
- * the first frame whose caller is not found; DWARF unwinding of a copied
- * user stack is not done.
+ * the first frame whose caller is not found; for those, a session may ask
+ * for a copy of the user stack beside a sample's stack (ustack_copy.c),
+ * which the tools unwind.
  */
 #include <linux/hardirq.h>
 #include <linux/percpu.h>

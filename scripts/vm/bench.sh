@@ -112,7 +112,9 @@ if want kstack; then
 			etw-bench-kstack cswitch perf 2>/dev/null
 		perf record -q -a -F 1000 -g -o /tmp/perf-prof.data -- \
 			etw-bench-kstack profile perf 2>/dev/null
-		rm -f /tmp/perf-cs.data /tmp/perf-prof.data
+		perf record -q -a -F 1000 --call-graph dwarf -o /tmp/perf-dwarf.data -- \
+			etw-bench-kstack profile perf_dwarf 2>/dev/null
+		rm -f /tmp/perf-cs.data /tmp/perf-prof.data /tmp/perf-dwarf.data
 	fi
 	# LTTng's kernel sched_switch record.
 	if [ -d "/lib/modules/$(uname -r)/extra" ]; then
