@@ -259,6 +259,10 @@ $(BUILD)/tests/wpp_records: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/no_module: $(BUILD)/bin/etw
 $(BUILD)/tests/no_module: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 $(BUILD)/tests/dump_formats $(BUILD)/tests/stack_report: libetw/tests/etl_test.h libetw/tests/run_cmd.h
+# etw report, dump and export unwinding a StackCopy, with this build's etw.
+$(BUILD)/tests/stack_copy_unwind: $(BUILD)/bin/etw libetw/tests/ktrace.h libetw/tests/etl_test.h \
+	libetw/tests/run_cmd.h
+$(BUILD)/tests/stack_copy_unwind: ALL_CFLAGS += -DETW_TOOL_PATH='"$(BUILD)/bin/etw"'
 
 # The header `etw mc` makes of the test manifest, compiled as C (run, with
 # the provider calls recorded) and as C++, in both modes.

@@ -5,7 +5,8 @@
  * processor each, written to the file as they fill.  Records in Windows'
  * layouts (Documentation/kernel-logger.rst, stacks.rst): Process, Thread
  * and Image rundown, Thread/SetName, SampledProfile, StackWalk, CSwitch,
- * ReadyThread, DiskIo and EVENT_HEADER user events with an activity id.
+ * ReadyThread, DiskIo, EVENT_HEADER user events with an activity id, and
+ * our own StackCopy.
  */
 #ifndef KTRACE_H
 #define KTRACE_H
@@ -206,6 +207,41 @@ static inline void kt_stack(struct ktrace *kt, uint64_t ts, uint32_t pid, uint32
 	put_le(p + 12, tid, 4);
 	for (unsigned int i = 0; i < n; i++)
 		put_le(p + 16 + 8 * i, frames[i], 8);
+}
+
+/*
+ * StackCopy (etw for Linux's own class, Documentation/stacks.rst): x86-64's
+ * 17 DWARF registers and @size bytes of user stack from regs[7] up.
+ */
+static inline void kt_stack_copy(struct ktrace *kt, uint64_t ts, uint32_t pid,
+				 uint32_t tid, const uint64_t *regs,
+				 const uint8_t *stack, uint32_t size)
+{
+	static const uint8_t guid[16] = {
+		0x35, 0xcc, 0x19, 0x41, 0x20, 0x32, 0xa2, 0x4d,
+		0x9f, 0x91, 0xa7, 0x32, 0x77, 0x05, 0x17, 0xc4,
+	};
+	uint32_t len = 0x30 + 160 + size;
+	uint8_t *r = kt_record(kt, len), *p = r + 0x30;
+
+	/* EVENT_TRACE_HEADER: Size, HeaderType 0x14, MarkerFlags, Type 32. */
+	put_le(r, len, 2);
+	r[2] = 0x14;
+	r[3] = 0xc0;
+	r[4] = 32;
+	put_le(r + 8, tid, 4);
+	put_le(r + 12, pid, 4);
+	put_le(r + 16, ts, 8);
+	memcpy(r + 24, guid, 16);
+	put_le(p, ts, 8);
+	put_le(p + 8, pid, 4);
+	put_le(p + 12, tid, 4);
+	put_le(p + 16, 1, 2);
+	put_le(p + 18, 17, 2);
+	put_le(p + 20, size, 4);
+	for (unsigned int i = 0; i < 17; i++)
+		put_le(p + 24 + 8 * i, regs[i], 8);
+	memcpy(p + 160, stack, size);
 }
 
 /* CSwitch: @old_state 5 (Waiting) or 1 (Ready), with @reason. */
