@@ -88,7 +88,7 @@ static void count_chains(const char *folded, long *leaf, long *chain)
 
 	*leaf = *chain = 0;
 	for (; *line; line = *end ? end + 1 : end) {
-		const char *sp, *cmp, *sort, *q;
+		const char *sp, *cmp, *sort;
 
 		end = strchr(line, '\n');
 		if (!end)
