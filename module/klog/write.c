@@ -131,6 +131,14 @@ static void klog_header(void *dst, const struct klog_event *ev, u16 hook,
 	}
 }
 
+/* Room for a record of @len bytes in @k's lane; NULL if it has none. */
+static u8 *klog_reserve(struct klog_session *k, struct klog_lane *l, u32 len)
+{
+	if (ALIGN(len, 8) > k->s->buffer_size - ETW_BUFFER_HEADER_SIZE)
+		return NULL;
+	return klog_lane_reserve(k, l, ALIGN(len, 8));
+}
+
 /* One record into @k's lane on this CPU; false if lost. */
 static bool klog_write_one(struct klog_session *k, struct klog_lane *l,
 			   const struct klog_event *ev, u32 hsize, u32 len,
@@ -139,9 +147,7 @@ static bool klog_write_one(struct klog_session *k, struct klog_lane *l,
 	unsigned int i;
 	u8 *dst;
 
-	if (ALIGN(len, 8) > k->s->buffer_size - ETW_BUFFER_HEADER_SIZE)
-		return false;
-	dst = klog_lane_reserve(k, l, ALIGN(len, 8));
+	dst = klog_reserve(k, l, len);
 	if (!dst)
 		return false;
 	klog_header(dst, ev, ev->hook, ev->header_type, ev->version, len, now);
@@ -165,9 +171,7 @@ static bool klog_write_stack(struct klog_session *k, struct klog_lane *l,
 	struct klog_stackwalk *sw;
 	u8 *dst;
 
-	if (ALIGN(len, 8) > k->s->buffer_size - ETW_BUFFER_HEADER_SIZE)
-		return false;
-	dst = klog_lane_reserve(k, l, ALIGN(len, 8));
+	dst = klog_reserve(k, l, len);
 	if (!dst)
 		return false;
 	klog_header(dst, ev, KLOG_HOOK_STACKWALK, KLOG_HDR_PERFINFO, 2, len,
@@ -199,9 +203,7 @@ static bool klog_write_ucopy(struct klog_session *k, struct klog_lane *l,
 	u32 len = hsize + KLOG_UCOPY_FIXED + size;
 	u8 *dst;
 
-	if (ALIGN(len, 8) > k->s->buffer_size - ETW_BUFFER_HEADER_SIZE)
-		return false;
-	dst = klog_lane_reserve(k, l, ALIGN(len, 8));
+	dst = klog_reserve(k, l, len);
 	if (!dst)
 		return false;
 	len = hsize + klog_ucopy_fill(dst + hsize, ev->uregs, ev->stack, now,
