@@ -202,7 +202,8 @@ static int start(int fd, const char *name, __u32 mode, __u32 flags, __u32 *id)
 	return ret;
 }
 
-TEST(stack_copy_info_set_and_query)
+/* After the recordings (the harness runs a fixture's tests in order). */
+TEST_F(ucopy, stack_copy_info_set_and_query)
 {
 	__u32 id, plain, size;
 	int fd;
