@@ -90,6 +90,7 @@ extern const struct klog_source klog_source_profile;
 extern const struct klog_source klog_source_cswitch;
 extern const struct klog_source klog_source_dispatcher;
 extern const struct klog_source klog_source_disk;
+extern const struct klog_source klog_source_fileio;
 
 /* klog/task_stack.c: stacks on klog's own events */
 int klog_task_stacks_init(void);

@@ -12,6 +12,7 @@ const struct klog_source *const klog_sources[] = {
 	&klog_source_cswitch,
 	&klog_source_dispatcher,
 	&klog_source_disk,
+	&klog_source_fileio,
 };
 
 const unsigned int klog_nr_sources = ARRAY_SIZE(klog_sources);

@@ -51,9 +51,11 @@
  * with %ETW_ENABLE_F_PAYLOAD (a 1.4 module refuses them with ``EINVAL``).
  * 1.6: %ETW_TRACE_STACK_COPY_INFO, the user stack copy beside a sample's
  * StackWalk (a 1.5 module answers ``EOPNOTSUPP``).
+ * 1.7: ETW_KFLAG_DISK_FILE_IO; FILE_IO, FILE_IO_INIT and DISK_FILE_IO
+ * record FileIo events.
  */
 #define ETW_ABI_MAJOR	1
-#define ETW_ABI_MINOR	6
+#define ETW_ABI_MINOR	7
 
 /**
  * DOC: Errors
@@ -1353,6 +1355,7 @@ struct etw_consumer_query {
 #define ETW_KFLAG_IMAGE_LOAD		0x00000004
 #define ETW_KFLAG_CSWITCH		0x00000010
 #define ETW_KFLAG_DISK_IO		0x00000100
+#define ETW_KFLAG_DISK_FILE_IO		0x00000200	/* (ABI 1.7) */
 #define ETW_KFLAG_DISK_IO_INIT		0x00000400
 #define ETW_KFLAG_DISPATCHER		0x00000800
 #define ETW_KFLAG_PROFILE		0x01000000
