@@ -30,11 +30,16 @@ static const struct {
 	{ "disk", ETW_KFLAG_DISK_IO },
 	{ "disk_io", ETW_KFLAG_DISK_IO },
 	{ "disk_io_init", ETW_KFLAG_DISK_IO_INIT },
+	{ "disk_file_io", ETW_KFLAG_DISK_FILE_IO },
 	{ "dispatcher", ETW_KFLAG_DISPATCHER },
 	{ "profile", ETW_KFLAG_PROFILE },
 	{ "file", ETW_KFLAG_FILE_IO },
 	{ "file_io", ETW_KFLAG_FILE_IO },
 	{ "file_io_init", ETW_KFLAG_FILE_IO_INIT },
+	{ "fileio", ETW_KFLAG_FILE_IO },
+	{ "fileioinit", ETW_KFLAG_FILE_IO_INIT },
+	/* xperf's FILENAME: the names of file objects. */
+	{ "filename", ETW_KFLAG_DISK_FILE_IO },
 };
 
 int ctl_parse_kernel_flags(const char *list, __u32 *out)
