@@ -167,7 +167,8 @@ static inline void seed_write_short(struct fuzz_thread *t, void *arg)
 
 /*
  * Kernel flags whose sources attach tracepoints, kprobes or perf counters
- * (process, thread, image, CSwitch, dispatcher, disk I/O, profile) are not
+ * (process, thread, image, CSwitch, dispatcher, disk I/O, profile, file
+ * I/O) are not
  * set by the fuzzer under QEMU's multi-threaded TCG with two vCPUs: there
  * patching kernel text under load oopses the guest with an int3 whatever
  * attaches the probes, tracefs alone included (Documentation/guarantees.rst
@@ -177,11 +178,24 @@ static inline void seed_write_short(struct fuzz_thread *t, void *arg)
  * with ETW_VM_ACCEL=tcg,thread=single, with one vCPU or on KVM every flag
  * is fuzzed.
  */
-#define FUZZ_KLOG_ATTACHING	0x01000d17u
+#define FUZZ_KLOG_ATTACHING	0x07000f17u
 
 static inline uint32_t fuzz_klog_flags(uint32_t flags)
 {
 	return etw_text_patch_safe() ? flags : flags & ~FUZZ_KLOG_ATTACHING;
+}
+
+/* Mostly low bits (process, thread, image), sometimes FileIo's. */
+static inline uint32_t fuzz_klog_pick(struct fuzz_thread *t)
+{
+	static const uint32_t fileio[] = {
+		ETW_KFLAG_FILE_IO, ETW_KFLAG_FILE_IO_INIT, ETW_KFLAG_DISK_FILE_IO,
+		ETW_KFLAG_FILE_IO | ETW_KFLAG_FILE_IO_INIT | ETW_KFLAG_DISK_FILE_IO,
+	};
+
+	if (fuzz_chance(t, 15))
+		return fuzz_klog_flags(fileio[fuzz_below(t, 4)] | fuzz_below(t, 8));
+	return fuzz_klog_flags(fuzz_chance(t, 80) ? fuzz_below(t, 8) : fuzz_u32(t));
 }
 
 static inline void seed_session_start(struct fuzz_thread *t, void *arg)
@@ -217,8 +231,7 @@ static inline void seed_session_start(struct fuzz_thread *t, void *arg)
 	if (fuzz_chance(t, 5)) {
 		s->info.log_file_mode |= ETW_MODE_SYSTEM_LOGGER;
 		s->info.buffer_size_kb = 1 + fuzz_below(t, 8);
-		s->info.enable_flags = fuzz_klog_flags(fuzz_chance(t, 80) ?
-						       fuzz_below(t, 8) : fuzz_u32(t));
+		s->info.enable_flags = fuzz_klog_pick(t);
 		if (fuzz_chance(t, 20))
 			snprintf(s->info.name, sizeof(s->info.name),
 				 "NT Kernel Logger");
@@ -249,8 +262,7 @@ static inline void seed_session_control(struct fuzz_thread *t, void *arg)
 		c->info.max_buffers = fuzz_chance(t, 80) ? 0 : fuzz_u32(t);
 		/* A system logger's EnableFlags; EINVAL for any other. */
 		if (fuzz_chance(t, 30))
-			c->info.enable_flags = fuzz_klog_flags(fuzz_chance(t, 80) ?
-					       fuzz_below(t, 8) : fuzz_u32(t));
+			c->info.enable_flags = fuzz_klog_pick(t);
 	}
 }
 
