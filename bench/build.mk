@@ -6,7 +6,7 @@
 
 BENCH_COMMON	:= bench/common.c bench/syscount.c
 BENCH_HDRS	:= bench/bench.h bench/lttng_tp.h bench/qemu/marker.h $(LIB_HDRS) uapi/linux/etw.h
-BENCH_PROGS	:= $(addprefix $(BUILD)/bench/etw-bench-,write threads producer cpu lttng tracelogging profile xpress decode manifest rundown kstack wpp viewers kwrite)
+BENCH_PROGS	:= $(addprefix $(BUILD)/bench/etw-bench-,write threads producer cpu lttng tracelogging profile xpress decode manifest rundown kstack fileio wpp viewers kwrite)
 # The instruction profiler, a QEMU plugin the host loads (make bench-profile).
 BENCH_PLUGIN	:= $(BUILD)/bench/qemu/insn-profile.so
 BENCH_LINK	:= -L$(BUILD)/lib -letw -Wl,-rpath,'$$ORIGIN/../lib' -pthread

@@ -6,13 +6,12 @@
 # ETW-BENCH-END; scripts/bench.sh on the host makes the table.  The same
 # script runs in both boots (wall clock, two vCPUs; icount, one vCPU).
 # etwbench=a,b on the kernel command line runs only those parts
-# (write tracelogging wpp threads lttng logger dump kstack kwrite profile insns
-# wakes;
-# make bench BENCH_ONLY="a b").
+# (write tracelogging wpp threads lttng logger dump kstack kwrite fileio
+# profile insns wakes; make bench BENCH_ONLY="a b").
 echo "ETW-BENCH-BEGIN"
 say() { echo "# $*"; }
 b() { echo "BENCH $1 $2"; }
-parts="write tracelogging wpp threads lttng logger dump rundown kstack kwrite"
+parts="write tracelogging wpp threads lttng logger dump rundown kstack kwrite fileio"
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	etwbench=*) parts=$(echo "${arg#etwbench=}" | tr , ' ') ;;
@@ -134,6 +133,29 @@ if want kwrite; then
 		lttng_kernel etwbench-kw etw-kbench etw_kbench_bytes etw-bench-kwrite lttng
 	fi
 	rmmod etw_kbench
+fi
+
+# 16: FileIo's cost on a read(2), and LTTng's syscall tracing's.
+if want fileio; then
+	say "16: FileIo on a read(2), and LTTng's --syscall"
+	etw-bench-fileio
+	if [ -d "/lib/modules/$(uname -r)/extra" ]; then
+		mkdir -p /dev/shm /var/run /run /root
+		grep -q ' /dev/shm ' /proc/mounts || mount -t tmpfs tmpfs /dev/shm
+		export HOME=/root
+		if { lttng-sessiond --daemonize &&
+		     lttng create etwbench-f --snapshot &&
+		     lttng enable-event -k --syscall pread64 &&
+		     lttng start; } >/dev/null 2>/tmp/lttng-f.err; then
+			etw-bench-fileio lttng
+			lttng stop etwbench-f >/dev/null 2>&1
+		else
+			say "lttng kernel session failed:"
+			cat /tmp/lttng-f.err
+		fi
+		lttng destroy etwbench-f >/dev/null 2>&1
+		pid=$(pidof lttng-sessiond) && kill $pid
+	fi
 fi
 
 if want logger; then
