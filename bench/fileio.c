@@ -7,9 +7,9 @@
  *	fileio.read.none	no tracing
  *	fileio.read.etw		a system logger with FILE_IO | FILE_IO_INIT
  *				(Read at entry, OperationEnd at exit)
- *	fileio.read.etw_nofile	the same session, a read of a pipe-like
- *				file FileIo does not follow (/dev/zero): the
- *				slow path and the probe's lookup alone
+ *	fileio.read.zero.none	a read of /dev/zero, which FileIo does not
+ *	fileio.read.zero.etw	follow: untraced, and in the same session
+ *				(the slow path and the probe's lookup alone)
  *	fileio.read.etw.lost	records the session dropped (0: each stored)
  *
  * With SUFFIX only the untraced case runs and prints under that name:
@@ -101,9 +101,10 @@ int main(int argc, char **argv)
 	if (dev < 0 || zero < 0)
 		bench_die("/dev/etw, /dev/zero: %s", strerror(errno));
 	bench_print("fileio.read.none", read_ns(fd));
+	bench_print("fileio.read.zero.none", read_ns(zero));
 	id = session_start(ETW_KFLAG_FILE_IO | ETW_KFLAG_FILE_IO_INIT);
 	bench_print("fileio.read.etw", read_ns(fd));
-	bench_print("fileio.read.etw_nofile", read_ns(zero));
+	bench_print("fileio.read.zero.etw", read_ns(zero));
 	bench_print("fileio.read.etw.lost", session_stop(id));
 	close(zero);
 	close(dev);

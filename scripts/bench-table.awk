@@ -490,28 +490,6 @@ END {
 	}
 
 	kwrite_rows()
-	section("16. kernel logger: what FileIo costs a read(2) (pread64 of 64 B, page cache)")
-	if (has("w", "fileio.read.none") || has("i", "fileio.read.none")) {
-		info("pread64, no tracing", cost("w", "fileio.read.none"), cost("i", "fileio.read.none"), "")
-		info("  with FILE_IO and FILE_IO_INIT (Read, OpEnd)", cost("w", "fileio.read.etw"),
-		     cost("i", "fileio.read.etw"), "")
-		info("  the same, a file FileIo does not follow", cost("w", "fileio.read.etw_nofile"),
-		     cost("i", "fileio.read.etw_nofile"), "")
-		row("  FileIo: overhead", overhead("w", "fileio.read.etw"), overhead("i", "fileio.read.etw"),
-		    "%", "", 0, "")
-		if (has("w", "fileio.read.lttng") || has("i", "fileio.read.lttng")) {
-			info("  under LTTng's --syscall pread64 (entry, exit)", cost("w", "fileio.read.lttng"),
-			     cost("i", "fileio.read.lttng"), "")
-			info("  FileIo (ns added) / LTTng's", ratio2("w", "fileio.read.etw", "fileio.read.lttng", "fileio.read.none"),
-			     ratio2("i", "fileio.read.etw", "fileio.read.lttng", "fileio.read.none"), "x")
-		} else {
-			printf "  %-44s %14s\n", "  under LTTng's --syscall pread64", "n/a (no lttng-modules)"
-		}
-		info("  records lost", val("w", "fileio.read.etw.lost"), val("i", "fileio.read.etw.lost"), "")
-	} else {
-		printf "  %-44s %14s\n", "FileIo", "n/a (not built yet)"
-	}
-
 	section("13. WPP: DoTraceMessage vs EventWrite, same bytes (INT32 and a 17-byte string)")
 	if (has("w", "wpp.write") || has("i", "wpp.write")) {
 		info("DoTraceMessage (TraceMessage, flags 0x2B)", cost("w", "wpp.write"), cost("i", "wpp.write"), "")
@@ -525,5 +503,31 @@ END {
 		    ratio("i", "wpp.disabled", "wpp.eventenabled"), "x", "<=", 1.0, "<= 1.0x")
 	} else {
 		printf "  %-44s %14s\n", "DoTraceMessage / EventWrite", "n/a (not built yet)"
+	}
+
+	section("16. kernel logger: what FileIo costs a read(2) (pread64 of 64 B, page cache)")
+	if (has("w", "fileio.read.none") || has("i", "fileio.read.none")) {
+		info("pread64, no tracing", cost("w", "fileio.read.none"), cost("i", "fileio.read.none"), "")
+		info("  with FILE_IO and FILE_IO_INIT (Read, OpEnd)", cost("w", "fileio.read.etw"),
+		     cost("i", "fileio.read.etw"), "")
+		row("  FileIo: overhead", overhead("w", "fileio.read.etw"), overhead("i", "fileio.read.etw"),
+		    "%", "", 0, "")
+		if (has("w", "fileio.read.lttng") || has("i", "fileio.read.lttng")) {
+			info("  under LTTng's --syscall pread64 (entry, exit)", cost("w", "fileio.read.lttng"),
+			     cost("i", "fileio.read.lttng"), "")
+			info("  FileIo (ns added) / LTTng's", ratio2("w", "fileio.read.etw", "fileio.read.lttng", "fileio.read.none"),
+			     ratio2("i", "fileio.read.etw", "fileio.read.lttng", "fileio.read.none"), "x")
+		} else {
+			printf "  %-44s %14s\n", "  under LTTng's --syscall pread64", "n/a (no lttng-modules)"
+		}
+		info("pread64 of /dev/zero (not followed), no tracing", cost("w", "fileio.read.zero.none"),
+		     cost("i", "fileio.read.zero.none"), "")
+		info("  the same session: the tracing slow path", cost("w", "fileio.read.zero.etw"),
+		     cost("i", "fileio.read.zero.etw"), "")
+		row("  overhead", overhead("w", "fileio.read.zero.etw"), overhead("i", "fileio.read.zero.etw"),
+		    "%", "", 0, "")
+		info("  records lost", val("w", "fileio.read.etw.lost"), val("i", "fileio.read.etw.lost"), "")
+	} else {
+		printf "  %-44s %14s\n", "FileIo", "n/a (not built yet)"
 	}
 }
