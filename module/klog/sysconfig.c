@@ -224,8 +224,7 @@ static void klog_sysconfig_disks(struct klog_session *k,
 
 	/* The class of that name, or nothing (another symbol of the name). */
 	if (!block || !block->name || strcmp(block->name, "block")) {
-		pr_warn_once("etw: no block class (%px): no PhyDisk records\n",
-			     block);
+		pr_warn_once("etw: no block class: no PhyDisk records\n");
 		return;
 	}
 	class_dev_iter_init(&iter, block, NULL, NULL);
