@@ -146,11 +146,12 @@ static void klog_sysconfig_write(struct klog_session *k, u16 hook, u8 version,
 	klog_write(&ev);
 }
 
-/* A fixed-size UTF-16 field holding @src (the rest zeros). */
-static void klog_sysconfig_name(u8 *dst, u32 room, const char *src)
+/* A fixed-size UTF-16 field holding @src, an array of @src_size (the rest zeros). */
+static void klog_sysconfig_name(u8 *dst, u32 room, const char *src,
+				size_t src_size)
 {
 	memset(dst, 0, room);
-	klog_utf16(dst, room, src, strnlen(src, room / 2 - 1));
+	klog_utf16(dst, room, src, strnlen(src, min_t(size_t, room / 2 - 1, src_size)));
 }
 
 static void klog_sysconfig_cpu(struct klog_session *k,
@@ -179,12 +180,13 @@ static void klog_sysconfig_cpu(struct klog_session *k,
 	/* Read as sethostname() may write it: a copy, NUL-ended. */
 	memcpy(name, u->nodename, sizeof(name));
 	name[__NEW_UTS_LEN] = 0;
-	klog_sysconfig_name(c->computer_name, sizeof(c->computer_name), name);
+	klog_sysconfig_name(c->computer_name, sizeof(c->computer_name), name,
+			    sizeof(name));
 	memcpy(name, u->domainname, sizeof(name));
 	name[__NEW_UTS_LEN] = 0;
 	if (strcmp(name, "(none)"))
 		klog_sysconfig_name(c->domain_name, sizeof(c->domain_name),
-				    name);
+				    name, sizeof(name));
 	c->hyper_threading_flag =
 		cpumask_weight(topology_sibling_cpumask(0)) > 1;
 	c->highest_user_address = TASK_SIZE_MAX - 1;
@@ -242,7 +244,7 @@ static void klog_sysconfig_disks(struct klog_session *k,
 					 KLOG_DISK_SECTORS_PER_TRACK *
 					 KLOG_DISK_TRACKS_PER_CYLINDER);
 		klog_sysconfig_name(d->manufacturer, sizeof(d->manufacturer),
-				    disk->disk_name);
+				    disk->disk_name, sizeof(disk->disk_name));
 		d->partition_count = klog_disk_partitions(block, dev);
 		klog_sysconfig_write(k, KLOG_HOOK_SYSCONFIG_PHYDISK, 2, &part, 1);
 	}
