@@ -10,6 +10,7 @@
 #ifndef _ETW_COMPAT_H
 #define _ETW_COMPAT_H
 
+#include <linux/blkdev.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 
@@ -42,6 +43,16 @@ static inline void etw_module_text(struct module *mod, unsigned long *base,
 #else
 	*base = (unsigned long)mod->core_layout.base;
 	*size = mod->core_layout.text_size;
+#endif
+}
+
+/* A block device's partition number: bd_partno until 6.10, in bd_flags since. */
+static inline u8 etw_bdev_partno(const struct block_device *bdev)
+{
+#ifdef ETW_HAVE_BDEV_PARTNO
+	return bdev_partno(bdev);
+#else
+	return bdev->bd_partno;
 #endif
 }
 

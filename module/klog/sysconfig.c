@@ -29,6 +29,7 @@
  *   separated by ", ") as IpAddresses, and no DnsServerAddresses (the
  *   resolver is user space's).
  *
+ * Then LogDisk, Power, IRQ and PnP (klog_sysconfig.h names their files).
  * Written to the stopping session only, in process context.
  */
 #include <linux/blkdev.h>
@@ -51,12 +52,10 @@
 #include "klog.h"
 #include "klog_internal.h"
 #include "klog_proc.h"
+#include "klog_sysconfig.h"
 #include "klog_text.h"
 
 #define KLOG_GROUP_SYSCONFIG		0x0b
-#define KLOG_HOOK_SYSCONFIG_CPU		KLOG_HOOK(KLOG_GROUP_SYSCONFIG, 10)
-#define KLOG_HOOK_SYSCONFIG_PHYDISK	KLOG_HOOK(KLOG_GROUP_SYSCONFIG, 11)
-#define KLOG_HOOK_SYSCONFIG_NIC		KLOG_HOOK(KLOG_GROUP_SYSCONFIG, 13)
 
 /* EVENT_TRACE_FLAG_NO_SYSCONFIG: no configuration rundown. */
 #define KLOG_FLAG_NO_SYSCONFIG		0x10000000
@@ -128,12 +127,11 @@ struct klog_sysconfig_scratch {
 	u8 addrs16[KLOG_NIC_ADDRS * 2];
 };
 
-static void klog_sysconfig_write(struct klog_session *k, u16 hook, u8 version,
-				 const struct klog_part *parts,
-				 unsigned int nr_parts)
+void klog_sysconfig_write(struct klog_session *k, u8 type, u8 version,
+			  const struct klog_part *parts, unsigned int nr_parts)
 {
 	struct klog_event ev = {
-		.hook = hook,
+		.hook = KLOG_HOOK(KLOG_GROUP_SYSCONFIG, type),
 		.header_type = KLOG_HDR_SYSTEM,
 		.version = version,
 		.tid = klog_tid(current),
@@ -147,8 +145,7 @@ static void klog_sysconfig_write(struct klog_session *k, u16 hook, u8 version,
 }
 
 /* A fixed-size UTF-16 field holding @src, an array of @src_size (the rest zeros). */
-static void klog_sysconfig_name(u8 *dst, u32 room, const char *src,
-				size_t src_size)
+void klog_sysconfig_name(u8 *dst, u32 room, const char *src, size_t src_size)
 {
 	memset(dst, 0, room);
 	klog_utf16(dst, room, src, strnlen(src, min_t(size_t, room / 2 - 1, src_size)));
@@ -190,7 +187,7 @@ static void klog_sysconfig_cpu(struct klog_session *k,
 	c->hyper_threading_flag =
 		cpumask_weight(topology_sibling_cpumask(0)) > 1;
 	c->highest_user_address = TASK_SIZE_MAX - 1;
-	klog_sysconfig_write(k, KLOG_HOOK_SYSCONFIG_CPU, 3, &part, 1);
+	klog_sysconfig_write(k, KLOG_SYSCONFIG_CPU, 3, &part, 1);
 }
 
 /* Is @dev of device type @type ("disk", "partition")? */
@@ -213,10 +210,40 @@ static u32 klog_disk_partitions(struct class *block, struct device *disk)
 	return n;
 }
 
+struct class *klog_sysconfig_block_class(void)
+{
+	struct class *block = klog_kernel_symbol("block_class");
+
+	/* The class of that name, or nothing (another symbol of the name). */
+	if (!block || !block->name || strcmp(block->name, "block")) {
+		pr_warn_once("etw: no block class: no PhyDisk or LogDisk records\n");
+		return NULL;
+	}
+	return block;
+}
+
+int klog_sysconfig_disk_number(struct class *block, struct device *disk)
+{
+	struct class_dev_iter iter;
+	struct device *dev;
+	int n = 0, found = -1;
+
+	class_dev_iter_init(&iter, block, NULL, NULL);
+	while ((dev = class_dev_iter_next(&iter))) {
+		if (dev == disk) {
+			found = n;
+			break;
+		}
+		n += klog_dev_is(dev, "disk");
+	}
+	class_dev_iter_exit(&iter);
+	return found;
+}
+
 static void klog_sysconfig_disks(struct klog_session *k,
 				 struct klog_sysconfig_disk *d)
 {
-	struct class *block = klog_kernel_symbol("block_class");
+	struct class *block = klog_sysconfig_block_class();
 	struct klog_part part = { d, sizeof(*d) };
 	struct class_dev_iter iter;
 	struct gendisk *disk;
@@ -224,11 +251,8 @@ static void klog_sysconfig_disks(struct klog_session *k,
 	u32 number = 0;
 	u64 bytes;
 
-	/* The class of that name, or nothing (another symbol of the name). */
-	if (!block || !block->name || strcmp(block->name, "block")) {
-		pr_warn_once("etw: no block class: no PhyDisk records\n");
+	if (!block)
 		return;
-	}
 	class_dev_iter_init(&iter, block, NULL, NULL);
 	while ((dev = class_dev_iter_next(&iter))) {
 		if (!klog_dev_is(dev, "disk"))
@@ -246,7 +270,7 @@ static void klog_sysconfig_disks(struct klog_session *k,
 		klog_sysconfig_name(d->manufacturer, sizeof(d->manufacturer),
 				    disk->disk_name, sizeof(disk->disk_name));
 		d->partition_count = klog_disk_partitions(block, dev);
-		klog_sysconfig_write(k, KLOG_HOOK_SYSCONFIG_PHYDISK, 2, &part, 1);
+		klog_sysconfig_write(k, KLOG_SYSCONFIG_PHYDISK, 2, &part, 1);
 	}
 	class_dev_iter_exit(&iter);
 }
@@ -293,7 +317,7 @@ static void klog_sysconfig_nics(struct klog_session *k,
 		klog_sysconfig_ipv4(dev, sc->addrs, sizeof(sc->addrs));
 		parts[2].size = klog_utf16(sc->addrs16, sizeof(sc->addrs16),
 					   sc->addrs, strlen(sc->addrs));
-		klog_sysconfig_write(k, KLOG_HOOK_SYSCONFIG_NIC, 2, parts,
+		klog_sysconfig_write(k, KLOG_SYSCONFIG_NIC, 2, parts,
 				     ARRAY_SIZE(parts));
 	}
 	rcu_read_unlock();
@@ -318,4 +342,8 @@ void klog_sysconfig(struct klog_session *k)
 	klog_sysconfig_disks(k, &sc->disk);
 	klog_sysconfig_nics(k, sc);
 	kfree(sc);
+	klog_sysconfig_logdisks(k);
+	klog_sysconfig_power(k);
+	klog_sysconfig_irqs(k);
+	klog_sysconfig_pnp(k);
 }
