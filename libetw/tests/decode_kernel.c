@@ -371,6 +371,50 @@ TEST_F(bits, sysconfig_nic)
 	EXPECT_STREQ("", val(&self->e, "DnsServerAddresses"));
 }
 
+/* SystemConfig/IRQ version 3: the group after the affinity, then the name. */
+TEST_F(bits, sysconfig_irq_v3)
+{
+	struct rec *r = &self->r;
+	int p = variant->ptr;
+
+	u64(r, 0x3); u16(r, 0); u16(r, 0); u32(r, 11); u32(r, 8);
+	wstr(r, "virtio0");
+	ASSERT_EQ(0, decode(self->d, &kc_guid_sysconfig, 21, 3, p, r, &self->e));
+	EXPECT_STREQ("IRQ", self->e.opcode_name);
+	EXPECT_STREQ("0x3", val(&self->e, "IRQAffinity"));
+	EXPECT_STREQ("0", val(&self->e, "IRQGroup"));
+	EXPECT_STREQ("11", val(&self->e, "IRQNum"));
+	EXPECT_STREQ("virtio0", val(&self->e, "DeviceDescription"));
+	EXPECT_EQ(0, self->e.rest_size);
+}
+
+/* SystemConfig/PnP version 5: GUID, counts, status, problem, 7 strings. */
+TEST_F(bits, sysconfig_pnp_v5)
+{
+	static const char *const strs[] = {
+		"PCI\\VEN_1AF4&DEV_1000&SUBSYS_00011AF4&REV_00\\0000:00:03.0",
+		"Network controller", "", "/devices/pci0000:00/0000:00:03.0",
+		"virtio-pci", "", "",
+	};
+	struct rec *r = &self->r;
+	int p = variant->ptr;
+
+	for (int i = 0; i < 16; i++)
+		u8(r, 0);
+	u32(r, 0); u32(r, 0); u32(r, 0xa); u32(r, 0);
+	for (unsigned int i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		wstr(r, strs[i]);
+	ASSERT_EQ(0, decode(self->d, &kc_guid_sysconfig, 22, 5, p, r, &self->e));
+	EXPECT_STREQ("PnP", self->e.opcode_name);
+	EXPECT_STREQ("0xA", val(&self->e, "DevStatus"));
+	EXPECT_STREQ(strs[0], val(&self->e, "DeviceID"));
+	EXPECT_STREQ("Network controller", val(&self->e, "DeviceDescription"));
+	EXPECT_STREQ(strs[3], val(&self->e, "PdoName"));
+	EXPECT_STREQ("virtio-pci", val(&self->e, "ServiceName"));
+	EXPECT_STREQ("", val(&self->e, "LowerFilters"));
+	EXPECT_EQ(0, self->e.rest_size);
+}
+
 /* KernelTraceControl's DbgID_RSDS, a classic record (notes 2.8). */
 TEST_F(bits, dbgid_rsds)
 {

@@ -103,6 +103,74 @@ static const struct kc_field services_fields[] = {
 	KC_WSTR("SvchostGroup"),		/* version 3 */
 };
 
+static const struct kc_event power[] = { { 16, "Power" } };
+static const struct kc_field power_fields[] = {
+	KC_U8("s1"),
+	KC_U8("s2"),
+	KC_U8("s3"),
+	KC_U8("s4"),
+	KC_U8("s5"),
+	KC_U8("Pad1"),
+	KC_U8("Pad2"),
+	KC_U8("Pad3"),
+};
+
+static const struct kc_event irq[] = { { 21, "IRQ" } };
+static const struct kc_field irq_fields[] = {
+	KC_X64("IRQAffinity"),
+	KC_U32("IRQNum"),
+	KC_U32("DeviceDescriptionLen"),
+	KC_WSTR("DeviceDescription"),
+};
+
+static const struct kc_field irq_v3_fields[] = {
+	KC_X64("IRQAffinity"),
+	KC_U16("IRQGroup"),
+	KC_U16("Reserved"),
+	KC_U32("IRQNum"),
+	KC_U32("DeviceDescriptionLen"),
+	KC_WSTR("DeviceDescription"),
+};
+
+static const struct kc_event pnp[] = { { 22, "PnP" } };
+static const struct kc_field pnp_fields[] = {
+	KC_U32("IDLength"),
+	KC_U32("DescriptionLength"),
+	KC_U32("FriendlyNameLength"),
+	KC_WSTR("DeviceID"),
+	KC_WSTR("DeviceDescription"),
+	KC_WSTR("FriendlyName"),
+};
+
+/* Version 4 stops before DevStatus and DevProblem, which version 5 adds. */
+static const struct kc_field pnp_v4_fields[] = {
+	KC_GUID("ClassGuid"),
+	KC_U32("UpperFilterCount"),
+	KC_U32("LowerFilterCount"),
+	KC_WSTR("DeviceID"),
+	KC_WSTR("DeviceDescription"),
+	KC_WSTR("FriendlyName"),
+	KC_WSTR("PdoName"),
+	KC_WSTR("ServiceName"),
+	KC_WSTR("UpperFilters"),
+	KC_WSTR("LowerFilters"),
+};
+
+static const struct kc_field pnp_v5_fields[] = {
+	KC_GUID("ClassGuid"),
+	KC_U32("UpperFilterCount"),
+	KC_U32("LowerFilterCount"),
+	KC_X32("DevStatus"),
+	KC_U32("DevProblem"),
+	KC_WSTR("DeviceID"),
+	KC_WSTR("DeviceDescription"),
+	KC_WSTR("FriendlyName"),
+	KC_WSTR("PdoName"),
+	KC_WSTR("ServiceName"),
+	KC_WSTR("UpperFilters"),
+	KC_WSTR("LowerFilters"),
+};
+
 static const struct kc_class classes[] = {
 	{ "SystemConfig_V2_CPU", "SystemConfig", &kc_guid_sysconfig,
 	  KC_VERSIONS(2), KC_EVENTS(cpu), KC_FIELDS(cpu_fields),
@@ -124,6 +192,24 @@ static const struct kc_class classes[] = {
 	  (uint16_t)(KC_ARRAY_SIZE(services_fields) - 2), KC_NO_MAPS, 0 },
 	{ "SystemConfig_V3_Services", "SystemConfig", &kc_guid_sysconfig,
 	  KC_VERSIONS(3), KC_EVENTS(services), KC_FIELDS(services_fields),
+	  KC_NO_MAPS, 0 },
+	{ "SystemConfig_V2_Power", "SystemConfig", &kc_guid_sysconfig,
+	  KC_VERSIONS(2), KC_EVENTS(power), KC_FIELDS(power_fields),
+	  KC_NO_MAPS, 0 },
+	{ "SystemConfig_V2_IRQ", "SystemConfig", &kc_guid_sysconfig,
+	  KC_VERSIONS(2), KC_EVENTS(irq), KC_FIELDS(irq_fields),
+	  KC_NO_MAPS, 0 },
+	{ "SystemConfig_V3_IRQ", "SystemConfig", &kc_guid_sysconfig,
+	  KC_VERSIONS(3), KC_EVENTS(irq), KC_FIELDS(irq_v3_fields),
+	  KC_NO_MAPS, 0 },
+	{ "SystemConfig_PnP", "SystemConfig", &kc_guid_sysconfig,
+	  KC_VERSIONS(2, 3), KC_EVENTS(pnp), KC_FIELDS(pnp_fields),
+	  KC_NO_MAPS, 0 },
+	{ "SystemConfig_V4_PnP", "SystemConfig", &kc_guid_sysconfig,
+	  KC_VERSIONS(4), KC_EVENTS(pnp), KC_FIELDS(pnp_v4_fields),
+	  KC_NO_MAPS, 0 },
+	{ "SystemConfig_V5_PnP", "SystemConfig", &kc_guid_sysconfig,
+	  KC_VERSIONS(5), KC_EVENTS(pnp), KC_FIELDS(pnp_v5_fields),
 	  KC_NO_MAPS, 0 },
 };
 
