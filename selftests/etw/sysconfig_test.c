@@ -15,7 +15,16 @@
  *   name, index, hardware address and IPv4 addresses (getifaddrs());
  * - the kernel's image (vmlinux) and this module's (etw.ko), in process
  *   0, each with a DbgID_RSDS at its image event's time carrying the
- *   build-id of /sys/kernel/notes and /sys/module/etw/notes.
+ *   build-id of /sys/kernel/notes and /sys/module/etw/notes;
+ * - one SystemConfig/LogDisk (version 2, 112 bytes) per block device
+ *   /proc/self/mountinfo mounts: its disk, partition, offset, size,
+ *   file system and the statvfs() counts of its mount;
+ * - one SystemConfig/Power (version 2, 8 bytes): the S states the boot
+ *   log's "ACPI: PM: (supports ...)" lists;
+ * - one SystemConfig/IRQ (version 3) per handler /sys/kernel/irq/N/actions
+ *   names, with /proc/irq/N/smp_affinity;
+ * - one SystemConfig/PnP (version 5) per /sys/bus/pci/devices entry: its
+ *   ids in Windows' form, class name, sysfs path and driver.
  *
  * With EVENT_TRACE_FLAG_NO_SYSCONFIG there is no SystemConfig record.
  */
@@ -25,6 +34,10 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <sys/klog.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 
 #include <windows.h>
@@ -39,6 +52,9 @@
 #define MAX_NICS	32
 #define MAX_DISKS	64
 #define MAX_KIMAGES	256
+#define MAX_LOGDISKS	32
+#define MAX_IRQS	512
+#define MAX_PNP		256
 
 static const GUID sysconfig_guid = { 0x01853a65, 0x418f, 0x4f36,
 	{ 0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35 } };
@@ -70,6 +86,30 @@ struct disk_rec {
 	char name[64];
 };
 
+/* SystemConfig_V2_LogDisk. */
+struct logdisk_rec {
+	uint64_t start, size;
+	uint32_t disk, rec_size, type, partition, sectors_per_cluster,
+		 bytes_per_sector;
+	int64_t free, total;
+	uint32_t volume_ext;
+	char letter[8], fs[32];
+};
+
+struct irq_rec {
+	uint64_t affinity;
+	uint16_t group;
+	uint32_t irq, len;
+	char name[128];
+};
+
+struct pnp_rec {
+	uint8_t guid[16];
+	uint32_t upper, lower, status, problem;
+	char id[256], desc[128], friendly[64], pdo[256], service[64],
+	     uf[16], lf[16];
+};
+
 /* A kernel image event or identity in process 0. */
 struct kimage {
 	uint64_t base;
@@ -86,6 +126,11 @@ struct sc_seen {
 	struct nic_rec nics[MAX_NICS];
 	int n_images, n_rsds;
 	struct kimage images[MAX_KIMAGES], rsds[MAX_KIMAGES];
+	int n_logdisk, n_power, n_irq, n_pnp;
+	struct logdisk_rec logdisks[MAX_LOGDISKS];
+	uint8_t power[8];
+	struct irq_rec irqs[MAX_IRQS];
+	struct pnp_rec pnp[MAX_PNP];
 	long bad;
 	char bad_what[128];
 };
@@ -170,6 +215,96 @@ static void on_nic(struct sc_seen *s, const uint8_t *d, size_t len,
 		return bad(s, "NIC size");
 }
 
+static void on_logdisk(struct sc_seen *s, const uint8_t *d, size_t len,
+		       unsigned int version)
+{
+	struct logdisk_rec *l;
+
+	if (version != 2 || len != 112)
+		return bad(s, "LogDisk version or size");
+	if (s->n_logdisk == MAX_LOGDISKS)
+		return bad(s, "too many LogDisks");
+	l = &s->logdisks[s->n_logdisk++];
+	memcpy(&l->start, d, 8);
+	memcpy(&l->size, d + 8, 8);
+	memcpy(&l->disk, d + 16, 4);
+	memcpy(&l->rec_size, d + 20, 4);
+	memcpy(&l->type, d + 24, 4);
+	etw_utf16_ascii(d + 28, 8, l->letter, sizeof(l->letter));
+	memcpy(&l->partition, d + 40, 4);
+	memcpy(&l->sectors_per_cluster, d + 44, 4);
+	memcpy(&l->bytes_per_sector, d + 48, 4);
+	memcpy(&l->free, d + 56, 8);
+	memcpy(&l->total, d + 64, 8);
+	etw_utf16_ascii(d + 72, 32, l->fs, sizeof(l->fs));
+	memcpy(&l->volume_ext, d + 104, 4);
+}
+
+static void on_power(struct sc_seen *s, const uint8_t *d, size_t len,
+		     unsigned int version)
+{
+	if (version != 2 || len != 8)
+		return bad(s, "Power version or size");
+	s->n_power++;
+	memcpy(s->power, d, 8);
+}
+
+static void on_irq(struct sc_seen *s, const uint8_t *d, size_t len,
+		   unsigned int version)
+{
+	struct irq_rec *q;
+	int k;
+
+	if (version != 3 || len < 22)
+		return bad(s, "IRQ version or size");
+	if (s->n_irq == MAX_IRQS)
+		return bad(s, "too many IRQs");
+	q = &s->irqs[s->n_irq++];
+	memcpy(&q->affinity, d, 8);
+	memcpy(&q->group, d + 8, 2);
+	memcpy(&q->irq, d + 12, 4);
+	memcpy(&q->len, d + 16, 4);
+	k = etw_utf16_ascii(d + 20, len - 20, q->name, sizeof(q->name));
+	if (k < 0 || 20 + (size_t)k != len)
+		bad(s, "IRQ description");
+}
+
+static void on_pnp(struct sc_seen *s, const uint8_t *d, size_t len,
+		   unsigned int version)
+{
+	struct pnp_rec *n;
+	char *strs[7];
+	size_t rooms[7], off = 32;
+
+	if (version != 5 || len < 32 + 14)
+		return bad(s, "PnP version or size");
+	if (s->n_pnp == MAX_PNP)
+		return bad(s, "too many PnP");
+	n = &s->pnp[s->n_pnp++];
+	memcpy(n->guid, d, 16);
+	memcpy(&n->upper, d + 16, 4);
+	memcpy(&n->lower, d + 20, 4);
+	memcpy(&n->status, d + 24, 4);
+	memcpy(&n->problem, d + 28, 4);
+	strs[0] = n->id; rooms[0] = sizeof(n->id);
+	strs[1] = n->desc; rooms[1] = sizeof(n->desc);
+	strs[2] = n->friendly; rooms[2] = sizeof(n->friendly);
+	strs[3] = n->pdo; rooms[3] = sizeof(n->pdo);
+	strs[4] = n->service; rooms[4] = sizeof(n->service);
+	strs[5] = n->uf; rooms[5] = sizeof(n->uf);
+	strs[6] = n->lf; rooms[6] = sizeof(n->lf);
+	for (int i = 0; i < 7; i++) {
+		int k = etw_utf16_ascii(d + off, len - off, strs[i], rooms[i]);
+
+		if (k < 0)
+			return bad(s, "PnP strings");
+		off += k;
+	}
+	/* The seven strings are the whole record. */
+	if (off != len)
+		bad(s, "PnP size");
+}
+
 static void on_image(struct sc_seen *s, const EVENT_RECORD *r)
 {
 	const uint8_t *d = r->UserData;
@@ -226,6 +361,14 @@ static void WINAPI on_record(PEVENT_RECORD r)
 			on_disk(s, r->UserData, r->UserDataLength, version);
 		else if (op == 13)
 			on_nic(s, r->UserData, r->UserDataLength, version);
+		else if (op == 12)
+			on_logdisk(s, r->UserData, r->UserDataLength, version);
+		else if (op == 16)
+			on_power(s, r->UserData, r->UserDataLength, version);
+		else if (op == 21)
+			on_irq(s, r->UserData, r->UserDataLength, version);
+		else if (op == 22)
+			on_pnp(s, r->UserData, r->UserDataLength, version);
 		else
 			bad(s, "SystemConfig opcode");
 	} else if (IsEqualGUID(g, &image_guid)) {
@@ -391,6 +534,250 @@ static void ipv4_list(const char *ifname, char *out, size_t room)
 	freeifaddrs(ifa);
 }
 
+/* The number in sysfs file @dir/@name in @base; -1 if unreadable. */
+static long sysfs_long(const char *dir, const char *name, int base)
+{
+	char path[PATH_MAX], v[64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return read_line(path, v, sizeof(v)) ? -1 : strtol(v, NULL, base);
+}
+
+/* The PhyDisk number of disk @name, or -1. */
+static long phydisk_number(const struct sc_seen *s, const char *name)
+{
+	for (int i = 0; i < s->n_disk; i++)
+		if (!strcmp(s->disks[i].name, name))
+			return s->disks[i].number;
+	return -1;
+}
+
+/* Each block device mountinfo mounts against its LogDisk; how many. */
+static int check_logdisks(struct __test_metadata *_metadata,
+			  const struct sc_seen *s)
+{
+	char line[4096], dir[128], real[PATH_MAX], mnt[1024], fs[64], v[64];
+	dev_t seen[MAX_LOGDISKS];
+	int n_seen = 0;
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		const struct logdisk_rec *l = NULL;
+		unsigned int maj, min;
+		long partno, number, bs;
+		struct statvfs st;
+		char *dash, *disk;
+		bool dup = false;
+
+		dash = strstr(line, " - ");
+		if (sscanf(line, "%*d %*d %u:%u %*s %1023s", &maj, &min, mnt) != 3 ||
+		    !dash || sscanf(dash + 3, "%63s", fs) != 1)
+			continue;
+		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", maj, min);
+		if (!realpath(dir, real))
+			continue;		/* not a block device */
+		for (int i = 0; i < n_seen; i++)
+			dup |= seen[i] == makedev(maj, min);
+		if (dup || n_seen == MAX_LOGDISKS)
+			continue;
+		seen[n_seen++] = makedev(maj, min);
+		partno = sysfs_long(dir, "partition", 10);
+		if (partno < 0)
+			partno = 0;
+		if (partno)
+			*strrchr(real, '/') = 0;	/* its disk */
+		disk = strrchr(real, '/') + 1;
+		number = phydisk_number(s, disk);
+		for (int i = 0; i < s->n_logdisk; i++)
+			if (s->logdisks[i].disk == number &&
+			    s->logdisks[i].partition == partno)
+				l = &s->logdisks[i];
+		EXPECT_NE(NULL, l) TH_LOG("no LogDisk for %s (%s)", dir, mnt);
+		if (!l)
+			continue;
+		EXPECT_STREQ(fs, l->fs);
+		EXPECT_EQ(112, l->rec_size);
+		EXPECT_EQ(partno ? 1 : 2, l->type);
+		EXPECT_STREQ("", l->letter);
+		EXPECT_EQ((uint64_t)sysfs_long(dir, "size", 10) * 512, l->size);
+		EXPECT_EQ(partno ? (uint64_t)sysfs_long(dir, "start", 10) * 512 : 0,
+			  l->start);
+		snprintf(line, sizeof(line), "/sys/block/%s/queue/logical_block_size",
+			 disk);
+		bs = read_line(line, v, sizeof(v)) ? -1 : strtol(v, NULL, 10);
+		EXPECT_EQ(bs, l->bytes_per_sector);
+		ASSERT_EQ(0, statvfs(mnt, &st));
+		EXPECT_EQ(st.f_frsize, (uint64_t)l->sectors_per_cluster *
+			  l->bytes_per_sector) TH_LOG("%s", mnt);
+		EXPECT_EQ((int64_t)st.f_blocks, l->total) TH_LOG("%s", mnt);
+		EXPECT_EQ((int64_t)st.f_bavail, l->free) TH_LOG("%s", mnt);
+		EXPECT_EQ(0, l->volume_ext);
+	}
+	fclose(f);
+	return n_seen;
+}
+
+/* The S states the boot log's "ACPI: PM: (supports S0 ...)" lists; 0 if none. */
+static int acpi_supports(uint8_t want[5])
+{
+	int size = klogctl(10, NULL, 0), n;
+	char *buf, *p, *end;
+
+	memset(want, 0, 5);
+	if (size <= 0)
+		return -1;
+	buf = malloc(size + 1);
+	if (!buf)
+		return -1;
+	n = klogctl(3, buf, size);
+	buf[n > 0 ? n : 0] = 0;
+	p = strstr(buf, "ACPI: PM: (supports");
+	end = p ? strchr(p, ')') : NULL;
+	for (char *q = p; end && q + 1 < end; q++)
+		if (q[0] == ' ' && q[1] == 'S' && q[2] >= '1' && q[2] <= '5')
+			want[q[2] - '1'] = 1;
+	free(buf);
+	return end ? 0 : -1;
+}
+
+/* /proc/irq/@irq/smp_affinity's first 64 CPUs. */
+static uint64_t irq_affinity(unsigned int irq)
+{
+	char path[64], v[512], hex[512];
+	size_t n = 0, len;
+
+	snprintf(path, sizeof(path), "/proc/irq/%u/smp_affinity", irq);
+	if (read_line(path, v, sizeof(v)))
+		return ~0ull;
+	for (char *c = v; *c; c++)
+		if (*c != ',')
+			hex[n++] = *c;
+	hex[n] = 0;
+	len = n > 16 ? n - 16 : 0;
+	return strtoull(hex + len, NULL, 16);
+}
+
+/* Each handler /sys/kernel/irq/N/actions names against its IRQ record. */
+static int check_irqs(struct __test_metadata *_metadata, const struct sc_seen *s)
+{
+	DIR *dir = opendir("/sys/kernel/irq");
+	struct dirent *e;
+	int total = 0;
+
+	if (!dir)
+		return -1;
+	while ((e = readdir(dir))) {
+		char path[512], actions[4096], *name, *save = NULL;
+		unsigned int irq;
+		int k = 0;
+
+		if (e->d_name[0] == '.')
+			continue;
+		irq = strtoul(e->d_name, NULL, 10);
+		snprintf(path, sizeof(path), "/sys/kernel/irq/%s/actions", e->d_name);
+		if (read_line(path, actions, sizeof(actions)) || !actions[0])
+			continue;
+		for (name = strtok_r(actions, ",", &save); name;
+		     name = strtok_r(NULL, ",", &save), k++) {
+			const struct irq_rec *q = NULL;
+			int j = 0;
+
+			total++;
+			/* The k-th record of this IRQ. */
+			for (int i = 0; i < s->n_irq && !q; i++)
+				if (s->irqs[i].irq == irq && j++ == k)
+					q = &s->irqs[i];
+			EXPECT_NE(NULL, q) TH_LOG("no IRQ record %u %s", irq, name);
+			if (!q)
+				continue;
+			EXPECT_STREQ(name, q->name) TH_LOG("IRQ %u", irq);
+			EXPECT_EQ(strlen(name), q->len);
+			EXPECT_EQ(0, q->group);
+			EXPECT_EQ(irq_affinity(irq), q->affinity) TH_LOG("IRQ %u", irq);
+		}
+	}
+	closedir(dir);
+	return total;
+}
+
+/* The PCI base classes' names (PCI Code and ID Assignment). */
+static const char *pci_class_name(long class)
+{
+	static const char *const names[] = {
+		"Unclassified device", "Mass storage controller",
+		"Network controller", "Display controller",
+		"Multimedia controller", "Memory controller", "Bridge",
+		"Communication controller", "Generic system peripheral",
+		"Input device controller", "Docking station", "Processor",
+		"Serial bus controller", "Wireless controller",
+		"Intelligent controller", "Satellite communications controller",
+		"Encryption controller", "Signal processing controller",
+		"Processing accelerators", "Non-Essential Instrumentation",
+	};
+	long base = class >> 16;
+
+	if (base >= 0 && base < (long)(sizeof(names) / sizeof(names[0])))
+		return names[base];
+	return base == 0x40 ? "Coprocessor" : "Unassigned class";
+}
+
+/* Each PCI device sysfs lists against its PnP record; how many. */
+static int check_pnp(struct __test_metadata *_metadata, const struct sc_seen *s)
+{
+	static const uint8_t zero[16];
+	DIR *dir = opendir("/sys/bus/pci/devices");
+	struct dirent *e;
+	int n = 0;
+
+	if (!dir)
+		return 0;		/* no PCI: no records */
+	while ((e = readdir(dir))) {
+		char d[512], id[512], path[600], real[PATH_MAX], drv[PATH_MAX];
+		const struct pnp_rec *r = NULL;
+		const char *service = "";
+		ssize_t len;
+
+		if (e->d_name[0] == '.')
+			continue;
+		n++;
+		snprintf(d, sizeof(d), "/sys/bus/pci/devices/%s", e->d_name);
+		snprintf(id, sizeof(id),
+			 "PCI\\VEN_%04lX&DEV_%04lX&SUBSYS_%04lX%04lX&REV_%02lX\\%s",
+			 sysfs_long(d, "vendor", 16), sysfs_long(d, "device", 16),
+			 sysfs_long(d, "subsystem_device", 16),
+			 sysfs_long(d, "subsystem_vendor", 16),
+			 sysfs_long(d, "revision", 16), e->d_name);
+		for (int i = 0; i < s->n_pnp; i++)
+			if (!strcmp(s->pnp[i].id, id))
+				r = &s->pnp[i];
+		EXPECT_NE(NULL, r) TH_LOG("no PnP record %s", id);
+		if (!r)
+			continue;
+		EXPECT_STREQ(pci_class_name(sysfs_long(d, "class", 16)), r->desc);
+		ASSERT_NE(NULL, realpath(d, real));
+		EXPECT_STREQ(real + strlen("/sys"), r->pdo);
+		snprintf(path, sizeof(path), "%s/driver", d);
+		len = readlink(path, drv, sizeof(drv) - 1);
+		if (len > 0) {
+			drv[len] = 0;
+			service = strrchr(drv, '/') + 1;
+		}
+		EXPECT_STREQ(service, r->service) TH_LOG("%s", id);
+		EXPECT_EQ(*service ? 0xau : 0, r->status) TH_LOG("%s", id);
+		EXPECT_EQ(*service ? 0 : 28u, r->problem) TH_LOG("%s", id);
+		EXPECT_EQ(0, memcmp(zero, r->guid, 16));
+		EXPECT_EQ(0, r->upper);
+		EXPECT_EQ(0, r->lower);
+		EXPECT_STREQ("", r->friendly);
+		EXPECT_STREQ("", r->uf);
+		EXPECT_STREQ("", r->lf);
+	}
+	closedir(dir);
+	return n;
+}
+
 FIXTURE(sysconf)
 {
 	int fd;
@@ -530,7 +917,8 @@ TEST_F(sysconf, cpu_nics_and_kernel_build_ids)
 	EXPECT_EQ(n_disks, s.n_disk);
 	for (int i = 0; i < s.n_disk; i++)
 		EXPECT_EQ(i, s.disks[i].number);
-	EXPECT_EQ(1 + s.n_disk + s.n_nic, s.n_sysconfig);
+	EXPECT_EQ(1 + s.n_disk + s.n_nic + s.n_logdisk + s.n_power + s.n_irq +
+		  s.n_pnp, s.n_sysconfig);
 
 	/* The kernel's and this module's build-ids, from their notes. */
 	idlen = notes_build_id("/sys/kernel/notes", id);
@@ -543,6 +931,36 @@ TEST_F(sysconf, cpu_nics_and_kernel_build_ids)
 	x = kernel_rsds(&s, "etw.ko");
 	ASSERT_NE(NULL, x);
 	EXPECT_EQ(0, memcmp(x->id, id, 20));
+}
+
+TEST_F(sysconf, logical_disks_power_irqs_and_devices)
+{
+	static struct sc_seen s;
+	uint8_t want[5];
+	int n;
+
+	ASSERT_EQ(0, record_and_read(&s, EVENT_TRACE_FLAG_PROCESS));
+	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
+
+	/* The VM's disk is mounted: at least one LogDisk. */
+	n = check_logdisks(_metadata, &s);
+	EXPECT_LT(0, n);
+	EXPECT_EQ(n, s.n_logdisk);
+
+	ASSERT_EQ(1, s.n_power);
+	ASSERT_EQ(0, acpi_supports(want)) TH_LOG("no ACPI sleep states in the log");
+	EXPECT_EQ(0, memcmp(want, s.power, 5))
+		TH_LOG("log S1-S5 %d%d%d%d%d, record %d%d%d%d%d", want[0],
+		       want[1], want[2], want[3], want[4], s.power[0],
+		       s.power[1], s.power[2], s.power[3], s.power[4]);
+	EXPECT_EQ(0, s.power[5] | s.power[6] | s.power[7]);
+
+	n = check_irqs(_metadata, &s);
+	EXPECT_LT(0, n);
+	EXPECT_EQ(n, s.n_irq);
+
+	n = check_pnp(_metadata, &s);
+	EXPECT_EQ(n, s.n_pnp);
 }
 
 TEST_F(sysconf, no_sysconfig_flag)
