@@ -54,8 +54,14 @@ struct klog_sysconfig_pnp {
 	u32 dev_problem;
 } __packed;
 
-enum { KLOG_PNP_ID, KLOG_PNP_DESC, KLOG_PNP_PDO, KLOG_PNP_SERVICE,
-       KLOG_PNP_NSTR };
+/* The strings the device gives, in the scratch's order. */
+enum {
+	KLOG_PNP_ID,
+	KLOG_PNP_DESC,
+	KLOG_PNP_PDO,
+	KLOG_PNP_SERVICE,
+	KLOG_PNP_NSTR
+};
 
 struct klog_pnp_scratch {
 	char text[KLOG_PNP_NSTR][KLOG_PNP_STR];
