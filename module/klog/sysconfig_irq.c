@@ -4,8 +4,9 @@
  * handler, as Windows writes one per device's interrupt, in the order of
  * the interrupt numbers and of each line's handlers:
  *
- * - IRQAffinity: the first 64 CPUs of the interrupt's affinity (what
- *   /proc/irq/N/smp_affinity shows), IRQGroup 0 (one processor group);
+ * - IRQAffinity: the first 64 CPUs of the interrupt's affinity, of those
+ *   that may exist (what /proc/irq/N/smp_affinity shows), IRQGroup 0
+ *   (one processor group);
  * - IRQNum: the Linux interrupt number;
  * - DeviceDescription: the handler's name (what /sys/kernel/irq/N/actions
  *   lists), DeviceDescriptionLen its characters without the NUL.
@@ -14,6 +15,7 @@
  * period) and its lock, as /proc/interrupts reads it; the names are
  * copied there, bounded, and written after.
  */
+#include <linux/bits.h>
 #include <linux/cpumask.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -67,6 +69,9 @@ static int klog_irq_read(unsigned int irq, struct klog_irq_scratch *sc,
 				KLOG_IRQ_NAME);
 		*affinity = cpumask_bits(irq_data_get_affinity_mask(data))[0];
 		raw_spin_unlock_irqrestore(&desc->lock, flags);
+		/* CPUs that may exist only ("all" sets every bit). */
+		if (nr_cpu_ids < 64)
+			*affinity &= BIT_ULL(nr_cpu_ids) - 1;
 	}
 	rcu_read_unlock();
 	return n;
