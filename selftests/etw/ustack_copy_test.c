@@ -5,7 +5,8 @@
  * by Debian's libc (qsort), which has no frame pointers either.
  *
  * - `etw record --kernel process,thread,image,profile --stack-copy` of
- *   this program sorting: the samples whose leaf is the comparison
+ *   this program sorting (sampled every 4 ms, as the logger keeps up
+ *   under emulation; its record summary, with the losses, logged): the samples whose leaf is the comparison
  *   function have, in `etw report --folded`, the whole chain unwound from
  *   the copied stack: ucopy_child (the constructor that runs the sort,
  *   called by libc's start) -> ucopy_run -> ucopy_sort_all -> qsort_r
@@ -114,14 +115,19 @@ static void count_chains(const char *folded, long *leaf, long *chain)
 static int record(const char *etl, bool copy, char *out, size_t len,
 		  long *leaf, long *chain)
 {
+	const char *summary;
 	char cmd[512];
 	int ret;
 
 	snprintf(cmd, sizeof(cmd),
 		 "etw record --kernel process,thread,image,profile %s -o %s -- "
-		 "/proc/%d/exe --sort 5 2>&1",
+		 "/proc/%d/exe --sort 10 2>&1",
 		 copy ? "--stack-copy" : "", etl, (int)getpid());
 	ret = etw_sh(cmd, out, len);
+	summary = strstr(out, "etw: record: ");
+	/* Its buffers and losses, in the log: a lost Image/Load loses a chain. */
+	if (summary)
+		ksft_print_msg("%.*s\n", (int)strcspn(summary, "\n"), summary);
 	if (ret)
 		return ret;
 	snprintf(cmd, sizeof(cmd), "etw report --folded %s", etl);
@@ -130,16 +136,48 @@ static int record(const char *etl, bool copy, char *out, size_t len,
 	return ret;
 }
 
+/*
+ * The profile interval (machine-wide, 100 ns units) the recordings sample
+ * at: 4 ms.  At the default 1 ms, each sample's 8 KiB copy (of the sorting
+ * program and of the logger writing the file) is more than emulation lets
+ * the logger write: records are lost, an Image/Load among them loses every
+ * chain of its process.
+ */
+#define RECORD_INTERVAL	40000
+
+static int profile_interval(int fd, unsigned long cmd, __u32 *interval)
+{
+	__u32 iv[2] = { 0, *interval };
+	struct etw_trace_info ti = {
+		.size = sizeof(ti),
+		.info_class = ETW_TRACE_PROFILE_INTERVAL_INFO,
+		.data = (__u64)(uintptr_t)iv,
+		.length = sizeof(iv),
+	};
+	int ret = etw_ioctl_err(fd, cmd, &ti);
+
+	*interval = iv[1];
+	return ret;
+}
+
 FIXTURE(ucopy) {
-	int unused;
+	int fd;
+	bool known;		/* @interval read: restored after the test */
+	__u32 interval;
 };
 
 FIXTURE_SETUP(ucopy)
 {
+	self->fd = etw_open_or_skip(_metadata);
+	self->known = !profile_interval(self->fd, ETW_IOC_TRACE_QUERY_INFO,
+					&self->interval);
 }
 
 FIXTURE_TEARDOWN(ucopy)
 {
+	if (self->known)
+		profile_interval(self->fd, ETW_IOC_TRACE_SET_INFO, &self->interval);
+	close(self->fd);
 }
 
 /* Two recordings and three readings of them under emulation: minutes. */
@@ -149,8 +187,10 @@ TEST_F_TIMEOUT(ucopy, chain_through_libc_from_the_stack_copy, 600)
 	const char *etl = "/tmp/ucopy.etl", *fp_etl = "/tmp/ucopy-fp.etl";
 	char cmd[256];
 	long leaf, chain, fp_leaf, fp_chain;
+	__u32 interval = RECORD_INTERVAL;
 
 	etw_require_root(_metadata);
+	ASSERT_EQ(0, profile_interval(self->fd, ETW_IOC_TRACE_SET_INFO, &interval));
 	ASSERT_EQ(0, record(etl, true, out, sizeof(out), &leaf, &chain))
 		TH_LOG("%.4000s", out);
 	TH_LOG("--stack-copy: %ld samples in ucopy_cmp_hot, %ld with the chain",
