@@ -228,7 +228,8 @@ static int proc_pids(int *pids, int max)
 }
 
 #define MAX_PIDS	4096
-#define MAX_IMAGES	512
+/* Loads and Unloads of every process while the logger runs. */
+#define MAX_IMAGES	4096
 
 struct image_ev {
 	UCHAR op;		/* 10 Load, 2 Unload */
@@ -274,6 +275,7 @@ struct seen {
 	int thread_named;
 	struct image_ev images[MAX_IMAGES];
 	int n_images;
+	int images_dropped;	/* beyond MAX_IMAGES: the checks would miss them */
 	struct rsds_ev rsds[MAX_IMAGES];
 	int n_rsds;
 	int n_info;
@@ -427,8 +429,12 @@ static void on_image(struct seen *s, const EVENT_RECORD *r)
 			memcpy(&s->etw_size, d + 8, 8);
 		}
 	}
-	if ((op != 10 && op != 2) || s->n_images == MAX_IMAGES)
+	if (op != 10 && op != 2)
 		return;
+	if (s->n_images == MAX_IMAGES) {
+		s->images_dropped++;
+		return;
+	}
 	im = &s->images[s->n_images++];
 	im->op = op;
 	memcpy(&im->base, d, 8);
@@ -763,6 +769,9 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 
 	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
 	EXPECT_LT(0, s.kernel_records);
+	EXPECT_EQ(0, s.images_dropped) TH_LOG("%d image events, more than the %d kept",
+					      s.n_images + s.images_dropped,
+					      MAX_IMAGES);
 
 	/* The child: started twice (fork, then exec), ended once. */
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);

@@ -210,6 +210,8 @@ TEST_F_TIMEOUT(ucopy, chain_through_libc_from_the_stack_copy, 600)
 		TH_LOG("%.4000s", out);
 	TH_LOG("frame pointers only: %ld samples in ucopy_cmp_hot, %ld with the chain",
 	       fp_leaf, fp_chain);
+	/* The chain is the copy's: a session that asked for none has none. */
+	EXPECT_EQ(0, fp_chain);
 	unlink(etl);
 	unlink(fp_etl);
 }
