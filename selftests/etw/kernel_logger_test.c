@@ -21,7 +21,9 @@
  *   this test's command line; a zombie child's with its comm and exit
  *   code) and RundownComplete at stop;
  * - every kernel record well formed: the layout of its (group, opcode,
- *   version), its sizes exact.
+ *   version), its sizes exact;
+ * - the same of a second logger, started after a first one recorded a
+ *   child and stopped.
  *
  * Then the settings: system loggers started with
  * EVENT_TRACE_SYSTEM_LOGGER_MODE, TraceSetInformation and
@@ -689,7 +691,12 @@ FIXTURE_TEARDOWN(klog)
 	close(self->fd);
 }
 
-TEST_F(klog, nt_kernel_logger_records_a_child)
+/*
+ * The NT Kernel Logger with PROCESS, THREAD and IMAGE_LOAD records a
+ * child, read back and checked record by record (the file's header says
+ * what).
+ */
+static void records_a_child(struct __test_metadata *_metadata)
 {
 	static struct seen s;
 	static int before[MAX_PIDS], after[MAX_PIDS];
@@ -892,6 +899,37 @@ TEST_F(klog, nt_kernel_logger_records_a_child)
 	}
 	unlink(KLOG_FILE);
 	unlink(CHILD_OUT);
+}
+
+TEST_F(klog, nt_kernel_logger_records_a_child)
+{
+	records_a_child(_metadata);
+}
+
+/*
+ * A system logger after another one stopped in the same boot: the first
+ * records a child and stops (its DCEnd rundown, SystemConfig records and
+ * RundownComplete, its sources stopped); the second sees the next
+ * child's images, their identities and their unloads, as the first did.
+ */
+TEST_F(klog, images_of_a_logger_after_another_stopped)
+{
+	static const char first[] = "/tmp/etwtest-klog-first.etl";
+	CONTROLTRACE_ID id;
+	struct kprops b;
+	pid_t child;
+
+	ASSERT_EQ(ERROR_SUCCESS,
+		  StartTraceA(&id, KERNEL_LOGGER_NAMEA,
+			      kernel_props(&b, EVENT_TRACE_FLAG_PROCESS |
+					   EVENT_TRACE_FLAG_THREAD |
+					   EVENT_TRACE_FLAG_IMAGE_LOAD, first)));
+	ASSERT_EQ(CHILD_EXIT, run_child(&child));
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
+					    kernel_props(&b, 0, NULL)));
+	EXPECT_EQ(0, b.p.EventsLost);
+	unlink(first);
+	records_a_child(_metadata);
 }
 
 /*
