@@ -338,12 +338,23 @@ void klog_sysconfig(struct klog_session *k)
 		klog_lanes_add_lost(k, 1);
 		return;
 	}
+	/*
+	 * Each class may fill a lane's buffer: as the rundown does, a spare
+	 * for each lane before it (the walks hold locks a hand-over may not
+	 * take inside them), or the last classes are lost at stop.
+	 */
+	klog_lanes_keep_up(k);
 	klog_sysconfig_cpu(k, &sc->cpu);
 	klog_sysconfig_disks(k, &sc->disk);
+	klog_lanes_keep_up(k);
 	klog_sysconfig_nics(k, sc);
 	kfree(sc);
+	klog_lanes_keep_up(k);
 	klog_sysconfig_logdisks(k);
+	klog_lanes_keep_up(k);
 	klog_sysconfig_power(k);
+	klog_lanes_keep_up(k);
 	klog_sysconfig_irqs(k);
+	klog_lanes_keep_up(k);
 	klog_sysconfig_pnp(k);
 }
