@@ -807,9 +807,10 @@ static const struct {
  * stopped again); a stop always works.  A second system logger runs
  * throughout: whatever failed, it still gets its records (a child's
  * process records) after each flag's round, and the kernel logger
- * starts again with every flag at the end.
+ * starts again with every flag at the end.  120 starts and stops, each
+ * with its rundowns and system configuration: more than the default 30 s.
  */
-TEST_F(fi, kernel_logger)
+TEST_F_TIMEOUT(fi, kernel_logger, 90)
 {
 	struct tally start_t = { 0 }, flags_t = { 0 }, stacks_t = { 0 }, iv_t = { 0 };
 	CLASSIC_EVENT_ID ids[2];
