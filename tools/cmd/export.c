@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/trace_opts.h"
 #include "etw.h"
 #include "export/export.h"
 
@@ -25,11 +26,7 @@ static void usage(FILE *out)
 	      "      --process NAME   only processes of this image name (may be repeated)\n"
 	      "      --start SEC      only from SEC seconds after the trace's start\n"
 	      "      --end SEC        only up to SEC seconds after the trace's start\n"
-	      "      --debug-dir DIR  look for debug files in DIR (by build-id,\n"
-	      "                       .gnu_debuglink) before /usr/lib/debug\n"
-	      "      --kallsyms FILE  kernel symbols from FILE (default: /proc/kallsyms\n"
-	      "                       when the trace's kernel image is the running one)\n"
-	      "      --no-kallsyms    leave kernel frames as module+offset\n"
+	      TRACE_OPTS_SYMBOLS_HELP
 	      "  -h, --help           this text\n", out);
 }
 
@@ -57,15 +54,13 @@ static int parse_options(int argc, char **argv, struct export_options *o)
 		{ "process", required_argument, NULL, 'P' },
 		{ "start", required_argument, NULL, 'S' },
 		{ "end", required_argument, NULL, 'E' },
-		{ "debug-dir", required_argument, NULL, 'D' },
-		{ "kallsyms", required_argument, NULL, 'K' },
-		{ "no-kallsyms", no_argument, NULL, 'N' },
+		TRACE_OPTS_SYMBOLS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
 	unsigned long n;
-	int c;
+	int c, ret;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:o:p:h", longopts, NULL)) != -1) {
@@ -104,24 +99,14 @@ static int parse_options(int argc, char **argv, struct export_options *o)
 				return etw_error("export: --end needs seconds (0 or more), not '%s'",
 						 optarg) + 1;
 			break;
-		case 'D':
-			o->stack.debug_dir = optarg;
-			break;
-		case 'K':
-			o->stack.kallsyms = optarg;
-			break;
-		case 'N':
-			o->stack.no_kallsyms = true;
-			break;
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return etw_error("export: option '%s' needs an argument",
-					 argv[optind - 1]) + 1;
 		default:
-			return etw_error("export: unknown option '%s'; see 'etw export --help'",
-					 argv[optind - 1]) + 1;
+			ret = trace_opts_other("export", c, argv, &o->stack);
+			if (ret >= 0)
+				return ret;
+			break;
 		}
 	}
 	if (optind >= argc) {

@@ -14,7 +14,7 @@
 
 #include <etw_etl.h>
 
-#include "ctl.h"
+#include "cmd/trace_opts.h"
 #include "etw.h"
 #include "model/stack.h"
 
@@ -32,11 +32,7 @@ static void usage(FILE *out)
 	      "  -S, --sched          context switches (CSWITCH, DISPATCHER): per\n"
 	      "                       thread running, ready and waiting time, and\n"
 	      "                       the longest waits, nothing else\n"
-	      "      --debug-dir DIR  look for debug files in DIR (by build-id,\n"
-	      "                       .gnu_debuglink) before /usr/lib/debug\n"
-	      "      --kallsyms FILE  kernel symbols from FILE (default: /proc/kallsyms\n"
-	      "                       when the trace's kernel image is the running one)\n"
-	      "      --no-kallsyms    leave kernel frames as module+offset\n"
+	      TRACE_OPTS_SYMBOLS_HELP
 	      "  -o, --output FILE    write to FILE instead of standard output\n"
 	      "  -h, --help           this text\n", out);
 }
@@ -60,16 +56,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "summary", no_argument, NULL, 's' },
 		{ "butterfly", required_argument, NULL, 'b' },
 		{ "sched", no_argument, NULL, 'S' },
-		{ "debug-dir", required_argument, NULL, 'D' },
-		{ "kallsyms", required_argument, NULL, 'K' },
-		{ "no-kallsyms", no_argument, NULL, 'N' },
+		TRACE_OPTS_SYMBOLS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
 	long n;
-	int c;
+	int c, ret;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":n:Fsb:So:h", longopts, NULL)) != -1) {
@@ -94,27 +88,17 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'S':
 			o->sched = true;
 			break;
-		case 'D':
-			o->stack.debug_dir = optarg;
-			break;
-		case 'K':
-			o->stack.kallsyms = optarg;
-			break;
-		case 'N':
-			o->stack.no_kallsyms = true;
-			break;
 		case 'o':
 			o->output = optarg;
 			break;
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return etw_error("report: option '%s' needs an argument",
-					 argv[optind - 1]) + 1;
 		default:
-			return etw_error("report: unknown option '%s'; see 'etw report --help'",
-					 argv[optind - 1]) + 1;
+			ret = trace_opts_other("report", c, argv, &o->stack);
+			if (ret >= 0)
+				return ret;
+			break;
 		}
 	}
 	if (o->folded + o->summary + !!o->butterfly + o->sched > 1)
@@ -126,39 +110,28 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return -1;
 }
 
-/* Read one file's records in time order into the model and the counts. */
-static int read_file(const char *path, struct stack_model *m,
-		     struct stack_samples *s, struct stack_sched *c)
-{
-	struct etw_etl_error err;
-	struct etw_etl_event ev;
-	struct etw_etl *etl;
-	int ret;
+/* What one file's records go to. */
+struct report {
+	struct stack_model *m;
+	struct stack_samples *s;
+	struct stack_sched *c;
+};
 
-	ret = etw_etl_open(path, &etl, &err);
-	if (ret < 0)
-		return ctl_fail_win32("report", path, etw_etl_win32_error(ret),
-				      err.message);
-	etw_etl_rewind(etl, ETW_ETL_ORDER_TIME);
-	while ((ret = etw_etl_next(etl, &ev)) > 0) {
-		stack_model_event(m, &ev);
-		stack_samples_event(s, &ev);
-		if (c)
-			stack_sched_event(c, &ev);
-	}
-	if (ret < 0)
-		ctl_fail_win32("report", path, etw_etl_win32_error(ret),
-			       etw_etl_last_error(etl)->message);
-	etw_etl_close(etl);
-	return ret < 0;
+static void report_record(void *arg, const struct etw_etl_event *ev)
+{
+	struct report *r = arg;
+
+	stack_model_event(r->m, ev);
+	stack_samples_event(r->s, ev);
+	if (r->c)
+		stack_sched_event(r->c, ev);
 }
 
 int cmd_report(int argc, char **argv)
 {
+	static const struct trace_reader rd = { .record = report_record };
 	struct options o = { .top = 10 };
-	struct stack_samples *s;
-	struct stack_sched *c;
-	struct stack_model *m;
+	struct report r;
 	FILE *out = stdout;
 	int ret, status = 0;
 
@@ -173,33 +146,33 @@ int cmd_report(int argc, char **argv)
 	}
 	/* Each file is a trace of its own: its processes, images and counts. */
 	for (int i = optind; i < argc; i++) {
-		m = stack_model_new(&o.stack);
-		s = stack_samples_new(m);
-		c = o.sched ? stack_sched_new(s, o.top) : NULL;
-		status |= read_file(argv[i], m, s, c);
-		stack_samples_finish(s);
+		r.m = stack_model_new(&o.stack);
+		r.s = stack_samples_new(r.m);
+		r.c = o.sched ? stack_sched_new(r.s, o.top) : NULL;
+		status |= trace_opts_read("report", argv[i], &rd, &r);
+		stack_samples_finish(r.s);
 		if (argc - optind > 1 && !o.folded)
 			fprintf(out, "%sFile: %s\n", i > optind ? "\n" : "", argv[i]);
 		if (o.folded) {
-			stack_samples_print_folded(s, out);
+			stack_samples_print_folded(r.s, out);
 		} else if (o.summary) {
-			stack_samples_print_summary(s, out);
-		} else if (c) {
-			stack_sched_print(c, out, o.top);
+			stack_samples_print_summary(r.s, out);
+		} else if (r.c) {
+			stack_sched_print(r.c, out, o.top);
 		} else if (o.butterfly) {
-			if (stack_samples_print_butterfly(s, out, o.butterfly, o.top))
+			if (stack_samples_print_butterfly(r.s, out, o.butterfly, o.top))
 				status = 1;
 		} else {
-			stack_samples_print_totals(s, out);
-			stack_samples_print_processes(s, out, o.top);
-			stack_samples_print_modules(s, out, o.top);
-			stack_samples_print_functions(s, out, o.top);
+			stack_samples_print_totals(r.s, out);
+			stack_samples_print_processes(r.s, out, o.top);
+			stack_samples_print_modules(r.s, out, o.top);
+			stack_samples_print_functions(r.s, out, o.top);
 			fputc('\n', out);
-			stack_samples_print_hot(s, out, o.top);
+			stack_samples_print_hot(r.s, out, o.top);
 		}
-		stack_sched_free(c);
-		stack_samples_free(s);
-		stack_model_free(m);
+		stack_sched_free(r.c);
+		stack_samples_free(r.s);
+		stack_model_free(r.m);
 	}
 	if (fflush(out) || ferror(out))
 		status = etw_error("report: write error: %s", strerror(errno));

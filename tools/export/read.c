@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/ctl.h"
+#include "cmd/trace_opts.h"
 #include "etw.h"
 #include "export/export.h"
 #include "export/idmap.h"
@@ -414,8 +414,10 @@ static bool is_user_event(const struct etw_etl_event *ev)
 	}
 }
 
-static void record(struct reader *r, const struct etw_etl_event *ev)
+static void record(void *arg, const struct etw_etl_event *ev)
 {
+	struct reader *r = arg;
+
 	stack_model_event(r->x.model, ev);
 	stack_samples_event(r->samples, ev);
 	if (ev->has & ETW_ETL_HAS_HOOK)
@@ -425,18 +427,11 @@ static void record(struct reader *r, const struct etw_etl_event *ev)
 	r->x.records++;
 }
 
-static int read_file(struct reader *r, const char *path)
+static void file_begin(void *arg, const struct etw_etl_header *h)
 {
-	struct etw_etl_error err;
-	struct etw_etl_event ev;
-	struct etw_etl *etl;
-	int ret;
+	struct reader *r = arg;
 
-	ret = etw_etl_open(path, &etl, &err);
-	if (ret < 0)
-		return ctl_fail_win32("export", path, etw_etl_win32_error(ret),
-				      err.message);
-	r->hdr = *etw_etl_get_header(etl);
+	r->hdr = *h;
 	r->file_ns = r->hdr.start_time > FILETIME_UNIX_EPOCH &&
 		     r->hdr.start_time - FILETIME_UNIX_EPOCH < INT64_MAX / 100 ?
 		     (int64_t)(r->hdr.start_time - FILETIME_UNIX_EPOCH) * 100 : 0;
@@ -446,18 +441,22 @@ static int read_file(struct reader *r, const char *path)
 		r->fmt->file_begin(&r->x);
 	/* Stacks are joined in the file they are in. */
 	r->samples = stack_samples_new(r->x.model);
-	etw_etl_rewind(etl, ETW_ETL_ORDER_TIME);
-	while ((ret = etw_etl_next(etl, &ev)) > 0)
-		record(r, &ev);
+}
+
+static int read_file(struct reader *r, const char *path)
+{
+	static const struct trace_reader rd = {
+		.begin = file_begin, .record = record,
+	};
+	int ret = trace_opts_read("export", path, &rd, r);
+
+	if (!r->samples)
+		return ret;		/* not opened */
 	put_file_samples(r);
 	stack_samples_free(r->samples);
 	r->samples = NULL;
-	if (ret < 0)
-		ctl_fail_win32("export", path, etw_etl_win32_error(ret),
-			       etw_etl_last_error(etl)->message);
-	etw_etl_close(etl);
 	r->x.file++;
-	return ret < 0;
+	return ret;
 }
 
 int export_run(const struct export_options *o, const struct export_format *fmt,
