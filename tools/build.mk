@@ -2,12 +2,15 @@
 #
 # The etw command: one binary, its files in rooms:
 #   etw.c, etw.h, progress.c  the entry point and what every room shares
-#   cmd/     the subcommands, one file each, and the session helpers
+#   cmd/     the subcommands, one file each, the session helpers, and
+#            the options and reading etw report and etw export share
 #   dump/    etw dump's formatters: text, JSON, CSV, XML, and the decoding
 #   model/   the trace model: processes, threads, images, stacks, symbols,
-#            the CPU-sample counts reports are made from
+#            the CPU-sample counts reports are made from, and the
+#            interning (strings, stack trees) its users share
 #   export/  etw export's writers: speedscope JSON and Perfetto protobuf,
-#            the stacks they intern, and the reading they share
+#            their frames made from the model's stacks, and the reading
+#            they share
 #   mc/      etw mc's generators: the C header of a manifest
 #   eventlog/  etw eventlog: channel events into the systemd journal
 #   wpp/     etw wpp, the software trace preprocessor: configuration,

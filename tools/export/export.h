@@ -50,14 +50,13 @@ struct export_event {
 	size_t nargs;
 };
 
-/* A CPU sample: its frames innermost first (kernel then user). */
+/* A CPU sample, its stack one of the model's (export/stacks.h). */
 struct export_sample {
 	int64_t ns;
 	uint16_t cpu;
 	uint32_t pid;			/* UINT32_MAX: unknown */
 	uint32_t tid;
-	const uint64_t *frames;
-	size_t nframes;
+	uint32_t stack;			/* in export.samples */
 };
 
 /* A context switch, with the stack of the thread switched out, if any. */
@@ -66,8 +65,7 @@ struct export_cswitch {
 	uint16_t cpu;
 	const struct rec_cswitch *rec;
 	uint32_t old_pid, new_pid;	/* UINT32_MAX: unknown */
-	const uint64_t *frames;		/* innermost first, or NULL */
-	size_t nframes;
+	uint32_t stack;			/* in export.samples; 0: none */
 };
 
 struct export_ready {
@@ -91,6 +89,8 @@ struct export_format;
 struct export {
 	const struct export_options *opt;
 	struct stack_model *model;
+	/* The samples and stacks of the file being read, once it is read. */
+	const struct stack_samples *samples;
 	FILE *out;
 	unsigned int file;		/* index of the file being read */
 	int64_t epoch_ns;		/* the first file's start, Unix time */

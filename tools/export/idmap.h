@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A map of 64-bit keys to pointers (export/idmap.c): threads by id,
- * processes by id, interned frames by address.  Open addressing; a NULL
+ * processes by id.  Open addressing; a NULL
  * value is "absent".
  */
 #ifndef ETW_EXPORT_IDMAP_H

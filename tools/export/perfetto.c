@@ -40,6 +40,7 @@
 
 #include "etw.h"
 #include "export/export.h"
+#include "export/idmap.h"
 #include "export/stacks.h"
 #include "export/utf8.h"
 #include "perfetto_trace.pb-c.h"
@@ -326,7 +327,7 @@ static void pf_sample(struct export *x, const struct export_sample *smp)
 	thread_track(x, smp->pid, smp->tid);
 	seq = seq_id(x, SEQ_SAMPLES + smp->cpu);
 	s = sequence(p, seq);
-	node = stacks_push(&p->st, x, STACK_ROOT, smp->pid, smp->frames, smp->nframes);
+	node = stacks_push(&p->st, x, STACK_ROOT, smp->pid, smp->stack);
 	depth = stacks_depth(&p->st, node);
 	if (depth > p->path_cap) {
 		p->path_cap = depth + 64;
@@ -348,10 +349,10 @@ static void pf_sample(struct export *x, const struct export_sample *smp)
 
 				perfetto__protos__interned_string__init(is);
 				is->has_iid = true;
-				is->iid = f->name + 1;
+				is->iid = f->name;
 				is->has_str = true;
-				is->str.data = (uint8_t *)p->st.names.v[f->name];
-				is->str.len = strlen(p->st.names.v[f->name]);
+				is->str.data = (uint8_t *)intern_str_of(&p->st.names, f->name);
+				is->str.len = strlen((const char *)is->str.data);
 				p->str_ptrs[in.n_function_names++] = is;
 			}
 			if (!sent(&s->sent_modules, &s->cap_modules, f->module)) {
@@ -360,19 +361,19 @@ static void pf_sample(struct export *x, const struct export_sample *smp)
 
 				perfetto__protos__interned_string__init(is);
 				is->has_iid = true;
-				is->iid = f->module + 1;
+				is->iid = f->module;
 				is->has_str = true;
-				is->str.data = (uint8_t *)p->st.modules.v[f->module];
-				is->str.len = strlen(p->st.modules.v[f->module]);
+				is->str.data = (uint8_t *)intern_str_of(&p->st.modules, f->module);
+				is->str.len = strlen((const char *)is->str.data);
 				p->path_ptrs[in.n_mapping_paths++] = is;
 				perfetto__protos__mapping__init(m);
 				m->has_iid = true;
-				m->iid = f->module + 1;
+				m->iid = f->module;
 				m->has_start = m->has_end = true;
 				m->start = f->module_base;
 				m->end = f->module_base + f->module_size;
 				m->n_path_string_ids = 1;
-				p->ids[nids] = f->module + 1;
+				p->ids[nids] = f->module;
 				m->path_string_ids = &p->ids[nids++];
 				p->map_ptrs[in.n_mappings++] = m;
 			}
@@ -381,8 +382,8 @@ static void pf_sample(struct export *x, const struct export_sample *smp)
 			fr->has_iid = fr->has_function_name_id = true;
 			fr->has_mapping_id = fr->has_rel_pc = true;
 			fr->iid = p->path[i] + 1;
-			fr->function_name_id = f->name + 1;
-			fr->mapping_id = f->module + 1;
+			fr->function_name_id = f->name;
+			fr->mapping_id = f->module;
 			fr->rel_pc = f->rel_pc;
 			p->frame_ptrs[in.n_frames++] = fr;
 		}
@@ -408,7 +409,8 @@ static void pf_sample(struct export *x, const struct export_sample *smp)
 	ps.tid = smp->tid;
 	ps.callstack_iid = node;
 	ps.has_cpu_mode = true;
-	ps.cpu_mode = smp->nframes && stack_model_is_kernel(x->model, smp->frames[0]) ?
+	ps.cpu_mode = smp->stack &&
+		      stack_model_is_kernel(x->model, stack_samples_address(x->samples, smp->stack)) ?
 		      PERFETTO__PROTOS__PROFILING__CPU_MODE__MODE_KERNEL :
 		      PERFETTO__PROTOS__PROFILING__CPU_MODE__MODE_USER;
 	ps.has_timebase_count = true;

@@ -72,8 +72,6 @@ struct reader {
 	size_t ncpus;
 	struct sched_rec *sched;	/* of the file being read */
 	size_t nsched, sched_cap;
-	uint64_t *frames;		/* one stack's addresses, innermost first */
-	size_t frames_cap;
 	struct dump_prep pp;
 	struct sbuf hex;
 	struct dump_kv *args;
@@ -186,23 +184,6 @@ static struct cpu_state *cpu_of(struct reader *r, uint16_t cpu)
 	return &r->cpus[cpu];
 }
 
-/* Stack @node's addresses, innermost first, into r->frames. */
-static size_t stack_frames(struct reader *r, uint32_t node)
-{
-	size_t n = 0;
-
-	for (uint32_t i = node; i; i = stack_samples_caller(r->samples, i))
-		n++;
-	if (n > r->frames_cap) {
-		r->frames_cap = n;
-		r->frames = export_realloc(r->frames, n * sizeof(*r->frames));
-	}
-	n = 0;
-	for (; node; node = stack_samples_caller(r->samples, node))
-		r->frames[n++] = stack_samples_address(r->samples, node);
-	return n;
-}
-
 static void put_sample(struct reader *r, const struct stack_sample *s)
 {
 	struct export_sample out = {
@@ -212,8 +193,7 @@ static void put_sample(struct reader *r, const struct stack_sample *s)
 
 	if (!in_time(r, out.ns) || !export_wants_pid(&r->x, out.pid))
 		return;
-	out.nframes = stack_frames(r, s->stack);
-	out.frames = r->frames;
+	out.stack = s->stack;
 	r->fmt->sample(&r->x, &out);
 }
 
@@ -238,9 +218,7 @@ static void put_sched(struct reader *r, const struct sched_rec *sr)
 		if (!export_wants_pid(&r->x, out.old_pid) &&
 		    !export_wants_pid(&r->x, out.new_pid))
 			return;
-		out.nframes = stack_frames(r, stack_samples_event_stack(r->samples,
-									sr->cs.event));
-		out.frames = out.nframes ? r->frames : NULL;
+		out.stack = stack_samples_event_stack(r->samples, sr->cs.event);
 		r->fmt->cswitch(&r->x, &out);
 	}
 }
@@ -441,6 +419,7 @@ static void file_begin(void *arg, const struct etw_etl_header *h)
 		r->fmt->file_begin(&r->x);
 	/* Stacks are joined in the file they are in. */
 	r->samples = stack_samples_new(r->x.model);
+	r->x.samples = r->samples;
 }
 
 static int read_file(struct reader *r, const char *path)
@@ -455,6 +434,7 @@ static int read_file(struct reader *r, const char *path)
 	put_file_samples(r);
 	stack_samples_free(r->samples);
 	r->samples = NULL;
+	r->x.samples = NULL;
 	r->x.file++;
 	return ret;
 }
@@ -477,7 +457,6 @@ int export_run(const struct export_options *o, const struct export_format *fmt,
 	fmt->free(&r->x);
 	free(r->cpus);
 	free(r->sched);
-	free(r->frames);
 	free(r->args);
 	sb_free(&r->hex);
 	dump_prep_free(&r->pp);

@@ -33,6 +33,7 @@
 
 #include "etw.h"
 #include "export/export.h"
+#include "export/idmap.h"
 #include "export/stacks.h"
 
 #define SPEEDSCOPE_SCHEMA	"https://www.speedscope.app/file-format-schema.json"
@@ -192,8 +193,7 @@ static void ss_sample(struct export *x, const struct export_sample *smp)
 {
 	struct speedscope *s = state(x);
 	struct thread *t = get_thread(s, smp->pid, smp->tid);
-	uint32_t node = stacks_push(&s->st, x, STACK_ROOT, smp->pid, smp->frames,
-				    smp->nframes);
+	uint32_t node = stacks_push(&s->st, x, STACK_ROOT, smp->pid, smp->stack);
 
 	seen(s, smp->ns);
 	t->samples++;
@@ -278,7 +278,7 @@ static void ss_cswitch(struct export *x, const struct export_cswitch *c)
 			t->in_ns = -1;
 			/* A thread that ended waits for nothing. */
 			t->out_ns = r->old_state == THREAD_STATE_TERMINATED ? -1 : c->ns;
-			t->out_node = stacks_push(&s->st, x, root, t->pid, c->frames, c->nframes);
+			t->out_node = stacks_push(&s->st, x, root, t->pid, c->stack);
 			t->out_waiting = r->old_state == THREAD_STATE_WAITING;
 			t->out_reason = r->old_wait_reason;
 			t->readied = false;
@@ -620,10 +620,10 @@ static void put_frames(struct speedscope *s, FILE *out)
 	fputs("\n],\"shared\":{\"frames\":[", out);
 	for (size_t i = 0; i < s->st.nframes; i++) {
 		const struct export_frame *f = &s->st.frames[i];
-		const char *file = s->st.modules.v[f->module];
+		const char *file = intern_str_of(&s->st.modules, f->module);
 
 		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
-		put_json_string(out, s->st.names.v[f->name]);
+		put_json_string(out, intern_str_of(&s->st.names, f->name));
 		if (*file == '/') {
 			fputs(",\"file\":", out);
 			put_json_string(out, file);

@@ -34,82 +34,12 @@
 #include <string.h>
 
 #include "etw.h"
+#include "model/intern.h"
 #include "model/stack.h"
 
 #define DEFAULT_INTERVAL	10000	/* 1 ms in 100 ns, as PerfView assumes */
 /* How far back a stack looks for its sample: a second of 64 CPUs at 1 kHz. */
 #define MATCH_WINDOW		65536
-
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return p;
-	*cap = *cap ? *cap : 64;
-	while (*cap < need)
-		*cap *= 2;
-	p = realloc(p, *cap * size);
-	if (!p)
-		stack_oom();
-	return p;
-}
-
-static uint64_t mix(uint64_t a, uint64_t b)
-{
-	uint64_t h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull);
-
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
-	return h ^ (h >> 32);
-}
-
-/*
- * (a, b) -> nonzero u32, open addressing; a slot's key and value together
- * in 16 bytes, so a probe is one cache line.
- */
-struct map2_entry {
-	uint64_t a;
-	uint32_t b;
-	uint32_t v;
-};
-
-struct map2 {
-	struct map2_entry *e;
-	size_t cap, n;
-};
-
-static uint32_t *map2_slot(struct map2 *m, uint64_t a, uint32_t b, bool add)
-{
-	size_t i;
-
-	if (add && 2 * (m->n + 1) > m->cap) {
-		struct map2 big = { .cap = m->cap ? 2 * m->cap : 1024 };
-
-		big.e = calloc(big.cap, sizeof(*big.e));
-		if (!big.e)
-			stack_oom();
-		for (i = 0; i < m->cap; i++)
-			if (m->e[i].v)
-				*map2_slot(&big, m->e[i].a, m->e[i].b, true) = m->e[i].v;
-		free(m->e);
-		*m = big;
-	}
-	if (!m->cap)
-		return NULL;
-	for (i = mix(a, b) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		struct map2_entry *e = &m->e[i];
-
-		if (!e->v) {
-			if (!add)
-				return NULL;
-			e->a = a;
-			e->b = b;
-			m->n++;
-			return &e->v;
-		}
-		if (e->a == a && e->b == b)
-			return &e->v;
-	}
-}
 
 /*
  * Lists of pends hang off map values; an emptied list keeps its slot
@@ -130,64 +60,6 @@ static void list_push(uint32_t *head, uint32_t *next, uint32_t id)
 {
 	*next = *head == LIST_NONE ? 0 : *head;
 	*head = id;
-}
-
-static void map2_free(struct map2 *m)
-{
-	free(m->e);
-}
-
-/* Interned strings: id -> text, text -> id. */
-struct strtab {
-	char *text;
-	size_t len, cap;
-	uint32_t *off;			/* by id - 1 */
-	size_t n, off_cap;
-	struct map2 index;		/* (hash, 0) -> first id of that hash */
-	uint32_t *next;			/* by id - 1: the next id of equal hash */
-	size_t next_cap;
-};
-
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ull;
-	return h;
-}
-
-static const char *str_of(const struct strtab *t, uint32_t id)
-{
-	return id ? t->text + t->off[id - 1] : "";
-}
-
-static uint32_t str_intern(struct strtab *t, const char *s)
-{
-	uint64_t h = str_hash(s);
-	uint32_t *slot = map2_slot(&t->index, h, 0, true);
-	size_t n = strlen(s) + 1;
-
-	for (uint32_t id = *slot; id; id = t->next[id - 1])
-		if (!strcmp(str_of(t, id), s))
-			return id;
-	t->text = grow(t->text, &t->cap, t->len + n, 1);
-	memcpy(t->text + t->len, s, n);
-	t->off = grow(t->off, &t->off_cap, t->n + 1, sizeof(*t->off));
-	t->next = grow(t->next, &t->next_cap, t->n + 1, sizeof(*t->next));
-	t->off[t->n] = (uint32_t)t->len;
-	t->next[t->n] = *slot;
-	t->len += n;
-	*slot = (uint32_t)++t->n;
-	return *slot;
-}
-
-static void strtab_free(struct strtab *t)
-{
-	free(t->text);
-	free(t->off);
-	free(t->next);
-	map2_free(&t->index);
 }
 
 /*
@@ -245,22 +117,20 @@ struct stack_samples {
 	struct pend *pends;		/* by id - 1 */
 	size_t npends, pends_cap;
 	uint32_t free_pend;		/* a list through next_k */
-	struct map2 kkeys, ukeys;	/* key -> first pend id */
-	struct map2 threads;		/* tid -> first pend id waiting */
-	struct strtab strs;
+	struct intern_map kkeys, ukeys;	/* key -> first pend id */
+	struct intern_map threads;	/* tid -> first pend id waiting */
+	struct intern_strs strs;
 	struct frame *frames;		/* by id - 1 */
 	size_t nframes, frames_cap;
-	struct map2 frame_index;	/* (addr, pid) -> frame id */
-	uint32_t *node_parent, *node_frame;	/* by node; node 0 is the root */
-	size_t nnodes, nodes_cap, nodes_cap2;
-	struct map2 node_index;		/* (parent, frame) -> node */
+	struct intern_map frame_index;	/* (addr, pid) -> frame id */
+	struct stack_tree tree;		/* frames are frame ids */
 	struct run *runs;		/* by id - 1 */
 	size_t nruns, runs_cap;
 	uint64_t *run_addrs;		/* the runs' addresses, leaf first */
 	uint32_t *run_frames;		/* and their frame ids */
 	size_t run_len, run_addrs_cap, run_frames_cap;
-	struct map2 run_index;		/* (hash, 0) -> first run id */
-	struct map2 stack_index;	/* (user run, kernel run) -> node */
+	struct intern_map run_index;	/* (hash, 0) -> first run id */
+	struct intern_map stack_index;	/* (user run, kernel run) -> node */
 	uint64_t *tmp;			/* a record's addresses */
 	size_t tmp_cap;
 	uint64_t with_stack;
@@ -279,11 +149,7 @@ struct stack_samples *stack_samples_new(struct stack_model *m)
 		stack_oom();
 	s->model = m;
 	s->interval = DEFAULT_INTERVAL;
-	s->nnodes = 1;
-	s->node_parent = grow(NULL, &s->nodes_cap, 1, sizeof(uint32_t));
-	s->node_frame = grow(NULL, &s->nodes_cap2, 1, sizeof(uint32_t));
-	s->node_parent[0] = 0;
-	s->node_frame[0] = 0;
+	stack_tree_init(&s->tree);
 	return s;
 }
 
@@ -294,20 +160,18 @@ void stack_samples_free(struct stack_samples *s)
 	free(s->v);
 	free(s->ev);
 	free(s->pends);
-	map2_free(&s->kkeys);
-	map2_free(&s->ukeys);
-	map2_free(&s->threads);
-	strtab_free(&s->strs);
+	intern_map_free(&s->kkeys);
+	intern_map_free(&s->ukeys);
+	intern_map_free(&s->threads);
+	intern_strs_free(&s->strs);
 	free(s->frames);
-	map2_free(&s->frame_index);
-	free(s->node_parent);
-	free(s->node_frame);
-	map2_free(&s->node_index);
+	intern_map_free(&s->frame_index);
+	stack_tree_free(&s->tree);
 	free(s->runs);
 	free(s->run_addrs);
 	free(s->run_frames);
-	map2_free(&s->run_index);
-	map2_free(&s->stack_index);
+	intern_map_free(&s->run_index);
+	intern_map_free(&s->stack_index);
 	free(s->tmp);
 	sb_free(&s->sb);
 	free(s);
@@ -317,11 +181,11 @@ static void name_frame(struct stack_samples *s, struct frame *f)
 {
 	sb_reset(&s->sb);
 	stack_model_frame(s->model, f->pid, f->addr, true, &s->sb);
-	f->full = str_intern(&s->strs, s->sb.p);
+	f->full = intern_str(&s->strs, s->sb.p);
 	sb_reset(&s->sb);
 	stack_model_frame(s->model, f->pid, f->addr, false, &s->sb);
-	f->name = str_intern(&s->strs, s->sb.p);
-	f->module = str_intern(&s->strs, stack_model_module(s->model, f->pid, f->addr));
+	f->name = intern_str(&s->strs, s->sb.p);
+	f->module = intern_str(&s->strs, stack_model_module(s->model, f->pid, f->addr));
 }
 
 static uint32_t frame_id(struct stack_samples *s, uint32_t pid, uint64_t addr)
@@ -331,10 +195,10 @@ static uint32_t frame_id(struct stack_samples *s, uint32_t pid, uint64_t addr)
 
 	if (stack_model_is_kernel(s->model, addr))
 		pid = 0;
-	slot = map2_slot(&s->frame_index, addr, pid, true);
+	slot = intern_map_slot(&s->frame_index, addr, pid, true);
 	if (*slot)
 		return *slot;
-	s->frames = grow(s->frames, &s->frames_cap, s->nframes + 1, sizeof(*s->frames));
+	s->frames = intern_grow(s->frames, &s->frames_cap, s->nframes + 1, sizeof(*s->frames));
 	f = &s->frames[s->nframes];
 	memset(f, 0, sizeof(*f));
 	f->addr = addr;
@@ -347,47 +211,31 @@ static uint32_t frame_id(struct stack_samples *s, uint32_t pid, uint64_t addr)
 	return id;
 }
 
-static uint32_t node_of(struct stack_samples *s, uint32_t parent, uint32_t frame)
-{
-	uint32_t *slot = map2_slot(&s->node_index, parent, frame, true);
-
-	if (*slot)
-		return *slot;
-	s->node_parent = grow(s->node_parent, &s->nodes_cap, s->nnodes + 1,
-			      sizeof(uint32_t));
-	s->node_frame = grow(s->node_frame, &s->nodes_cap2, s->nnodes + 1,
-			     sizeof(uint32_t));
-	s->node_parent[s->nnodes] = parent;
-	s->node_frame[s->nnodes] = frame;
-	*slot = (uint32_t)s->nnodes++;
-	return *slot;
-}
-
 /* The run of @st's frames in process @pid (frame ids by frame_id()). */
 static uint32_t run_of(struct stack_samples *s, uint32_t pid,
 		       const struct rec_stack *st)
 {
 	uint32_t n = st->nframes, *slot, id;
-	uint64_t h = mix(pid, n);
+	uint64_t h = intern_mix(pid, n);
 	struct run *r;
 
-	s->tmp = grow(s->tmp, &s->tmp_cap, n, sizeof(*s->tmp));
+	s->tmp = intern_grow(s->tmp, &s->tmp_cap, n, sizeof(*s->tmp));
 	for (uint32_t i = 0; i < n; i++) {
 		s->tmp[i] = rec_stack_frame(st, i);
-		h = mix(h, s->tmp[i]);
+		h = intern_mix(h, s->tmp[i]);
 	}
-	slot = map2_slot(&s->run_index, h, 0, true);
+	slot = intern_map_slot(&s->run_index, h, 0, true);
 	for (id = *slot; id; id = s->runs[id - 1].next) {
 		r = &s->runs[id - 1];
 		if (r->hash == h && r->pid == pid && r->n == n &&
 		    !memcmp(s->run_addrs + r->off, s->tmp, n * sizeof(*s->tmp)))
 			return id;
 	}
-	s->runs = grow(s->runs, &s->runs_cap, s->nruns + 1, sizeof(*s->runs));
-	s->run_addrs = grow(s->run_addrs, &s->run_addrs_cap, s->run_len + n,
-			    sizeof(*s->run_addrs));
-	s->run_frames = grow(s->run_frames, &s->run_frames_cap, s->run_len + n,
-			     sizeof(*s->run_frames));
+	s->runs = intern_grow(s->runs, &s->runs_cap, s->nruns + 1, sizeof(*s->runs));
+	s->run_addrs = intern_grow(s->run_addrs, &s->run_addrs_cap, s->run_len + n,
+				   sizeof(*s->run_addrs));
+	s->run_frames = intern_grow(s->run_frames, &s->run_frames_cap, s->run_len + n,
+				    sizeof(*s->run_frames));
 	r = &s->runs[s->nruns];
 	r->hash = h;
 	r->pid = pid;
@@ -413,16 +261,16 @@ static uint32_t push_run(struct stack_samples *s, uint32_t node, uint32_t run)
 		return node;
 	r = &s->runs[run - 1];
 	for (uint32_t i = r->n; i-- > 0;)
-		node = node_of(s, node, s->run_frames[r->off + i]);
+		node = stack_tree_child(&s->tree, node, s->run_frames[r->off + i]);
 	return node;
 }
 
 /* The leaf of a user part under a kernel part (either may be 0: none). */
 static uint32_t stack_of(struct stack_samples *s, uint32_t urun, uint32_t krun)
 {
-	uint32_t *slot = map2_slot(&s->stack_index, urun, krun, true);
+	uint32_t *slot = intern_map_slot(&s->stack_index, urun, krun, true);
 
-	/* node_of() does not touch stack_index: slot stays valid. */
+	/* The tree is not stack_index: slot stays valid. */
 	if (!*slot)
 		*slot = push_run(s, push_run(s, 0, urun), krun);
 	return *slot;
@@ -442,7 +290,7 @@ static struct pend *new_pend(struct stack_samples *s, struct sample *sa)
 		p = pend_of(s, id);
 		s->free_pend = p->next_k;
 	} else {
-		s->pends = grow(s->pends, &s->pends_cap, s->npends + 1, sizeof(*s->pends));
+		s->pends = intern_grow(s->pends, &s->pends_cap, s->npends + 1, sizeof(*s->pends));
 		p = &s->pends[s->npends];
 		memset(p, 0, sizeof(*p));
 		id = (uint32_t)++s->npends;
@@ -474,7 +322,7 @@ static uint32_t sample_pid(struct stack_samples *s, const struct sample *sa,
 static uint32_t ip_frame(struct stack_samples *s, uint32_t pid, uint64_t ip,
 			 uint32_t leaf)
 {
-	uint32_t id = leaf ? s->node_frame[leaf] : 0;
+	uint32_t id = leaf ? s->tree.frame[leaf] : 0;
 	const struct frame *f = id ? &s->frames[id - 1] : NULL;
 
 	if (f && f->addr == ip &&
@@ -496,7 +344,7 @@ static void complete(struct stack_samples *s, struct sample *sa)
 		sa->pub.has_stack = true;
 		s->with_stack += !sa->event;
 	} else if (!sa->event) {
-		node = node_of(s, 0, frame_id(s, pid, sa->ip));
+		node = stack_tree_child(&s->tree, 0, frame_id(s, pid, sa->ip));
 	}
 	if (!sa->event)
 		sa->ip_frame = ip_frame(s, pid, sa->ip, node);
@@ -570,7 +418,7 @@ static void wait_on_thread(struct stack_samples *s, struct pend *p, uint32_t tid
 		p->flags |= P_USER;
 		return;
 	}
-	head = map2_slot(&s->threads, tid, 0, true);
+	head = intern_map_slot(&s->threads, tid, 0, true);
 	list_push(head, &p->next_t, id);
 	p->flags |= P_ON_THREAD;
 }
@@ -583,7 +431,7 @@ static bool user_part_for_thread(struct stack_samples *s, uint32_t tid,
 				 const struct rec_stack *st, uint64_t key,
 				 struct pend *target)
 {
-	uint32_t id = list_take(map2_slot(&s->threads, tid, 0, false));
+	uint32_t id = list_take(intern_map_slot(&s->threads, tid, 0, false));
 	bool found = false;
 
 	while (id) {
@@ -599,7 +447,7 @@ static bool user_part_for_thread(struct stack_samples *s, uint32_t tid,
 				p->urun = run_of(s, p->pid, st);
 				p->flags |= P_USER;
 			} else {
-				list_push(map2_slot(&s->ukeys, key, 0, true),
+				list_push(intern_map_slot(&s->ukeys, key, 0, true),
 					  &p->next_u, id);
 				p->flags |= P_WAIT_UKEY;
 			}
@@ -615,7 +463,7 @@ size_t stack_samples_add_event(struct stack_samples *s,
 {
 	struct sample *sa;
 
-	s->ev = grow(s->ev, &s->ev_cap, s->nev + 1, sizeof(*s->ev));
+	s->ev = intern_grow(s->ev, &s->ev_cap, s->nev + 1, sizeof(*s->ev));
 	sa = &s->ev[s->nev];
 	memset(sa, 0, sizeof(*sa));
 	sa->pub.time = ev->filetime;
@@ -694,7 +542,7 @@ static void on_stack_key(struct stack_samples *s, const struct etw_etl_event *ev
 		if (!p || p->flags & (P_KERNEL | P_WAIT_KKEY))
 			return;
 		id = (uint32_t)(p - s->pends) + 1;
-		list_push(map2_slot(&s->kkeys, r.key, 0, true), &p->next_k, id);
+		list_push(intern_map_slot(&s->kkeys, r.key, 0, true), &p->next_k, id);
 		p->flags |= P_WAIT_KKEY;
 		wait_on_thread(s, p, r.tid);
 		return;
@@ -703,7 +551,7 @@ static void on_stack_key(struct stack_samples *s, const struct etw_etl_event *ev
 	    p->flags & (P_USER | P_WAIT_UKEY))
 		return;
 	id = (uint32_t)(p - s->pends) + 1;
-	list_push(map2_slot(&s->ukeys, r.key, 0, true), &p->next_u, id);
+	list_push(intern_map_slot(&s->ukeys, r.key, 0, true), &p->next_u, id);
 	p->flags |= P_WAIT_UKEY;
 }
 
@@ -718,7 +566,7 @@ static void on_stack_def(struct stack_samples *s, const struct etw_etl_event *ev
 	if (!rec_parse_stack_def(ev, &st, &key) || !st.nframes)
 		return;
 	kernel = stack_model_is_kernel(s->model, rec_stack_frame(&st, st.nframes - 1));
-	id = list_take(map2_slot(kernel ? &s->kkeys : &s->ukeys, key, 0, false));
+	id = list_take(intern_map_slot(kernel ? &s->kkeys : &s->ukeys, key, 0, false));
 	while (id) {
 		struct pend *p = pend_of(s, id);
 		uint32_t next = kernel ? p->next_k : p->next_u;
@@ -744,7 +592,7 @@ static void on_sample(struct stack_samples *s, const struct etw_etl_event *ev)
 
 	if (!rec_parse_sample(ev, &rs))
 		return;
-	s->v = grow(s->v, &s->cap, s->n + 1, sizeof(*s->v));
+	s->v = intern_grow(s->v, &s->cap, s->n + 1, sizeof(*s->v));
 	sa = &s->v[s->n];
 	memset(sa, 0, sizeof(*sa));
 	sa->pub.time = ev->filetime;
@@ -839,17 +687,17 @@ const struct stack_sample *stack_samples_get(const struct stack_samples *s, size
 
 uint32_t stack_samples_caller(const struct stack_samples *s, uint32_t stack)
 {
-	return s->node_parent[stack];
+	return s->tree.parent[stack];
 }
 
 uint32_t stack_samples_nstacks(const struct stack_samples *s)
 {
-	return (uint32_t)s->nnodes;
+	return (uint32_t)s->tree.n;
 }
 
 static const struct frame *frame_of(const struct stack_samples *s, uint32_t stack)
 {
-	return &s->frames[s->node_frame[stack] - 1];
+	return &s->frames[s->tree.frame[stack] - 1];
 }
 
 const char *stack_samples_frame(const struct stack_samples *s, uint32_t stack,
@@ -857,12 +705,17 @@ const char *stack_samples_frame(const struct stack_samples *s, uint32_t stack,
 {
 	const struct frame *f = frame_of(s, stack);
 
-	return str_of(&s->strs, offset ? f->full : f->name);
+	return intern_str_of(&s->strs, offset ? f->full : f->name);
 }
 
 uint64_t stack_samples_address(const struct stack_samples *s, uint32_t stack)
 {
 	return frame_of(s, stack)->addr;
+}
+
+uint32_t stack_samples_frame_id(const struct stack_samples *s, uint32_t stack)
+{
+	return s->tree.frame[stack];
 }
 
 uint32_t stack_samples_function(const struct stack_samples *s, uint32_t stack)
@@ -882,7 +735,7 @@ uint32_t stack_samples_ip_module(const struct stack_samples *s, size_t i)
 
 const char *stack_samples_string(const struct stack_samples *s, uint32_t id)
 {
-	return str_of(&s->strs, id);
+	return intern_str_of(&s->strs, id);
 }
 
 uint32_t stack_samples_nstrings(const struct stack_samples *s)

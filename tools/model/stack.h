@@ -309,6 +309,8 @@ const char *stack_samples_frame(const struct stack_samples *s, uint32_t stack,
 				bool offset);
 /* The stack's own frame's address (in process 0 if a kernel one). */
 uint64_t stack_samples_address(const struct stack_samples *s, uint32_t stack);
+/* The stack's own frame: one id a (process, address), kernel ones in process 0. */
+uint32_t stack_samples_frame_id(const struct stack_samples *s, uint32_t stack);
 uint32_t stack_samples_function(const struct stack_samples *s, uint32_t stack);
 uint32_t stack_samples_module(const struct stack_samples *s, uint32_t stack);
 /* The module of sample @i's sampled address. */
