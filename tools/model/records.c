@@ -169,13 +169,26 @@ bool rec_parse_stack(const struct etw_etl_event *ev, struct rec_stack *r)
 	return true;
 }
 
+void rec_stack_frames(const struct rec_stack *s, uint64_t *out)
+{
+	/* Every frame of every stack comes here: one copy for 8-byte words. */
+	if (s->pointer_size == 8) {
+		memcpy(out, s->frames, (size_t)s->nframes * 8);
+		for (uint32_t i = 0; i < s->nframes; i++)
+			out[i] = le64toh(out[i]);
+		return;
+	}
+	for (uint32_t i = 0; i < s->nframes; i++)
+		out[i] = rec_stack_frame(s, i);
+}
+
 uint64_t rec_stack_frame(const struct rec_stack *s, uint32_t i)
 {
 	const uint8_t *p = s->frames + (size_t)i * s->pointer_size;
 	uint64_t v8;
 	uint32_t v4;
 
-	/* Every frame of every stack comes here: whole words, not bytes. */
+	/* Whole words, not bytes. */
 	if (s->pointer_size == 8) {
 		memcpy(&v8, p, 8);
 		return le64toh(v8);

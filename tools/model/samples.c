@@ -216,14 +216,15 @@ static uint32_t run_of(struct stack_samples *s, uint32_t pid,
 		       const struct rec_stack *st)
 {
 	uint32_t n = st->nframes, *slot, id;
-	uint64_t h = intern_mix(pid, n);
+	uint64_t h = pid;
 	struct run *r;
 
 	s->tmp = intern_grow(s->tmp, &s->tmp_cap, n, sizeof(*s->tmp));
-	for (uint32_t i = 0; i < n; i++) {
-		s->tmp[i] = rec_stack_frame(st, i);
-		h = intern_mix(h, s->tmp[i]);
-	}
+	rec_stack_frames(st, s->tmp);
+	/* One multiply a frame; the last mix spreads it. */
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ s->tmp[i]) * 0x100000001b3ull;
+	h = intern_mix(h, n);
 	slot = intern_map_slot(&s->run_index, h, 0, true);
 	for (id = *slot; id; id = s->runs[id - 1].next) {
 		r = &s->runs[id - 1];

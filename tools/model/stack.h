@@ -155,6 +155,8 @@ bool rec_parse_stack(const struct etw_etl_event *ev, struct rec_stack *r);
 /* False also for any other record than ImageID/DbgID_RSDS. */
 bool rec_parse_image_id(const struct etw_etl_event *ev, struct rec_image_id *r);
 uint64_t rec_stack_frame(const struct rec_stack *s, uint32_t i);
+/* All nframes of them into @out. */
+void rec_stack_frames(const struct rec_stack *s, uint64_t *out);
 /* False also for any other record than StackCopy. */
 bool rec_parse_stack_copy(const struct etw_etl_event *ev,
 			  struct rec_stack_copy *r);
