@@ -254,6 +254,19 @@ TEST_F(unwind, damaged_copies_end_clearly)
 		EXPECT_NE(NULL, strstr(r.out, ";cmp_hot 1")) TH_LOG("%u: %s", i, r.out);
 		free(r.out);
 	}
+	/*
+	 * Every word of the copy a kernel address: the callers unwound
+	 * from it end the stack, and the sample stays the user's leaf.
+	 */
+	memcpy(bad, &self->s, sizeof(*bad));
+	for (unsigned int j = 0; j + 8 <= COPY_SIZE; j += 8)
+		memcpy(bad->stack + j, &(uint64_t){ 0xffffffffffffff80ull }, 8);
+	ASSERT_EQ(0, write_trace(self->etl, bad, COPY_SIZE));
+	r = run("%s report --folded %s", ETW_TOOL_PATH, self->etl);
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.out);
+	EXPECT_NE(NULL, strstr(r.out, ";cmp_hot 1")) TH_LOG("%s", r.out);
+	EXPECT_EQ(NULL, strstr(r.out, "ffffffffffffff80")) TH_LOG("%s", r.out);
+	free(r.out);
 	free(bad);
 }
 

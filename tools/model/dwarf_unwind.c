@@ -166,7 +166,13 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
-	if (!dwfl_frame_pc(state, &pc, &activation) || !pc)
+	/*
+	 * A user stack's return address is never in the kernel's half: one
+	 * there comes from a damaged copy, and would make the report take
+	 * the whole stack for the kernel's.  The unwind ends before it.
+	 */
+	if (!dwfl_frame_pc(state, &pc, &activation) || !pc ||
+	    pc >= UINT64_C(0x8000000000000000))
 		return DWARF_CB_ABORT;
 	du->frames[du->n++] = pc;
 	return du->n < du->max ? DWARF_CB_OK : DWARF_CB_ABORT;
