@@ -22,8 +22,11 @@
  *                                                  it drops the last
  *                                                  reference to the file
  *   fsync, fdatasync                               Flush
- *   ftruncate, fallocate                           SetInfo
+ *   ftruncate, fallocate, fchmod, fchown           SetInfo
+ *   fstat; newfstatat, statx of "" (AT_EMPTY_PATH) QueryInfo
+ *   ioctl                                          FSControl
  *   getdents64, getdents                           DirEnum ("*")
+ *   inotify_add_watch, fanotify_mark               DirNotify (the path)
  *   unlink, unlinkat, rmdir                        Delete, DletePath
  *   rename, renameat, renameat2                    Rename, RenamePath
  * At exit: open, openat, openat2 and creat give Create (FILE_IO_INIT;
@@ -41,11 +44,16 @@
  * lost.  TTID is the thread's id; records have the PERFINFO header
  * (no thread in the header), as Windows writes FileIo.
  *
- * Not followed: 32-bit (compat) system calls, io_uring and AIO, the
- * kernel's own file I/O, descriptors closed by exit or exec (no close
- * system call: no Cleanup or Close), and files that are neither regular
- * nor directories (pipes, sockets, devices).  The Delete and Rename of a
- * path have no FileObject; their path event carries the path as given.
+ * Descriptors closed without close(2) (exit, exec, close_range, dup2)
+ * get their Cleanup and Close from klog/fileio_close.c.
+ *
+ * 32-bit (ia32) calls are read as their 64-bit twins (klog/fileio_compat.c).
+ *
+ * Not followed: io_uring and AIO, the
+ * kernel's own file I/O, memory-mapped I/O, a stat of a path (Linux
+ * opens nothing), and files that are neither regular nor directories
+ * (pipes, sockets, devices).  The Delete, Rename and DirNotify of a path
+ * have no FileObject; their path event carries the path as given.
  *
  * Contexts: both tracepoints run in the calling task with preemption
  * disabled (6.1 and 6.12); nothing here sleeps.  fget() and fput() take
@@ -58,8 +66,10 @@
 #include <linux/compat.h>
 #include <linux/dcache.h>
 #include <linux/err.h>
+#include <linux/fcntl.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/inotify.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/siphash.h>
@@ -73,8 +83,6 @@
 #include "klog_text.h"
 
 #define KLOG_HOOK_FILE_CREATE		KLOG_HOOK(KLOG_GROUP_FILEIO, 64)
-#define KLOG_HOOK_FILE_CLEANUP		KLOG_HOOK(KLOG_GROUP_FILEIO, 65)
-#define KLOG_HOOK_FILE_CLOSE		KLOG_HOOK(KLOG_GROUP_FILEIO, 66)
 #define KLOG_HOOK_FILE_READ		KLOG_HOOK(KLOG_GROUP_FILEIO, 67)
 #define KLOG_HOOK_FILE_WRITE		KLOG_HOOK(KLOG_GROUP_FILEIO, 68)
 #define KLOG_HOOK_FILE_SET_INFO		KLOG_HOOK(KLOG_GROUP_FILEIO, 69)
@@ -82,16 +90,31 @@
 #define KLOG_HOOK_FILE_RENAME		KLOG_HOOK(KLOG_GROUP_FILEIO, 71)
 #define KLOG_HOOK_FILE_DIR_ENUM		KLOG_HOOK(KLOG_GROUP_FILEIO, 72)
 #define KLOG_HOOK_FILE_FLUSH		KLOG_HOOK(KLOG_GROUP_FILEIO, 73)
+#define KLOG_HOOK_FILE_QUERY_INFO	KLOG_HOOK(KLOG_GROUP_FILEIO, 74)
+#define KLOG_HOOK_FILE_FS_CONTROL	KLOG_HOOK(KLOG_GROUP_FILEIO, 75)
 #define KLOG_HOOK_FILE_OP_END		KLOG_HOOK(KLOG_GROUP_FILEIO, 76)
+#define KLOG_HOOK_FILE_DIR_NOTIFY	KLOG_HOOK(KLOG_GROUP_FILEIO, 77)
 #define KLOG_HOOK_FILE_DELETE_PATH	KLOG_HOOK(KLOG_GROUP_FILEIO, 79)
 #define KLOG_HOOK_FILE_RENAME_PATH	KLOG_HOOK(KLOG_GROUP_FILEIO, 80)
 
-/* FILE_INFORMATION_CLASS values of SetInfo, Delete, Rename, DirEnum. */
+/*
+ * FILE_INFORMATION_CLASS values of SetInfo, QueryInfo, Delete, Rename,
+ * DirEnum.  A stat is FileStatLxInformation, the class Windows' own Linux
+ * subsystem (WSL) queries for one.
+ */
 #define KLOG_FILE_DIRECTORY_INFORMATION		1
+#define KLOG_FILE_BASIC_INFORMATION		4
 #define KLOG_FILE_RENAME_INFORMATION		10
 #define KLOG_FILE_DISPOSITION_INFORMATION	13
 #define KLOG_FILE_ALLOCATION_INFORMATION	19
 #define KLOG_FILE_END_OF_FILE_INFORMATION	20
+#define KLOG_FILE_STAT_LX_INFORMATION		70
+
+/* DirNotify's CompletionFilter (FILE_NOTIFY_CHANGE_*). */
+#define KLOG_NOTIFY_NAMES		0x003	/* FILE_NAME | DIR_NAME */
+#define KLOG_NOTIFY_ATTRIBUTES		0x104	/* ATTRIBUTES | SECURITY */
+#define KLOG_NOTIFY_WRITE		0x018	/* SIZE | LAST_WRITE */
+#define KLOG_NOTIFY_ACCESS		0x020	/* LAST_ACCESS */
 
 /* Create's CreateOptions: disposition << 24 | options (ntifs.h). */
 #define KLOG_FILE_OPEN			1
@@ -119,14 +142,6 @@ struct klog_fileio_create {
 	u32 create_options;
 	u32 file_attributes;
 	u32 share_access;
-} __packed;
-
-/* FileIo_SimpleOp (Cleanup, Close, Flush), version 3. */
-struct klog_fileio_simple {
-	u64 irp;
-	u64 file_object;
-	u64 file_key;
-	u32 ttid;
 } __packed;
 
 /* FileIo_ReadWrite, version 3. */
@@ -193,6 +208,9 @@ enum klog_fileio_kind {
 	KLOG_FIO_DIRENUM,
 	KLOG_FIO_DELETE,	/* path in arg @path */
 	KLOG_FIO_RENAME,
+	KLOG_FIO_QUERY,		/* fd 0; @empty: only with "" and AT_EMPTY_PATH */
+	KLOG_FIO_FSCTL,		/* fd 0, the command in arg 2 */
+	KLOG_FIO_NOTIFY,	/* path in arg @path, the mask in arg @info */
 };
 
 /* Argument numbers are counted from 1: 0 is none. */
@@ -202,7 +220,10 @@ struct klog_fileio_op {
 	s8 flags;		/* open: of its flags; -1: creat; -2: openat2 */
 	u8 pos;			/* read/write: of the offset (none: f_pos) */
 	bool vec;		/* read/write: an iovec array and its count */
+	bool compat;		/* a 32-bit call: compat_iovec arrays */
 	u8 info;		/* SetInfo's FILE_INFORMATION_CLASS */
+	u8 empty;		/* QueryInfo: the path that must be "" ... */
+	u8 at_flags;		/* ... and the flags with AT_EMPTY_PATH */
 };
 
 #define FIO(k, ...)	((struct klog_fileio_op){ .kind = (k), __VA_ARGS__ })
@@ -270,6 +291,34 @@ static bool klog_fileio_op(long nr, struct klog_fileio_op *op)
 		*op = FIO(KLOG_FIO_SETINFO,
 			  .info = KLOG_FILE_ALLOCATION_INFORMATION);
 		break;
+#ifdef __NR_fchmod
+	case __NR_fchmod:
+	case __NR_fchown:
+		*op = FIO(KLOG_FIO_SETINFO, .info = KLOG_FILE_BASIC_INFORMATION);
+		break;
+#endif
+#ifdef __NR_fstat
+	case __NR_fstat:
+		*op = FIO(KLOG_FIO_QUERY);
+		break;
+#endif
+#ifdef __NR_newfstatat
+	case __NR_newfstatat:
+		*op = FIO(KLOG_FIO_QUERY, .empty = 2, .at_flags = 4);
+		break;
+#endif
+	case __NR_statx:
+		*op = FIO(KLOG_FIO_QUERY, .empty = 2, .at_flags = 3);
+		break;
+	case __NR_ioctl:
+		*op = FIO(KLOG_FIO_FSCTL);
+		break;
+	case __NR_inotify_add_watch:
+		*op = FIO(KLOG_FIO_NOTIFY, .path = 2, .info = 3);
+		break;
+	case __NR_fanotify_mark:
+		*op = FIO(KLOG_FIO_NOTIFY, .path = 5, .info = 3);
+		break;
 	case __NR_getdents64:
 #ifdef __NR_getdents
 	case __NR_getdents:
@@ -316,7 +365,7 @@ struct klog_fileio_scratch {
 
 static struct klog_fileio_scratch __percpu *klog_fileio_scratch;
 
-static u64 klog_fileio_irp(void)
+u64 klog_fileio_irp(void)
 {
 	/* Never 0: a free slot. */
 	return siphash_1u64((u64)(unsigned long)current,
@@ -382,8 +431,8 @@ static u32 klog_fileio_status(long err)
 	return 0xc0000001;			/* UNSUCCESSFUL */
 }
 
-static void klog_fileio_write(u16 hook, u32 flag, const void *rec, u32 size,
-			      const void *text, u32 text_size)
+void klog_fileio_write(u16 hook, u32 flag, const void *rec, u32 size,
+		       const void *text, u32 text_size)
 {
 	struct klog_part parts[2] = { { rec, size }, { text, text_size } };
 	struct klog_event ev = {
@@ -426,14 +475,27 @@ static u32 klog_fileio_wide(struct klog_fileio_scratch *sc, const char *s)
 	return klog_utf16(sc->wide, sizeof(sc->wide), s, strlen(s));
 }
 
-/* The bytes of an iovec array, as far as it can be read (nofault). */
-static u32 klog_fileio_iov_size(unsigned long uvec, unsigned long nr)
+/*
+ * The bytes of an iovec array (@compat: of struct compat_iovec), as far
+ * as it can be read (nofault).
+ */
+static u32 klog_fileio_iov_size(unsigned long uvec, unsigned long nr,
+				bool compat)
 {
+	struct compat_iovec ciov;
 	struct iovec iov;
 	u64 sum = 0;
 	unsigned long i;
 
 	for (i = 0; i < min_t(unsigned long, nr, UIO_FASTIOV); i++) {
+		if (compat) {
+			if (copy_from_user_nofault(&ciov, (const void __user *)
+						   (uvec + i * sizeof(ciov)),
+						   sizeof(ciov)))
+				break;
+			sum += ciov.iov_len;
+			continue;
+		}
 		if (copy_from_user_nofault(&iov, (const void __user *)
 					   (uvec + i * sizeof(iov)), sizeof(iov)))
 			break;
@@ -480,7 +542,8 @@ static void klog_fileio_fd_enter(const struct klog_fileio_op *op,
 			rec.offset = i_size_read(file_inode(file));
 		else
 			rec.offset = READ_ONCE(file->f_pos);
-		rec.io_size = op->vec ? klog_fileio_iov_size(args[1], args[2]) :
+		rec.io_size = op->vec ? klog_fileio_iov_size(args[1], args[2],
+							     op->compat) :
 			      min_t(unsigned long, args[2], U32_MAX);
 		if (file->f_flags & O_DIRECT)
 			rec.io_flags = KLOG_IRP_NOCACHE;
@@ -519,9 +582,28 @@ static void klog_fileio_fd_enter(const struct klog_fileio_op *op,
 		};
 
 		/* The new size; fallocate's end (offset + len). */
-		rec.extra_info = op->info == KLOG_FILE_END_OF_FILE_INFORMATION ?
-				 args[1] : args[2] + args[3];
+		if (op->info == KLOG_FILE_END_OF_FILE_INFORMATION)
+			rec.extra_info = args[1];
+		else if (op->info == KLOG_FILE_ALLOCATION_INFORMATION)
+			rec.extra_info = args[2] + args[3];
 		klog_fileio_write(KLOG_HOOK_FILE_SET_INFO,
+				  ETW_KFLAG_FILE_IO_INIT, &rec, sizeof(rec),
+				  NULL, 0);
+		break;
+	}
+	case KLOG_FIO_QUERY:
+	case KLOG_FIO_FSCTL: {
+		/* FSControl's InfoClass is its control code: the command. */
+		struct klog_fileio_info rec = {
+			.irp = irp, .file_object = obj, .file_key = key,
+			.ttid = ttid,
+			.info_class = op->kind == KLOG_FIO_QUERY ?
+				      KLOG_FILE_STAT_LX_INFORMATION : args[1],
+		};
+
+		klog_fileio_write(op->kind == KLOG_FIO_QUERY ?
+				  KLOG_HOOK_FILE_QUERY_INFO :
+				  KLOG_HOOK_FILE_FS_CONTROL,
 				  ETW_KFLAG_FILE_IO_INIT, &rec, sizeof(rec),
 				  NULL, 0);
 		break;
@@ -574,25 +656,100 @@ static void klog_fileio_path_enter(const struct klog_fileio_op *op,
 			  klog_fileio_wide(sc, sc->path));
 }
 
+/* inotify's or fanotify's mask (their bits agree) as a CompletionFilter. */
+static u32 klog_fileio_notify_filter(u64 mask)
+{
+	u32 filter = 0;
+
+	if (mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
+		    IN_DELETE_SELF | IN_MOVE_SELF))
+		filter |= KLOG_NOTIFY_NAMES;
+	if (mask & IN_ATTRIB)
+		filter |= KLOG_NOTIFY_ATTRIBUTES;
+	if (mask & IN_MODIFY)
+		filter |= KLOG_NOTIFY_WRITE;
+	if (mask & IN_ACCESS)
+		filter |= KLOG_NOTIFY_ACCESS;
+	return filter;
+}
+
+/*
+ * inotify_add_watch() or fanotify_mark() of a path, at entry: DirNotify
+ * with the path as given (no FileObject: the watch is on the inode, no
+ * file is opened), Length 0 (events are read later from the
+ * notification descriptor), InfoClass the CompletionFilter.
+ */
+static void klog_fileio_notify_enter(const struct klog_fileio_op *op,
+				     const unsigned long *args, u64 irp)
+{
+	struct klog_fileio_scratch *sc = this_cpu_ptr(klog_fileio_scratch);
+	struct klog_fileio_dirent rec = {
+		.irp = irp, .ttid = klog_tid(current),
+		.info_class = klog_fileio_notify_filter(args[op->info - 1]),
+	};
+
+	klog_fileio_user_string(sc->path, sizeof(sc->path), args[op->path - 1]);
+	klog_fileio_write(KLOG_HOOK_FILE_DIR_NOTIFY, ETW_KFLAG_FILE_IO_INIT,
+			  &rec, sizeof(rec), sc->wide,
+			  klog_fileio_wide(sc, sc->path));
+}
+
+/* QueryInfo of a descriptor: fstat(), or a stat of "" with AT_EMPTY_PATH. */
+static bool klog_fileio_on_fd(const struct klog_fileio_op *op,
+			      const unsigned long *args)
+{
+	unsigned long path;
+	char c;
+
+	if (!op->empty)
+		return true;
+	if (!(args[op->at_flags - 1] & AT_EMPTY_PATH))
+		return false;
+	path = args[op->empty - 1];
+	return !path || (!copy_from_user_nofault(&c, (const void __user *)path,
+						 1) && !c);
+}
+
+/*
+ * The system call @nr as FileIo sees it, into @op, and its arguments
+ * (a 32-bit call's as its 64-bit twin's); false: one it does not follow.
+ */
+static bool klog_fileio_call(struct pt_regs *regs, long nr,
+			     struct klog_fileio_op *op, unsigned long *args)
+{
+	if (in_compat_syscall()) {
+		syscall_get_arguments(current, regs, args);
+		if (!klog_fileio_op(klog_fileio_compat_nr(nr, args), op))
+			return false;
+		op->compat = true;
+		return true;
+	}
+	if (!klog_fileio_op(nr, op))
+		return false;
+	syscall_get_arguments(current, regs, args);
+	return true;
+}
+
 static void klog_fileio_sys_enter(void *data, struct pt_regs *regs, long nr)
 {
 	struct klog_fileio_op op;
 	unsigned long args[6];
 
 	if (!klog_enabled(ETW_KFLAG_FILE_IO | ETW_KFLAG_FILE_IO_INIT) ||
-	    !klog_fileio_op(nr, &op) || op.kind == KLOG_FIO_OPEN ||
-	    in_compat_syscall())
+	    !klog_fileio_call(regs, nr, &op, args) || op.kind == KLOG_FIO_OPEN)
 		return;
-	syscall_get_arguments(current, regs, args);
-	if (op.path) {
+	if (op.kind == KLOG_FIO_NOTIFY) {
+		if (klog_enabled(ETW_KFLAG_FILE_IO_INIT))
+			klog_fileio_notify_enter(&op, args, klog_fileio_irp());
+	} else if (op.path) {
 		if (klog_enabled(ETW_KFLAG_FILE_IO_INIT))
 			klog_fileio_path_enter(&op, args, klog_fileio_irp());
-	} else {
+	} else if (klog_fileio_on_fd(&op, args)) {
 		klog_fileio_fd_enter(&op, args, klog_fileio_irp());
 	}
 }
 
-static void klog_fileio_op_end(u64 irp, u64 extra, u32 status)
+void klog_fileio_op_end(u64 irp, u64 extra, u32 status)
 {
 	struct klog_fileio_opend rec = {
 		.irp = irp, .extra_info = extra, .nt_status = status,
@@ -709,10 +866,8 @@ static void klog_fileio_sys_exit(void *data, struct pt_regs *regs, long ret)
 	u32 status;
 
 	if (!klog_enabled(KLOG_FILEIO_FLAGS) ||
-	    !klog_fileio_op(syscall_get_nr(current, regs), &op) ||
-	    in_compat_syscall())
+	    !klog_fileio_call(regs, syscall_get_nr(current, regs), &op, args))
 		return;
-	syscall_get_arguments(current, regs, args);
 	if (op.kind == KLOG_FIO_OPEN) {
 		klog_fileio_open_exit(&op, args, ret);
 		return;
@@ -752,18 +907,24 @@ static int klog_fileio_start(void)
 	memset(klog_fileio_slots, 0, sizeof(klog_fileio_slots));
 	klog_fileio_names_start();
 	ret = klog_tp_register(klog_fileio_tps, ARRAY_SIZE(klog_fileio_tps));
-	if (ret) {
-		/* A probe attached before the failing one may still run. */
-		tracepoint_synchronize_unregister();
-		free_percpu(klog_fileio_scratch);
-		klog_fileio_scratch = NULL;
-	}
+	if (ret)
+		goto fail;
+	ret = klog_fileio_closes_start();
+	if (!ret)
+		return 0;
+	klog_tp_unregister(klog_fileio_tps, ARRAY_SIZE(klog_fileio_tps));
+fail:
+	/* A probe attached before the failing one may still run. */
+	tracepoint_synchronize_unregister();
+	free_percpu(klog_fileio_scratch);
+	klog_fileio_scratch = NULL;
 	return ret;
 }
 
 /* The probes gone (none still running), the scratch area is freed. */
 static void klog_fileio_stop(void)
 {
+	klog_fileio_closes_stop();
 	klog_tp_unregister(klog_fileio_tps, ARRAY_SIZE(klog_fileio_tps));
 	tracepoint_synchronize_unregister();
 	free_percpu(klog_fileio_scratch);

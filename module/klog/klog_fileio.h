@@ -20,6 +20,16 @@ struct file;
 #define KLOG_HOOK_FILE_NAME		KLOG_HOOK(KLOG_GROUP_FILEIO, 0)
 #define KLOG_HOOK_FILE_CREATE_NAME	KLOG_HOOK(KLOG_GROUP_FILEIO, 32)
 #define KLOG_HOOK_FILE_RUNDOWN		KLOG_HOOK(KLOG_GROUP_FILEIO, 36)
+#define KLOG_HOOK_FILE_CLEANUP		KLOG_HOOK(KLOG_GROUP_FILEIO, 65)
+#define KLOG_HOOK_FILE_CLOSE		KLOG_HOOK(KLOG_GROUP_FILEIO, 66)
+
+/* FileIo_SimpleOp (Cleanup, Close, Flush), version 3. */
+struct klog_fileio_simple {
+	u64 irp;
+	u64 file_object;
+	u64 file_key;
+	u32 ttid;
+} __packed;
 
 /* Does FileIo follow @file (a regular file or a directory)? */
 bool klog_fileio_followed(const struct file *file);
@@ -36,6 +46,29 @@ u64 klog_fileio_key(const struct file *file);
  */
 void klog_fileio_name(u16 hook, struct file *file, char *path, u8 *wide,
 		      struct klog_session *target);
+
+/* IrpPtr: the calling thread's, never 0. */
+u64 klog_fileio_irp(void);
+
+/* A FileIo record of @flag, with @text (UTF-16, or NULL) after @rec. */
+void klog_fileio_write(u16 hook, u32 flag, const void *rec, u32 size,
+		       const void *text, u32 text_size);
+
+/* OperationEnd (FILE_IO) of the operation @irp. */
+void klog_fileio_op_end(u64 irp, u64 extra, u32 status);
+
+/*
+ * klog/fileio_compat.c: a 32-bit call's number as its 64-bit twin's (-1:
+ * none FileIo follows), its split arguments joined in @args.
+ */
+long klog_fileio_compat_nr(long nr, unsigned long *args);
+
+/* Is the task in a close(2), one the system call tracepoints follow? */
+bool klog_fileio_in_close(void);
+
+/* klog/fileio_close.c: closes no close(2) makes (exit, exec, dup2...). */
+int klog_fileio_closes_start(void);
+void klog_fileio_closes_stop(void);
 
 /* klog/fileio_name.c: the key of this start, the rundowns. */
 void klog_fileio_names_start(void);
