@@ -2,18 +2,22 @@
 /*
  * FileIo end to end: the NT Kernel Logger with FILE_IO, FILE_IO_INIT and
  * DISK_FILE_IO records a child that creates, writes, flushes, truncates,
- * closes, reopens, reads, dup()s, renames and deletes files and lists a
- * directory in a fresh temporary directory; the file read back with
- * ProcessTrace shows, for the child's thread (TTID) and its IrpPtr,
- * exactly:
+ * closes, reopens, reads, dup()s, stats, ioctl()s, chmods, renames and
+ * deletes files, lists and watches a directory in a fresh temporary
+ * directory; the file read back with ProcessTrace shows, for the child's
+ * thread (TTID) and its IrpPtr, and the files it opened, exactly:
  *
  * - one Create per open with the path, CreateOptions (disposition and
  *   options) and FileObject, and a FileCreate naming the file's FileKey;
  *   the failed open's Create with FileObject 0 and the path as given;
  * - Write and Read with their offsets and sizes, Flush, SetInfo (end of
- *   file), Cleanup for each close and Close only where the last
- *   reference went (not for the dup()), DirEnum, and Delete/DletePath,
- *   Rename/RenamePath with the paths;
+ *   file; basic information for fchmod), QueryInfo for fstat and statx
+ *   of a descriptor (none for a stat of a path), FSControl with the
+ *   ioctl's command, Cleanup for each close and Close only where the last
+ *   reference went (not for the dup()), DirEnum, DirNotify for an inotify
+ *   watch, and Delete/DletePath, Rename/RenamePath with the paths;
+ * - a FileObject is never created again while it is open (Linux may
+ *   reuse one after its Close, as Windows reuses FILE_OBJECTs);
  * - an OperationEnd after each, same IrpPtr, with the NTSTATUS and
  *   ExtraInfo Windows gives (bytes moved, FILE_CREATED or FILE_OPENED,
  *   STATUS_END_OF_FILE, STATUS_NO_MORE_FILES, OBJECT_NAME_NOT_FOUND);
@@ -24,6 +28,10 @@
  * - every FileIo record of the trace the size of its layout, version 3;
  *   none lost.
  * A pipe's write gives nothing (FileIo follows files and directories).
+ *
+ * A second child leaves files to dup2(), close_range(), exec (O_CLOEXEC)
+ * and exit: each gets its Cleanup, its Close where the last reference
+ * went, and an OperationEnd.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -31,6 +39,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -53,8 +63,8 @@ static const GUID fileio_guid = { 0x90cbdc39, 0x4a3e, 0x11d1,
 enum {
 	OP_NAME = 0, OP_FILE_CREATE = 32, OP_RUNDOWN = 36, OP_CREATE = 64,
 	OP_CLEANUP, OP_CLOSE, OP_READ, OP_WRITE, OP_SET_INFO, OP_DELETE,
-	OP_RENAME, OP_DIR_ENUM, OP_FLUSH, OP_OP_END = 76,
-	OP_DELETE_PATH = 79, OP_RENAME_PATH = 80,
+	OP_RENAME, OP_DIR_ENUM, OP_FLUSH, OP_QUERY_INFO, OP_FS_CONTROL,
+	OP_OP_END, OP_DIR_NOTIFY, OP_DELETE_PATH = 79, OP_RENAME_PATH = 80,
 };
 
 /* One FileIo record, its fields by name (0 where the layout has none). */
@@ -167,6 +177,8 @@ static void parse(struct fseen *s, const EVENT_RECORD *r, struct fev *e)
 	case OP_SET_INFO:
 	case OP_DELETE:
 	case OP_RENAME:
+	case OP_QUERY_INFO:
+	case OP_FS_CONTROL:
 		fixed = 40;
 		if (len == fixed) {
 			e->irp = u64_at(d, 0);
@@ -189,6 +201,7 @@ static void parse(struct fseen *s, const EVENT_RECORD *r, struct fev *e)
 		text = 1;
 		break;
 	case OP_DIR_ENUM:
+	case OP_DIR_NOTIFY:
 		fixed = 40;
 		if (len >= fixed) {
 			e->irp = u64_at(d, 0);
@@ -264,11 +277,14 @@ static ULONG read_trace(struct fseen *s)
 /* The child's file operations in @dir; 0 or the failing step. */
 static int child_ops(const char *dir)
 {
-	char a[512], b[512], missing[512], buf[4096];
-	int fd, fd2, dfd, p[2], i;
+	char a[512], b[512], q[512], missing[512], buf[4096];
+	struct statx stx;
+	struct stat st;
+	int fd, fd2, dfd, p[2], i, in;
 
 	snprintf(a, sizeof(a), "%s/a", dir);
 	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(q, sizeof(q), "%s/q", dir);
 	snprintf(missing, sizeof(missing), "%s/missing", dir);
 	memset(buf, 'x', sizeof(buf));
 	fd = open(a, O_CREAT | O_EXCL | O_WRONLY, 0600);
@@ -297,19 +313,51 @@ static int child_ops(const char *dir)
 		;
 	if (i < 0 || close(dfd))
 		return 9;
+	/* Queried, controlled, its attributes set; a path's stat: nothing. */
+	fd = open(q, O_CREAT | O_RDWR, 0600);
+	if (fd < 0 || fstat(fd, &st) ||
+	    statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &stx) ||
+	    stat(q, &st) || ioctl(fd, FIONREAD, &i) || fchmod(fd, 0644) ||
+	    close(fd))
+		return 11;
+	/* The directory watched (the watch descriptor 1), the file gone. */
+	in = inotify_init1(0);
+	if (in < 0 || inotify_add_watch(in, dir, IN_CREATE | IN_DELETE) != 1 ||
+	    close(in) || unlink(q))
+		return 12;
 	/* Not a file: no record. */
 	if (pipe(p) || write(p[1], "x", 1) != 1)
 		return 10;
 	return 0;
 }
 
-/* The child's records in order: its TTID, or its IrpPtr (OperationEnd). */
-static int child_evs(const struct fseen *s, uint32_t tid, uint64_t *irp,
-		     const struct fev **out, int room)
+/* Does @path name @dir or a file in it? */
+static int in_dir(const char *path, const char *dir)
 {
-	int i, n = 0;
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (!path[n] || path[n] == '/');
+}
+
+#define MAX_OPEN	64
+
+/*
+ * The child's records of its own files, in order: its Creates of paths in
+ * @dir, the operations on the FileObjects they opened until their Close,
+ * its operations on paths (no FileObject), and the OperationEnd that
+ * follows each (the next record of its IrpPtr).  The records of what else
+ * the child has open (inherited, or opened by an image it exec()s) are
+ * left out.  @reused counts Creates of a FileObject still open.
+ */
+static int child_evs(const struct fseen *s, uint32_t tid, const char *dir,
+		     uint64_t *irp, const struct fev **out, int room,
+		     int *reused)
+{
+	uint64_t open_objs[MAX_OPEN];
+	int i, j, n = 0, nopen = 0, last = 0, mine;
 
 	*irp = 0;
+	*reused = 0;
 	for (i = 0; i < s->n; i++)
 		if (s->ev[i].ttid == tid && s->ev[i].irp) {
 			*irp = s->ev[i].irp;
@@ -318,8 +366,30 @@ static int child_evs(const struct fseen *s, uint32_t tid, uint64_t *irp,
 	for (i = 0; i < s->n && n < room; i++) {
 		const struct fev *e = &s->ev[i];
 
-		if ((e->op == OP_OP_END && e->irp == *irp) ||
-		    (e->op != OP_OP_END && e->ttid == tid && e->op >= OP_CREATE))
+		if (e->op == OP_OP_END) {
+			if (e->irp == *irp && last)
+				out[n++] = e;
+			if (e->irp == *irp)
+				last = 0;
+			continue;
+		}
+		if (e->ttid != tid || e->op < OP_CREATE)
+			continue;
+		for (j = 0; j < nopen && open_objs[j] != e->obj; j++)
+			;
+		if (e->op == OP_CREATE) {
+			mine = in_dir(e->name, dir);
+			if (mine && e->obj && j < nopen)
+				(*reused)++;
+			else if (mine && e->obj && nopen < MAX_OPEN)
+				open_objs[nopen++] = e->obj;
+		} else {
+			mine = !e->obj || j < nopen;
+			if (e->op == OP_CLOSE && j < nopen)
+				open_objs[j] = open_objs[--nopen];
+		}
+		last = mine;
+		if (mine)
 			out[n++] = e;
 	}
 	return n;
@@ -365,18 +435,19 @@ FIXTURE_TEARDOWN(fileio)
 /* The expected sequence of the child's operations and their ends. */
 struct want {
 	uint8_t op;
-	const char *name;	/* Create, *Path: the path's last part */
+	const char *name;	/* Create, *Path, DirNotify: after the dir */
 	uint64_t offset;
 	uint32_t size_or_class;
 	uint32_t options;	/* Create: CreateOptions */
 	uint32_t status;	/* OperationEnd */
 	uint64_t extra;		/* OperationEnd, SetInfo */
-	int file;		/* FileObject: 1 a, 2 a again, 3 the dir, 0 none */
+	int file;		/* FileObject: the nth file opened, 0 none */
 };
 
 /* An ExtraInfo not checked: the bytes of a directory listing. */
 #define ANY		UINT64_MAX
 #define END(st, ex)	{ OP_OP_END, NULL, 0, 0, 0, st, ex, 0 }
+#define NFILES		8
 
 static const struct want wants[] = {
 	{ OP_CREATE, "/a", 0, 0, 0x02000000, 0, 0, 1 }, END(0, 2),
@@ -406,55 +477,36 @@ static const struct want wants[] = {
 	{ OP_DIR_ENUM, "*", 0, 4096, 0, 0, 0, 3 }, END(0x80000006, 0),
 	{ OP_CLEANUP, NULL, 0, 0, 0, 0, 0, 3 },
 	{ OP_CLOSE, NULL, 0, 0, 0, 0, 0, 3 }, END(0, 0),
+	/* OPEN_IF; fstat and statx: FileStatLxInformation (70). */
+	{ OP_CREATE, "/q", 0, 0, 0x03000000, 0, 0, 4 }, END(0, 2),
+	{ OP_QUERY_INFO, NULL, 0, 70, 0, 0, 0, 4 }, END(0, 0),
+	{ OP_QUERY_INFO, NULL, 0, 70, 0, 0, 0, 4 }, END(0, 0),
+	/* ioctl(FIONREAD): its command; fchmod: FileBasicInformation. */
+	{ OP_FS_CONTROL, NULL, 0, FIONREAD, 0, 0, 0, 4 }, END(0, 0),
+	{ OP_SET_INFO, NULL, 0, 4, 0, 0, 0, 4 }, END(0, 0),
+	{ OP_CLEANUP, NULL, 0, 0, 0, 0, 0, 4 },
+	{ OP_CLOSE, NULL, 0, 0, 0, 0, 0, 4 }, END(0, 0),
+	/* FILE_NOTIFY_CHANGE_FILE_NAME | DIR_NAME; ExtraInfo the watch. */
+	{ OP_DIR_NOTIFY, "", 0, 3, 0, 0, 0, 0 }, END(0, 1),
+	{ OP_DELETE, NULL, 0, 13, 0, 0, 0, 0 },
+	{ OP_DELETE_PATH, "/q", 0, 13, 0, 0, 0, 0 }, END(0, 0),
 };
 
-#define NWANT	((int)(sizeof(wants) / sizeof(wants[0])))
-
-TEST_F(fileio, operations_ends_and_names)
+/*
+ * @evs against @w, record by record: operations, paths, classes, sizes,
+ * ends, IrpPtr @irp, and the FileObject of each file's Create (into @obj).
+ */
+static void check_sequence(struct __test_metadata *_metadata,
+			   const struct fev **evs, int n,
+			   const struct want *ws, int nw, const char *dir,
+			   uint64_t irp, uint64_t *obj)
 {
-	static struct fseen s;
-	const struct fev *evs[MAX_EVS];
-	char dir[] = "/tmp/etwtest-fileio-XXXXXX", keep[512], path[512];
-	uint64_t irp, obj[4] = { 0 }, key_a = 0, key_dir = 0, k1 = 0, k2 = 0;
-	CONTROLTRACE_ID id;
-	struct kprops b;
-	int keep_fd, status, n, i;
-	pid_t child;
+	char path[512];
+	int i;
 
-	ASSERT_NE(NULL, mkdtemp(dir));
-	snprintf(keep, sizeof(keep), "%s-keep", dir);
-	keep_fd = open(keep, O_CREAT | O_RDWR, 0600);
-	ASSERT_LE(0, keep_fd);
-	unlink(FILEIO_ETL);
-	memset(&s, 0, sizeof(s));
-	ASSERT_EQ(ERROR_SUCCESS,
-		  StartTraceA(&id, KERNEL_LOGGER_NAMEA,
-			      kernel_props(&b, EVENT_TRACE_FLAG_FILE_IO |
-					   EVENT_TRACE_FLAG_FILE_IO_INIT |
-					   EVENT_TRACE_FLAG_DISK_FILE_IO,
-					   FILEIO_ETL)));
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child)
-		_exit(child_ops(dir));
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
-					    kernel_props(&b, 0, NULL)));
-	close(keep_fd);
-	unlink(keep);
-	rmdir(dir);
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status));
-	EXPECT_EQ(0, b.p.EventsLost);
-
-	ASSERT_EQ(ERROR_SUCCESS, read_trace(&s));
-	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
-
-	n = child_evs(&s, (uint32_t)child, &irp, evs, MAX_EVS);
-	EXPECT_NE(0, irp);
-	EXPECT_EQ(NWANT, n);
-	for (i = 0; i < n && i < NWANT; i++) {
-		const struct want *w = &wants[i];
+	EXPECT_EQ(nw, n);
+	for (i = 0; i < n && i < nw; i++) {
+		const struct want *w = &ws[i];
 		const struct fev *e = evs[i];
 
 		ASSERT_EQ(w->op, e->op) TH_LOG("record %d", i);
@@ -473,6 +525,7 @@ TEST_F(fileio, operations_ends_and_names)
 			EXPECT_STREQ(path, e->name);
 			EXPECT_EQ(w->options, e->options) TH_LOG("record %d", i);
 			if (w->file) {
+				EXPECT_NE(0, e->obj) TH_LOG("record %d", i);
 				obj[w->file] = e->obj;
 			} else {
 				EXPECT_EQ(0, e->obj);
@@ -483,9 +536,15 @@ TEST_F(fileio, operations_ends_and_names)
 		} else if (e->op == OP_DIR_ENUM) {
 			EXPECT_EQ(w->size_or_class, e->size);
 			EXPECT_STREQ("*", e->name);
+		} else if (e->op == OP_DIR_NOTIFY) {
+			EXPECT_EQ(0, e->size);
+			EXPECT_EQ(w->size_or_class, e->info_class);
+			snprintf(path, sizeof(path), "%s%s", dir, w->name);
+			EXPECT_STREQ(path, e->name);
 		} else if (e->op == OP_SET_INFO || e->op == OP_DELETE ||
 			   e->op == OP_RENAME || e->op == OP_DELETE_PATH ||
-			   e->op == OP_RENAME_PATH) {
+			   e->op == OP_RENAME_PATH || e->op == OP_QUERY_INFO ||
+			   e->op == OP_FS_CONTROL) {
 			EXPECT_EQ(w->size_or_class, e->info_class)
 				TH_LOG("record %d", i);
 			if (e->op == OP_SET_INFO)
@@ -499,17 +558,77 @@ TEST_F(fileio, operations_ends_and_names)
 		if (e->op != OP_CREATE)
 			EXPECT_EQ(obj[w->file], e->obj) TH_LOG("record %d", i);
 	}
-	/* Two opens, two objects; the file's FileKey on its operations. */
-	EXPECT_NE(obj[1], obj[2]);
-	EXPECT_NE(0, obj[1]);
+}
+
+#define NWANT	((int)(sizeof(wants) / sizeof(wants[0])))
+
+/* Start the NT Kernel Logger with the three FileIo flags into FILEIO_ETL. */
+static ULONG start_fileio(struct kprops *b)
+{
+	CONTROLTRACE_ID id;
+
+	unlink(FILEIO_ETL);
+	return StartTraceA(&id, KERNEL_LOGGER_NAMEA,
+			   kernel_props(b, EVENT_TRACE_FLAG_FILE_IO |
+					EVENT_TRACE_FLAG_FILE_IO_INIT |
+					EVENT_TRACE_FLAG_DISK_FILE_IO,
+					FILEIO_ETL));
+}
+
+TEST_F(fileio, operations_ends_and_names)
+{
+	static struct fseen s;
+	const struct fev *evs[MAX_EVS];
+	char dir[] = "/tmp/etwtest-fileio-XXXXXX", keep[512], path[512];
+	uint64_t irp, obj[NFILES] = { 0 }, key_a = 0, key_dir = 0, key_q = 0;
+	uint64_t k1 = 0, k2 = 0;
+	struct kprops b;
+	int keep_fd, status, n, i, reused;
+	pid_t child;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(keep, sizeof(keep), "%s-keep", dir);
+	keep_fd = open(keep, O_CREAT | O_RDWR, 0600);
+	ASSERT_LE(0, keep_fd);
+	memset(&s, 0, sizeof(s));
+	ASSERT_EQ(ERROR_SUCCESS, start_fileio(&b));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		_exit(child_ops(dir));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
+					    kernel_props(&b, 0, NULL)));
+	close(keep_fd);
+	unlink(keep);
+	rmdir(dir);
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, b.p.EventsLost);
+
+	ASSERT_EQ(ERROR_SUCCESS, read_trace(&s));
+	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
+
+	n = child_evs(&s, (uint32_t)child, dir, &irp, evs, MAX_EVS, &reused);
+	EXPECT_NE(0, irp);
+	EXPECT_EQ(0, reused);
+	check_sequence(_metadata, evs, n, wants, NWANT, dir, irp, obj);
+	/*
+	 * The second open of a may have the first's FileObject (6.12 reuses
+	 * the closed struct file at once): its Create follows the first's
+	 * Close, and a FileCreate names the file again at each open.
+	 */
 	snprintf(path, sizeof(path), "%s/a", dir);
 	EXPECT_EQ(2, count_names(&s, OP_FILE_CREATE, path, &key_a));
 	EXPECT_EQ(1, count_names(&s, OP_FILE_CREATE, dir, &key_dir));
+	snprintf(path, sizeof(path), "%s/q", dir);
+	EXPECT_EQ(1, count_names(&s, OP_FILE_CREATE, path, &key_q));
 	for (i = 0; i < n && i < NWANT; i++) {
 		if (evs[i]->op == OP_CREATE || evs[i]->op == OP_OP_END ||
 		    !wants[i].file)
 			continue;
-		EXPECT_EQ(wants[i].file == 3 ? key_dir : key_a, evs[i]->key)
+		EXPECT_EQ(wants[i].file == 3 ? key_dir :
+			  wants[i].file == 4 ? key_q : key_a, evs[i]->key)
 			TH_LOG("record %d", i);
 	}
 	/*
@@ -521,6 +640,100 @@ TEST_F(fileio, operations_ends_and_names)
 	EXPECT_LE(1, count_names(&s, OP_RUNDOWN, keep, &k2));
 	EXPECT_NE(0, k1);
 	EXPECT_EQ(k1, k2);
+}
+
+#define EXIT_ARG	"--fileio-exit"
+
+/*
+ * The closes no close(2) makes.  c stays open to the end, and e's
+ * descriptor becomes a second one of c (dup2, closing e); f is closed by
+ * close_range(), d (O_CLOEXEC) by the exec of this program, which exits
+ * at once (EXIT_ARG) with c's two descriptors open.
+ */
+static int child_closes(const char *dir, const char *exe)
+{
+	char c[512], d[512], e[512], f[512];
+	int fc, fd, fe, ff;
+
+	snprintf(c, sizeof(c), "%s/c", dir);
+	snprintf(d, sizeof(d), "%s/d", dir);
+	snprintf(e, sizeof(e), "%s/e", dir);
+	snprintf(f, sizeof(f), "%s/f", dir);
+	fc = open(c, O_CREAT | O_WRONLY, 0600);
+	fd = open(d, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+	fe = open(e, O_CREAT | O_WRONLY, 0600);
+	ff = open(f, O_CREAT | O_WRONLY, 0600);
+	if (fc < 0 || fd < 0 || fe < 0 || ff < 0)
+		return 1;
+	if (dup2(fc, fe) != fe)
+		return 2;
+	if (syscall(SYS_close_range, ff, ff, 0))
+		return 3;
+	execl(exe, exe, EXIT_ARG, (char *)NULL);
+	return 4;
+}
+
+static const struct want close_wants[] = {
+	{ OP_CREATE, "/c", 0, 0, 0x03000000, 0, 0, 1 }, END(0, 2),
+	{ OP_CREATE, "/d", 0, 0, 0x03000000, 0, 0, 2 }, END(0, 2),
+	{ OP_CREATE, "/e", 0, 0, 0x03000000, 0, 0, 3 }, END(0, 2),
+	{ OP_CREATE, "/f", 0, 0, 0x03000000, 0, 0, 4 }, END(0, 2),
+	/* dup2() closes e, close_range() f, exec d. */
+	{ OP_CLEANUP, NULL, 0, 0, 0, 0, 0, 3 },
+	{ OP_CLOSE, NULL, 0, 0, 0, 0, 0, 3 }, END(0, 0),
+	{ OP_CLEANUP, NULL, 0, 0, 0, 0, 0, 4 },
+	{ OP_CLOSE, NULL, 0, 0, 0, 0, 0, 4 }, END(0, 0),
+	{ OP_CLEANUP, NULL, 0, 0, 0, 0, 0, 2 },
+	{ OP_CLOSE, NULL, 0, 0, 0, 0, 0, 2 }, END(0, 0),
+	/* Exit: c's two descriptors, the last one closes it. */
+	{ OP_CLEANUP, NULL, 0, 0, 0, 0, 0, 1 }, END(0, 0),
+	{ OP_CLEANUP, NULL, 0, 0, 0, 0, 0, 1 },
+	{ OP_CLOSE, NULL, 0, 0, 0, 0, 0, 1 }, END(0, 0),
+};
+
+TEST_F(fileio, closes_at_dup2_close_range_exec_and_exit)
+{
+	static struct fseen s;
+	const struct fev *evs[MAX_EVS];
+	char dir[] = "/tmp/etwtest-fileio-XXXXXX", exe[512], path[512];
+	uint64_t irp, obj[NFILES] = { 0 };
+	struct kprops b;
+	int status, n, reused;
+	const char *names[] = { "c", "d", "e", "f" };
+	unsigned int i;
+	ssize_t len;
+	pid_t child;
+
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ASSERT_LT(0, len);
+	exe[len] = 0;
+	ASSERT_NE(NULL, mkdtemp(dir));
+	memset(&s, 0, sizeof(s));
+	ASSERT_EQ(ERROR_SUCCESS, start_fileio(&b));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		_exit(child_closes(dir, exe));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
+					    kernel_props(&b, 0, NULL)));
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, b.p.EventsLost);
+
+	ASSERT_EQ(ERROR_SUCCESS, read_trace(&s));
+	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
+	n = child_evs(&s, (uint32_t)child, dir, &irp, evs, MAX_EVS, &reused);
+	EXPECT_NE(0, irp);
+	EXPECT_EQ(0, reused);
+	check_sequence(_metadata, evs, n, close_wants,
+		       (int)(sizeof(close_wants) / sizeof(close_wants[0])),
+		       dir, irp, obj);
 }
 
 #define READER_ARG	"--fileio-read"
@@ -542,6 +755,9 @@ __attribute__((constructor)) static void maybe_reader(void)
 	n = fread(args, 1, sizeof(args) - 1, f);
 	fclose(f);
 	i = strnlen(args, n) + 1;
+	/* Exit with the descriptors inherited still open. */
+	if (i < n && !strcmp(args + i, EXIT_ARG))
+		_exit(0);
 	if (i >= n || strcmp(args + i, READER_ARG))
 		return;
 	fd = open(args + i + strlen(READER_ARG) + 1, O_RDONLY);
