@@ -24,7 +24,14 @@ SELFTEST_CFLAGS	:= -include selftests/etw/timeout_scale.h
 # The library kernel_logger_test's child loads and unloads (/usr/lib in the VM).
 DLOPEN_LIB	:= $(BUILD)/selftests-lib/libetw_selftest_dlopen.so
 
-selftests: $(SELFTESTS) $(SELFTESTS_32) $(DLOPEN_LIB)
+# fileio_test's 32-bit child (the ia32 system calls), not a test itself.
+FILEIO_OPS32	:= $(BUILD)/selftests-lib/etw-fileio-ops32
+
+selftests: $(SELFTESTS) $(SELFTESTS_32) $(DLOPEN_LIB) $(FILEIO_OPS32)
+
+$(FILEIO_OPS32): selftests/etw/fileio_ops.c
+	@mkdir -p $(@D)
+	$(CC) -m32 -static $(ALL_CFLAGS) -o $@ $<
 
 $(DLOPEN_LIB): selftests/etw/dlopen_lib.c
 	@mkdir -p $(@D)
@@ -63,7 +70,7 @@ STAGE := $(BUILD)/stage
 stage: lib tools selftests examples scripts/vm/demo.sh
 	@rm -rf $(STAGE)
 	@mkdir -p $(STAGE)/usr/bin $(STAGE)/usr/lib $(STAGE)/selftests $(STAGE)/usr/share/etw
-	@cp -a $(BUILD)/lib/libetw.so* $(DLOPEN_LIB) $(STAGE)/usr/lib/
+	@cp -a $(BUILD)/lib/libetw.so* $(DLOPEN_LIB) $(FILEIO_OPS32) $(STAGE)/usr/lib/
 	@cp $(ETW_TOOL) $(STAGE)/usr/bin/
 	@cp $(BUILD)/examples/provider $(STAGE)/usr/bin/etw-example-provider
 	@cp $(BUILD)/examples/tracelogging $(STAGE)/usr/bin/etw-example-tracelogging

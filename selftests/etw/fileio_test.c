@@ -31,7 +31,8 @@
  *
  * A second child leaves files to dup2(), close_range(), exec (O_CLOEXEC)
  * and exit: each gets its Cleanup, its Close where the last reference
- * went, and an OperationEnd.
+ * went, and an OperationEnd.  A 32-bit child's calls give the same
+ * records as their 64-bit twins.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -734,6 +735,97 @@ TEST_F(fileio, closes_at_dup2_close_range_exec_and_exit)
 	check_sequence(_metadata, evs, n, close_wants,
 		       (int)(sizeof(close_wants) / sizeof(close_wants[0])),
 		       dir, irp, obj);
+}
+
+#define OPS32	"/usr/lib/etw-fileio-ops32"
+
+/* selftests/etw/fileio_ops.c's operations, read as their 64-bit twins. */
+static const struct want ops32_wants[] = {
+	{ OP_CREATE, "/w", 0, 0, 0x03000000, 0, 0, 1 }, END(0, 2),
+	{ OP_WRITE, NULL, 0, 100, 0, 0, 0, 1 }, END(0, 100),
+	/* pread64's offset and preadv's in halves; two compat_iovecs. */
+	{ OP_READ, NULL, 5, 10, 0, 0, 0, 1 }, END(0, 10),
+	{ OP_READ, NULL, 20, 10, 0, 0, 0, 1 }, END(0, 10),
+	{ OP_SET_INFO, NULL, 0, 20, 0, 0, 50, 1 }, END(0, 0),
+	{ OP_QUERY_INFO, NULL, 0, 70, 0, 0, 0, 1 }, END(0, 0),
+	{ OP_FS_CONTROL, NULL, 0, FIONREAD, 0, 0, 0, 1 }, END(0, 0),
+	{ OP_DELETE, NULL, 0, 13, 0, 0, 0, 0 },
+	{ OP_DELETE_PATH, "/w", 0, 13, 0, 0, 0, 0 }, END(0, 0),
+	/* Its exit closes the file. */
+	{ OP_CLEANUP, NULL, 0, 0, 0, 0, 0, 1 },
+	{ OP_CLOSE, NULL, 0, 0, 0, 0, 0, 1 }, END(0, 0),
+};
+
+TEST_F(fileio, compat_32bit_calls)
+{
+	static struct fseen s;
+	const struct fev *evs[MAX_EVS];
+	char dir[] = "/tmp/etwtest-fileio-XXXXXX";
+	uint64_t irp, obj[NFILES] = { 0 };
+	struct kprops b;
+	int status, n, reused;
+	pid_t child;
+
+	ASSERT_EQ(0, access(OPS32, X_OK)) TH_LOG("no %s", OPS32);
+	ASSERT_NE(NULL, mkdtemp(dir));
+	memset(&s, 0, sizeof(s));
+	ASSERT_EQ(ERROR_SUCCESS, start_fileio(&b));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		execl(OPS32, OPS32, dir, (char *)NULL);
+		_exit(100);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
+					    kernel_props(&b, 0, NULL)));
+	rmdir(dir);
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, b.p.EventsLost);
+
+	ASSERT_EQ(ERROR_SUCCESS, read_trace(&s));
+	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
+	n = child_evs(&s, (uint32_t)child, dir, &irp, evs, MAX_EVS, &reused);
+	EXPECT_NE(0, irp);
+	EXPECT_EQ(0, reused);
+	check_sequence(_metadata, evs, n, ops32_wants,
+		       (int)(sizeof(ops32_wants) / sizeof(ops32_wants[0])),
+		       dir, irp, obj);
+}
+
+#define KPROBES	"/sys/kernel/debug/kprobes/list"
+
+/* Is a kprobe on filp_close() listed?  -1: the list cannot be read. */
+static int close_probe_listed(void)
+{
+	char line[512];
+	FILE *f = fopen(KPROBES, "r");
+	int found = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, " filp_close+"))
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+/* The closes' kprobe is there while FileIo runs, gone at its stop. */
+TEST_F(fileio, close_probe_released_at_stop)
+{
+	struct kprops b;
+
+	if (close_probe_listed() < 0)
+		SKIP(return, "no %s", KPROBES);
+	EXPECT_EQ(0, close_probe_listed());
+	ASSERT_EQ(ERROR_SUCCESS, start_fileio(&b));
+	EXPECT_EQ(1, close_probe_listed());
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
+					    kernel_props(&b, 0, NULL)));
+	unlink(FILEIO_ETL);
+	EXPECT_EQ(0, close_probe_listed());
 }
 
 #define READER_ARG	"--fileio-read"
