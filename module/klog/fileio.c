@@ -694,7 +694,12 @@ static void klog_fileio_notify_enter(const struct klog_fileio_op *op,
 			  klog_fileio_wide(sc, sc->path));
 }
 
-/* QueryInfo of a descriptor: fstat(), or a stat of "" with AT_EMPTY_PATH. */
+/*
+ * QueryInfo of a descriptor: fstat(), or a stat of "" with AT_EMPTY_PATH.
+ * The "" is read at the call's exit, where the kernel has read it (so its
+ * page is in memory for a nofault read): the QueryInfo is written then,
+ * just before its OperationEnd.
+ */
 static bool klog_fileio_on_fd(const struct klog_fileio_op *op,
 			      const unsigned long *args)
 {
@@ -744,7 +749,7 @@ static void klog_fileio_sys_enter(void *data, struct pt_regs *regs, long nr)
 	} else if (op.path) {
 		if (klog_enabled(ETW_KFLAG_FILE_IO_INIT))
 			klog_fileio_path_enter(&op, args, klog_fileio_irp());
-	} else if (klog_fileio_on_fd(&op, args)) {
+	} else if (!op.empty) {
 		klog_fileio_fd_enter(&op, args, klog_fileio_irp());
 	}
 }
@@ -873,6 +878,8 @@ static void klog_fileio_sys_exit(void *data, struct pt_regs *regs, long ret)
 		return;
 	}
 	irp = klog_fileio_irp();
+	if (op.empty && klog_fileio_on_fd(&op, args))
+		klog_fileio_fd_enter(&op, args, irp);
 	if (!op.path) {
 		/* Followed at entry: the slot is this thread's. */
 		slot = klog_fileio_slot(irp);
