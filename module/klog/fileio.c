@@ -49,10 +49,9 @@
  *
  * 32-bit (ia32) calls are read as their 64-bit twins (klog/fileio_compat.c).
  *
- * Not followed: io_uring and AIO, the
- * kernel's own file I/O, memory-mapped I/O, a stat of a path (Linux
- * opens nothing), and files that are neither regular nor directories
- * (pipes, sockets, devices).  The Delete, Rename and DirNotify of a path
+ * Not followed: io_uring and AIO, the kernel's own file I/O,
+ * memory-mapped I/O, a stat of a path (Linux opens nothing), and files
+ * that are neither regular nor directories (pipes, sockets, devices).  The Delete, Rename and DirNotify of a path
  * have no FileObject; their path event carries the path as given.
  *
  * Contexts: both tracepoints run in the calling task with preemption
