@@ -51,8 +51,9 @@
  *
  * Not followed: io_uring and AIO, the kernel's own file I/O,
  * memory-mapped I/O, a stat of a path (Linux opens nothing), and files
- * that are neither regular nor directories (pipes, sockets, devices).  The Delete, Rename and DirNotify of a path
- * have no FileObject; their path event carries the path as given.
+ * that are neither regular nor directories (pipes, sockets, devices).
+ * The Delete, Rename and DirNotify of a path have no FileObject; their
+ * path event carries the path as given.
  *
  * Contexts: both tracepoints run in the calling task with preemption
  * disabled (6.1 and 6.12); nothing here sleeps.  fget() and fput() take

@@ -576,6 +576,35 @@ static ULONG start_fileio(struct kprops *b)
 					FILEIO_ETL));
 }
 
+/*
+ * Wait for @child, stop the session, and check its records of the files
+ * in @dir against @ws exactly (none lost, each well formed, no FileObject
+ * created while open).
+ */
+static void check_child(struct __test_metadata *_metadata, pid_t child,
+			const char *dir, const struct want *ws, int nw)
+{
+	static struct fseen s;
+	const struct fev *evs[MAX_EVS];
+	uint64_t irp, obj[NFILES] = { 0 };
+	struct kprops b;
+	int status, n, reused;
+
+	memset(&s, 0, sizeof(s));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
+					    kernel_props(&b, 0, NULL)));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, b.p.EventsLost);
+	ASSERT_EQ(ERROR_SUCCESS, read_trace(&s));
+	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
+	n = child_evs(&s, (uint32_t)child, dir, &irp, evs, MAX_EVS, &reused);
+	EXPECT_NE(0, irp);
+	EXPECT_EQ(0, reused);
+	check_sequence(_metadata, evs, n, ws, nw, dir, irp, obj);
+}
+
 TEST_F(fileio, operations_ends_and_names)
 {
 	static struct fseen s;
@@ -694,13 +723,9 @@ static const struct want close_wants[] = {
 
 TEST_F(fileio, closes_at_dup2_close_range_exec_and_exit)
 {
-	static struct fseen s;
-	const struct fev *evs[MAX_EVS];
 	char dir[] = "/tmp/etwtest-fileio-XXXXXX", exe[512], path[512];
-	uint64_t irp, obj[NFILES] = { 0 };
-	struct kprops b;
-	int status, n, reused;
 	const char *names[] = { "c", "d", "e", "f" };
+	struct kprops b;
 	unsigned int i;
 	ssize_t len;
 	pid_t child;
@@ -709,32 +734,18 @@ TEST_F(fileio, closes_at_dup2_close_range_exec_and_exit)
 	ASSERT_LT(0, len);
 	exe[len] = 0;
 	ASSERT_NE(NULL, mkdtemp(dir));
-	memset(&s, 0, sizeof(s));
 	ASSERT_EQ(ERROR_SUCCESS, start_fileio(&b));
 	child = fork();
 	ASSERT_LE(0, child);
 	if (!child)
 		_exit(child_closes(dir, exe));
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
-					    kernel_props(&b, 0, NULL)));
+	check_child(_metadata, child, dir, close_wants,
+		    (int)(sizeof(close_wants) / sizeof(close_wants[0])));
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		unlink(path);
 	}
 	rmdir(dir);
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status));
-	EXPECT_EQ(0, b.p.EventsLost);
-
-	ASSERT_EQ(ERROR_SUCCESS, read_trace(&s));
-	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
-	n = child_evs(&s, (uint32_t)child, dir, &irp, evs, MAX_EVS, &reused);
-	EXPECT_NE(0, irp);
-	EXPECT_EQ(0, reused);
-	check_sequence(_metadata, evs, n, close_wants,
-		       (int)(sizeof(close_wants) / sizeof(close_wants[0])),
-		       dir, irp, obj);
 }
 
 #define OPS32	"/usr/lib/etw-fileio-ops32"
@@ -758,17 +769,12 @@ static const struct want ops32_wants[] = {
 
 TEST_F(fileio, compat_32bit_calls)
 {
-	static struct fseen s;
-	const struct fev *evs[MAX_EVS];
 	char dir[] = "/tmp/etwtest-fileio-XXXXXX";
-	uint64_t irp, obj[NFILES] = { 0 };
 	struct kprops b;
-	int status, n, reused;
 	pid_t child;
 
 	ASSERT_EQ(0, access(OPS32, X_OK)) TH_LOG("no %s", OPS32);
 	ASSERT_NE(NULL, mkdtemp(dir));
-	memset(&s, 0, sizeof(s));
 	ASSERT_EQ(ERROR_SUCCESS, start_fileio(&b));
 	child = fork();
 	ASSERT_LE(0, child);
@@ -776,22 +782,9 @@ TEST_F(fileio, compat_32bit_calls)
 		execl(OPS32, OPS32, dir, (char *)NULL);
 		_exit(100);
 	}
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
-					    kernel_props(&b, 0, NULL)));
+	check_child(_metadata, child, dir, ops32_wants,
+		    (int)(sizeof(ops32_wants) / sizeof(ops32_wants[0])));
 	rmdir(dir);
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status));
-	EXPECT_EQ(0, b.p.EventsLost);
-
-	ASSERT_EQ(ERROR_SUCCESS, read_trace(&s));
-	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
-	n = child_evs(&s, (uint32_t)child, dir, &irp, evs, MAX_EVS, &reused);
-	EXPECT_NE(0, irp);
-	EXPECT_EQ(0, reused);
-	check_sequence(_metadata, evs, n, ops32_wants,
-		       (int)(sizeof(ops32_wants) / sizeof(ops32_wants[0])),
-		       dir, irp, obj);
 }
 
 #define KPROBES	"/sys/kernel/debug/kprobes/list"
