@@ -576,83 +576,78 @@ static ULONG start_fileio(struct kprops *b)
 					FILEIO_ETL));
 }
 
+/* The trace and the child's records in it, for checks of one's own. */
+struct child_trace {
+	struct fseen s;
+	const struct fev *evs[MAX_EVS];
+	int n;
+};
+
 /*
  * Wait for @child, stop the session, and check its records of the files
  * in @dir against @ws exactly (none lost, each well formed, no FileObject
- * created while open).
+ * created while open); @t keeps them.
  */
 static void check_child(struct __test_metadata *_metadata, pid_t child,
-			const char *dir, const struct want *ws, int nw)
+			const char *dir, const struct want *ws, int nw,
+			struct child_trace *t)
 {
-	static struct fseen s;
-	const struct fev *evs[MAX_EVS];
 	uint64_t irp, obj[NFILES] = { 0 };
 	struct kprops b;
-	int status, n, reused;
+	int status, reused;
 
-	memset(&s, 0, sizeof(s));
+	memset(t, 0, sizeof(*t));
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
 					    kernel_props(&b, 0, NULL)));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(0, b.p.EventsLost);
-	ASSERT_EQ(ERROR_SUCCESS, read_trace(&s));
-	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
-	n = child_evs(&s, (uint32_t)child, dir, &irp, evs, MAX_EVS, &reused);
+	ASSERT_EQ(ERROR_SUCCESS, read_trace(&t->s));
+	EXPECT_EQ(0, t->s.bad) TH_LOG("first bad record: %s", t->s.bad_what);
+	t->n = child_evs(&t->s, (uint32_t)child, dir, &irp, t->evs, MAX_EVS,
+			 &reused);
 	EXPECT_NE(0, irp);
 	EXPECT_EQ(0, reused);
-	check_sequence(_metadata, evs, n, ws, nw, dir, irp, obj);
+	check_sequence(_metadata, t->evs, t->n, ws, nw, dir, irp, obj);
 }
+
+static struct child_trace trace;
 
 TEST_F(fileio, operations_ends_and_names)
 {
-	static struct fseen s;
-	const struct fev *evs[MAX_EVS];
+	const struct fseen *s = &trace.s;
+	const struct fev **evs = trace.evs;
 	char dir[] = "/tmp/etwtest-fileio-XXXXXX", keep[512], path[512];
-	uint64_t irp, obj[NFILES] = { 0 }, key_a = 0, key_dir = 0, key_q = 0;
-	uint64_t k1 = 0, k2 = 0;
+	uint64_t key_a = 0, key_dir = 0, key_q = 0, k1 = 0, k2 = 0;
 	struct kprops b;
-	int keep_fd, status, n, i, reused;
+	int keep_fd, n, i;
 	pid_t child;
 
 	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(keep, sizeof(keep), "%s-keep", dir);
 	keep_fd = open(keep, O_CREAT | O_RDWR, 0600);
 	ASSERT_LE(0, keep_fd);
-	memset(&s, 0, sizeof(s));
 	ASSERT_EQ(ERROR_SUCCESS, start_fileio(&b));
 	child = fork();
 	ASSERT_LE(0, child);
 	if (!child)
 		_exit(child_ops(dir));
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
-					    kernel_props(&b, 0, NULL)));
+	check_child(_metadata, child, dir, wants, NWANT, &trace);
 	close(keep_fd);
 	unlink(keep);
 	rmdir(dir);
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status));
-	EXPECT_EQ(0, b.p.EventsLost);
-
-	ASSERT_EQ(ERROR_SUCCESS, read_trace(&s));
-	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
-
-	n = child_evs(&s, (uint32_t)child, dir, &irp, evs, MAX_EVS, &reused);
-	EXPECT_NE(0, irp);
-	EXPECT_EQ(0, reused);
-	check_sequence(_metadata, evs, n, wants, NWANT, dir, irp, obj);
+	n = trace.n;
 	/*
 	 * The second open of a may have the first's FileObject (6.12 reuses
 	 * the closed struct file at once): its Create follows the first's
 	 * Close, and a FileCreate names the file again at each open.
 	 */
 	snprintf(path, sizeof(path), "%s/a", dir);
-	EXPECT_EQ(2, count_names(&s, OP_FILE_CREATE, path, &key_a));
-	EXPECT_EQ(1, count_names(&s, OP_FILE_CREATE, dir, &key_dir));
+	EXPECT_EQ(2, count_names(s, OP_FILE_CREATE, path, &key_a));
+	EXPECT_EQ(1, count_names(s, OP_FILE_CREATE, dir, &key_dir));
 	snprintf(path, sizeof(path), "%s/q", dir);
-	EXPECT_EQ(1, count_names(&s, OP_FILE_CREATE, path, &key_q));
+	EXPECT_EQ(1, count_names(s, OP_FILE_CREATE, path, &key_q));
 	for (i = 0; i < n && i < NWANT; i++) {
 		if (evs[i]->op == OP_CREATE || evs[i]->op == OP_OP_END ||
 		    !wants[i].file)
@@ -666,8 +661,8 @@ TEST_F(fileio, operations_ends_and_names)
 	 * for each process holding it (this one; a logger being spawned may
 	 * hold it a moment), all with one FileKey.
 	 */
-	EXPECT_LE(1, count_names(&s, OP_NAME, keep, &k1));
-	EXPECT_LE(1, count_names(&s, OP_RUNDOWN, keep, &k2));
+	EXPECT_LE(1, count_names(s, OP_NAME, keep, &k1));
+	EXPECT_LE(1, count_names(s, OP_RUNDOWN, keep, &k2));
 	EXPECT_NE(0, k1);
 	EXPECT_EQ(k1, k2);
 }
@@ -740,7 +735,7 @@ TEST_F(fileio, closes_at_dup2_close_range_exec_and_exit)
 	if (!child)
 		_exit(child_closes(dir, exe));
 	check_child(_metadata, child, dir, close_wants,
-		    (int)(sizeof(close_wants) / sizeof(close_wants[0])));
+		    (int)(sizeof(close_wants) / sizeof(close_wants[0])), &trace);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		unlink(path);
@@ -783,7 +778,7 @@ TEST_F(fileio, compat_32bit_calls)
 		_exit(100);
 	}
 	check_child(_metadata, child, dir, ops32_wants,
-		    (int)(sizeof(ops32_wants) / sizeof(ops32_wants[0])));
+		    (int)(sizeof(ops32_wants) / sizeof(ops32_wants[0])), &trace);
 	rmdir(dir);
 }
 
