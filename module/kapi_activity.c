@@ -7,7 +7,9 @@
  * entry goes when it sets the zero id, or at unload.  In interrupt context
  * there is no thread: the id is zero, as is a thread's that set none.
  */
+#include <linux/preempt.h>
 #include <linux/random.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -103,8 +105,12 @@ NTSTATUS etw_kp_activity_id_control(ULONG control_code, LPGUID activity_id)
 	if (control_code < EVENT_ACTIVITY_CTRL_GET_ID ||
 	    control_code > EVENT_ACTIVITY_CTRL_CREATE_SET_ID)
 		return STATUS_INVALID_PARAMETER;
-	/* A thread's id: process context only. */
-	if (!in_task())
+	/*
+	 * A thread's id is set below DISPATCH_LEVEL, as Windows asks: here,
+	 * where the caller may sleep (the table allocates and takes a mutex),
+	 * as might_sleep() judges it.
+	 */
+	if (preempt_count() || irqs_disabled() || rcu_preempt_depth())
 		return STATUS_INVALID_DEVICE_REQUEST;
 	might_sleep();
 	etw_kactivity_get(old);

@@ -27,6 +27,7 @@
 #define STATUS_BUFFER_OVERFLOW		((__s32)0x80000005)
 #define STATUS_INVALID_HANDLE		((__s32)0xC0000008)
 #define STATUS_INVALID_PARAMETER	((__s32)0xC000000D)
+#define STATUS_INVALID_DEVICE_REQUEST	((__s32)0xC0000010)
 #define STATUS_INTEGER_OVERFLOW		((__s32)0xC0000095)
 
 /* The test module loaded (it stays: other cases use it), its device open. */
@@ -511,6 +512,16 @@ TEST_F(kprov, write_kinds)
 	ASSERT_LE(0, drain_seen(self->fd, self->logger, self->guid, &s));
 	EXPECT_EQ(1, s.by_id[41]);
 	EXPECT_EQ(0, memcmp(s.last.activity_id, rel, 16));
+
+	/* No thread id is set where the caller may not sleep: refused. */
+	w = (struct kpt_write){ .kind = KPT_W_ACTIVITY, .count = 1, .size = 16, .id = 45,
+				.ctx = KPT_CTX_IRQOFF };
+	memcpy(w.activity, rel, 16);
+	ASSERT_EQ(0, kpt_write(self->kfd, &w));
+	EXPECT_EQ(0, w.ok);
+	EXPECT_EQ(STATUS_INVALID_DEVICE_REQUEST, w.status);
+	ASSERT_LE(0, drain_seen(self->fd, self->logger, self->guid, &s));
+	EXPECT_EQ(0, s.by_id[45]);
 
 	/* EtwWriteEx: the session's Filter bit keeps it out; INPRIVATE. */
 	w = (struct kpt_write){ .kind = KPT_W_EX, .count = 1, .size = 8, .id = 42,
