@@ -7,9 +7,10 @@
  * a k-way merge (a binary heap of streams keyed by their next record's
  * timestamp) interleaves them.  The header events of buffer 0 come first.
  *
- * A stream's next record is parsed ahead to learn its timestamp, then
- * parsed again when it is returned, so that the extended items the caller
- * gets are its own.  Each stream has two scratch areas for compressed
+ * A stream's next record is parsed ahead to learn its timestamp and
+ * handed out as parsed; one with extended items is parsed again when it
+ * is returned, as their one array is the reader's and other streams' peeks
+ * overwrite it.  Each stream has two scratch areas for compressed
  * buffers: the record handed out keeps its buffer while the stream moves
  * on into the next.
  */
@@ -29,6 +30,7 @@ struct stream {
 	uint32_t rec_pos;
 	unsigned int rec_k;		/* sc[] holding rec_buf if compressed */
 	uint64_t key;			/* its timestamp */
+	struct etw_etl_event ev;	/* it, but for its extended items */
 	struct etl_scratch sc[2];	/* compressed buffers, decompressed */
 };
 
@@ -40,7 +42,6 @@ struct etl_merge {
 	struct stream *streams;
 	uint32_t nstreams;
 	struct minheap heap;		/* of stream numbers */
-	struct etw_etl_event scratch;
 };
 
 struct sort_key {
@@ -105,7 +106,7 @@ static bool before(const void *ctx, uint32_t a, uint32_t b)
  */
 static int peek(struct etw_etl *etl, struct stream *s)
 {
-	struct etw_etl_event *ev = &etl->merge->scratch;
+	struct etw_etl_event *ev = &s->ev;
 	uint32_t next;
 	int ret;
 
@@ -200,7 +201,7 @@ int etl_merge_next(struct etw_etl *etl, struct etw_etl_event *ev)
 {
 	struct etl_merge *m = etl->merge;
 	struct stream *s;
-	uint32_t buf, pos, next;
+	uint32_t buf, pos, next, again;
 	unsigned int k;
 	int ret;
 
@@ -223,14 +224,19 @@ int etl_merge_next(struct etw_etl *etl, struct etw_etl_event *ev)
 	if (!m->heap.n)
 		return etl_end_of_index(etl);
 
-	/* Move the stream on first: the peek reuses the extended items. */
 	s = &m->streams[m->heap.v[0]];
 	buf = s->rec_buf;
 	pos = s->rec_pos;
 	k = s->rec_k;
+	/* Out before the stream moves on: the peek reuses its event. */
+	again = s->ev.ext_count;
+	if (!again)
+		*ev = s->ev;
 	ret = peek(etl, s);
 	minheap_update_top(&m->heap, ret > 0);
 	/* A failed peek has set the sticky error: the next call reports it. */
+	if (!again)
+		return 1;
 	return etl_parse_record(etl, buf, pos, &s->sc[k], ev, &next);
 }
 
