@@ -6,17 +6,90 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "model/intern.h"
 #include "model/stack.h"
 
+/*
+ * Arrays of 2 MiB and more are on transparent huge pages: the model's
+ * maps and tables are read at random, and at 4 KiB a page nearly every
+ * probe of a large one misses the TLB (twice the walk under a
+ * hypervisor).  The system's THP setting "madvise" is Debian's default.
+ */
+#define HUGE_BYTES	((size_t)2 << 20)
+
+static size_t huge_round(size_t bytes)
+{
+	return (bytes + HUGE_BYTES - 1) & ~(HUGE_BYTES - 1);
+}
+
+/* An array that free() takes. */
+static void *huge_alloc(size_t bytes)
+{
+	void *p = aligned_alloc(HUGE_BYTES, huge_round(bytes));
+
+	if (!p)
+		stack_oom();
+	madvise(p, huge_round(bytes), MADV_HUGEPAGE);
+	return p;
+}
+
+/*
+ * A map's table, zeroed: a large one is mapped (2 MiB aligned, the
+ * kernel's zero pages not cleared twice), a small one from calloc().
+ */
+static struct intern_map_entry *map_table(size_t cap)
+{
+	size_t bytes = cap * sizeof(struct intern_map_entry), len, head;
+	uint8_t *p;
+
+	if (bytes < HUGE_BYTES) {
+		p = calloc(cap, sizeof(struct intern_map_entry));
+		if (!p)
+			stack_oom();
+		return (struct intern_map_entry *)p;
+	}
+	len = huge_round(bytes);
+	p = mmap(NULL, len + HUGE_BYTES, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		stack_oom();
+	head = (HUGE_BYTES - ((uintptr_t)p & (HUGE_BYTES - 1))) & (HUGE_BYTES - 1);
+	if (head)
+		munmap(p, head);
+	munmap(p + head + len, HUGE_BYTES - head);
+	madvise(p + head, len, MADV_HUGEPAGE);
+	return (struct intern_map_entry *)(p + head);
+}
+
+static void map_table_free(struct intern_map_entry *e, size_t cap)
+{
+	size_t bytes = cap * sizeof(*e);
+
+	if (bytes < HUGE_BYTES)
+		free(e);
+	else
+		munmap(e, huge_round(bytes));
+}
+
 void *intern_grow(void *p, size_t *cap, size_t need, size_t size)
 {
+	size_t old = *cap;
+
 	if (need <= *cap)
 		return p;
 	*cap = *cap ? *cap : 64;
 	while (*cap < need)
 		*cap *= 2;
+	if (*cap * size >= HUGE_BYTES) {
+		void *q = huge_alloc(*cap * size);
+
+		if (p)
+			memcpy(q, p, old * size);
+		free(p);
+		return q;
+	}
 	p = realloc(p, *cap * size);
 	if (!p)
 		stack_oom();
@@ -30,13 +103,11 @@ uint32_t *intern_map_slot(struct intern_map *m, uint64_t a, uint32_t b, bool add
 	if (add && 2 * (m->n + 1) > m->cap) {
 		struct intern_map big = { .cap = m->cap ? 2 * m->cap : 1024 };
 
-		big.e = calloc(big.cap, sizeof(*big.e));
-		if (!big.e)
-			stack_oom();
+		big.e = map_table(big.cap);
 		for (i = 0; i < m->cap; i++)
 			if (m->e[i].v)
 				*intern_map_slot(&big, m->e[i].a, m->e[i].b, true) = m->e[i].v;
-		free(m->e);
+		map_table_free(m->e, m->cap);
 		*m = big;
 	}
 	if (!m->cap)
@@ -59,7 +130,7 @@ uint32_t *intern_map_slot(struct intern_map *m, uint64_t a, uint32_t b, bool add
 
 void intern_map_free(struct intern_map *m)
 {
-	free(m->e);
+	map_table_free(m->e, m->cap);
 	memset(m, 0, sizeof(*m));
 }
 
