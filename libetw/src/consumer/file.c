@@ -44,6 +44,7 @@ struct stream {
 	uint64_t key;			/* its FILETIME */
 	uint64_t raw;			/* and raw timestamp */
 	bool header;			/* buffer 0 */
+	struct etw_etl_event ev;	/* the record, but for its extended items */
 };
 
 struct merge {
@@ -51,7 +52,7 @@ struct merge {
 	uint32_t n;
 	uint32_t **orders;		/* per file: buffer 0, then the groups */
 	struct minheap heap;
-	struct etw_etl_event ev;
+	struct etw_etl_event ev;	/* the record delivered */
 	int err;			/* the first reader error */
 };
 
@@ -87,7 +88,7 @@ static int peek(struct merge *m, struct stream *s)
 		uint32_t b = s->bufs[s->cur];
 		unsigned int k = etl_scratch_pick(b, s->bufs[s->rec_cur], s->rec_k);
 
-		ret = etl_parse_record(etl, b, s->pos, &s->sc[k], &m->ev, &next);
+		ret = etl_parse_record(etl, b, s->pos, &s->sc[k], &s->ev, &next);
 		if (ret < 0) {
 			if (!m->err)
 				m->err = ret;
@@ -99,9 +100,9 @@ static int peek(struct merge *m, struct stream *s)
 			s->rec_pos = s->pos;
 			s->pos = next;
 			/* A record without a time keeps its predecessor's. */
-			if (m->ev.has & ETW_ETL_HAS_FILETIME) {
-				s->key = m->ev.filetime;
-				s->raw = m->ev.timestamp;
+			if (s->ev.has & ETW_ETL_HAS_FILETIME) {
+				s->key = s->ev.filetime;
+				s->raw = s->ev.timestamp;
 			}
 			return 1;
 		}
@@ -206,14 +207,20 @@ static ULONG merge_step(struct merge *m, const struct etw_window *w)
 	uint32_t buf = s->bufs[s->rec_cur], pos = s->rec_pos, next;
 	struct etl_scratch *sc = &s->sc[s->rec_k];
 	uint64_t time = s->key;
-	bool header = s->header;
-	int ret;
+	bool header = s->header, again = s->ev.ext_count;
+	int ret, parsed = 1;
 
-	/* Move on first: the peek reuses the reader's extended items. */
+	/*
+	 * Out before the stream moves on, as parsed ahead; a record with
+	 * extended items is parsed again, as the peeks reuse the reader's.
+	 */
+	if (!again)
+		m->ev = s->ev;
 	ret = peek(m, s);
 	minheap_update_top(&m->heap, ret > 0);
-	if (etl_parse_record(s->t->etl, buf, pos, sc, &m->ev, &next) > 0 &&
-	    (header || (time >= w->start && time <= w->end)))
+	if (again)
+		parsed = etl_parse_record(s->t->etl, buf, pos, sc, &m->ev, &next);
+	if (parsed > 0 && (header || (time >= w->start && time <= w->end)))
 		etw_consumer_deliver(s->t, &m->ev,
 				     s->t->etl->data + s->t->etl->bufs[buf].offset,
 				     time);
