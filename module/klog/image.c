@@ -200,15 +200,15 @@ static void klog_image_kept_write(u16 hook, struct kretprobe_instance *ri)
 			 kept->file, NULL, 0);
 }
 
-/* Hits @rp missed since the last look, counted lost. */
-static void klog_image_missed(struct kretprobe *rp, unsigned long *seen)
+/* Hits @rp missed since the last look, counted lost of @flag's records. */
+void klog_kretprobe_missed(struct kretprobe *rp, unsigned long *seen, u32 flag)
 {
 	unsigned long missed = READ_ONCE(rp->kp.nmissed) +
 			       (unsigned int)READ_ONCE(rp->nmissed);
 	unsigned long last = READ_ONCE(*seen);
 
 	if (missed != last && cmpxchg(seen, last, missed) == last)
-		klog_write_lost(ETW_KFLAG_IMAGE_LOAD, missed - last);
+		klog_write_lost(flag, missed - last);
 }
 
 static unsigned long klog_unmap_seen, klog_mmap_seen;
@@ -221,7 +221,8 @@ static int klog_unmap_entry(struct kretprobe_instance *ri,
 
 	if (!klog_enabled(ETW_KFLAG_IMAGE_LOAD))
 		return 1;
-	klog_image_missed(get_kretprobe(ri), &klog_unmap_seen);
+	klog_kretprobe_missed(get_kretprobe(ri), &klog_unmap_seen,
+			      ETW_KFLAG_IMAGE_LOAD);
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
 	if (!vma || !klog_unmap_ours(vma) || !klog_image_keep(ri, vma))
 		return 1;
@@ -269,7 +270,8 @@ static int klog_mmap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	/* exec's own mappings are written when the process is. */
 	if (!klog_enabled(ETW_KFLAG_IMAGE_LOAD))
 		return 1;
-	klog_image_missed(get_kretprobe(ri), &klog_mmap_seen);
+	klog_kretprobe_missed(get_kretprobe(ri), &klog_mmap_seen,
+			      ETW_KFLAG_IMAGE_LOAD);
 	if (current->in_execve)
 		return 1;
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
@@ -308,7 +310,7 @@ static const char *const klog_unmap_syms[] = {
  * instances are the tasks inside the function at once; the unmap one may
  * sleep there.
  */
-static int klog_kretprobe_register(struct kretprobe *rp, unsigned long *seen)
+int klog_kretprobe_register(struct kretprobe *rp, unsigned long *seen)
 {
 	rp->kp.addr = NULL;
 	rp->kp.flags = 0;

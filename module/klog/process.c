@@ -18,8 +18,9 @@
  *   group's live count reached 0, once), ExitStatus the exit code, or 128 + the
  *   signal for a process a signal killed, as shells report it.  Its image
  *   name and command line are those of Start: the address space is gone by
- *   the exit tracepoint, so a kprobe on exit_mm_release(), where the last
- *   thread still has it, keeps them in a slot until then.
+ *   the exit tracepoint, so a kretprobe on exit_mm_release(), where the
+ *   last thread still has it, keeps them in a slot until then, and only
+ *   the thread that kept them writes End (none kept: counted lost).
  * - kernel threads are processes of their own (tgid == pid, parent
  *   kthreadd), their name their comm, no command line.
  * - ids are the initial PID namespace's: ETL has one id space.
@@ -290,10 +291,11 @@ static void klog_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 
 /*
  * Process/End once per process.  The group's live count reaches 0 in
- * do_exit() before the tracepoint, but another thread still on its way
- * out may read 0 too; the first to swap the process's start key into its
- * slot writes End.  Keys never repeat within a boot, and a slot is taken
- * again only by a later process, long after the first's threads are gone.
+ * do_exit() before exit_mm_release(), but another thread still on its
+ * way out may read 0 too; the first to swap the process's start key into
+ * its slot here is the one whose End it is.  Keys never repeat within a
+ * boot, and a slot is taken again only by a later process, long after the
+ * first's threads are gone.
  */
 #define KLOG_ENDED_SLOTS	1024
 static u64 klog_ended[KLOG_ENDED_SLOTS];
@@ -306,84 +308,101 @@ static bool klog_first_end(struct task_struct *p)
 }
 
 /*
- * What a process's End says of it, kept from its last thread's
- * exit_mm_release() (its address space still there) to the exit
- * tracepoint: @key is the process's start key (0: free), @ready set once
- * @p is filled.  More processes than slots between the two: End falls
- * back to the comm and no command line.
+ * What a process's End says of it, kept by the thread whose End it is
+ * (@owner) from its exit_mm_release(), the address space still there, to
+ * its exit tracepoint: @key is the process's start key (0: free).  Only
+ * that thread writes a user process's End; with every slot taken, its
+ * End is counted lost.
  */
 struct klog_exit_slot {
 	u64 key;
-	int ready;
+	struct task_struct *owner;
 	struct klog_proc p;
 };
 
 #define KLOG_EXIT_SLOTS		64
-/* A slot's key while one thread reads and frees it: no start key. */
-#define KLOG_EXIT_TAKEN		U64_MAX
 static struct klog_exit_slot *klog_exit_slots;
 
-/* exit_mm_release(tsk, mm): a thread leaves its address space. */
-static int klog_exit_mm_pre(struct kprobe *kp, struct pt_regs *regs)
+/* The current thread's End, kept for its exit tracepoint. */
+static void klog_exit_keep(u64 key)
 {
-	struct task_struct *t = current;
 	struct klog_exit_slot *slot;
-	u64 key;
 	int i;
 
-	/* The group's last live thread, of a user process. */
-	if (!klog_enabled(ETW_KFLAG_PROCESS) || !t->mm ||
-	    (t->flags & PF_KTHREAD) || atomic_read(&t->signal->live))
-		return 0;
-	key = etw_start_key_of(t);
 	for (i = 0; i < KLOG_EXIT_SLOTS; i++) {
 		slot = &klog_exit_slots[i];
 		if (!READ_ONCE(slot->key) && !cmpxchg(&slot->key, 0, key))
 			break;
 	}
-	if (i == KLOG_EXIT_SLOTS)
-		return 0;
+	if (i == KLOG_EXIT_SLOTS) {
+		klog_write_lost(ETW_KFLAG_PROCESS, 1);
+		return;
+	}
 	slot->p.cmd_len = 0;
 	klog_proc_current(&slot->p);
-	/* Pairs with klog_exit_kept()'s acquire: @p is whole when read. */
-	smp_store_release(&slot->ready, 1);
-	return 0;
+	/* Read back by this thread only: no ordering beyond its own. */
+	WRITE_ONCE(slot->owner, current);
 }
 
-static struct kprobe klog_exit_mm_kp = {
-	.symbol_name = "exit_mm_release",
-	.pre_handler = klog_exit_mm_pre,
-};
-
 /*
- * The name and command line kept for the process of @key into @p (NULL:
- * not wanted); the slot is freed either way (each thread whose live count
- * was 0 at its exit looks, so the slot's own thread frees it at the
- * latest).
+ * The name and command line @p's own thread kept for the End of @p's
+ * process (start key @key) into @out; the slot freed.
  */
-static bool klog_exit_kept(u64 key, struct klog_proc *p)
+static bool klog_exit_kept(struct task_struct *p, u64 key, struct klog_proc *out)
 {
 	struct klog_exit_slot *slot;
 	int i;
 
 	for (i = 0; i < KLOG_EXIT_SLOTS; i++) {
 		slot = &klog_exit_slots[i];
-		/* Acquire: pairs with the release that made it ready. */
-		if (READ_ONCE(slot->key) != key || !smp_load_acquire(&slot->ready) ||
-		    cmpxchg(&slot->key, key, KLOG_EXIT_TAKEN) != key)
+		if (READ_ONCE(slot->key) != key || READ_ONCE(slot->owner) != p)
 			continue;
-		if (p) {
-			memcpy(p->image, slot->p.image, sizeof(p->image));
-			memcpy(p->cmd, slot->p.cmd, slot->p.cmd_len);
-			p->cmd_len = slot->p.cmd_len;
-		}
-		WRITE_ONCE(slot->ready, 0);
+		memcpy(out->image, slot->p.image, sizeof(out->image));
+		memcpy(out->cmd, slot->p.cmd, slot->p.cmd_len);
+		out->cmd_len = slot->p.cmd_len;
+		WRITE_ONCE(slot->owner, NULL);
 		/* Release: the copy is done before another thread claims it. */
 		smp_store_release(&slot->key, 0);
 		return true;
 	}
 	return false;
 }
+
+/*
+ * exit_mm_release(tsk, mm): a thread leaves its address space.  A
+ * kretprobe: the entry, an int3 handler where the function is not
+ * ftrace-able, only decides; the return, an ordinary context with
+ * preemption disabled, reads the name and command line.  A hit missed
+ * (its instances all in use) counts one record lost, End or not.
+ */
+static unsigned long klog_exit_mm_seen;
+
+static int klog_exit_mm_entry(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+
+	klog_kretprobe_missed(get_kretprobe(ri), &klog_exit_mm_seen,
+			      ETW_KFLAG_PROCESS);
+	/* The group's last live thread, of a user process, once. */
+	if (!t->mm || (t->flags & PF_KTHREAD) || atomic_read(&t->signal->live) ||
+	    !klog_first_end(t) || !klog_enabled(ETW_KFLAG_PROCESS))
+		return 1;
+	return 0;
+}
+
+static int klog_exit_mm_ret(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	klog_exit_keep(etw_start_key_of(current));
+	return 0;
+}
+
+static struct kretprobe klog_exit_mm_rp = {
+	.kp.symbol_name = "exit_mm_release",
+	.entry_handler = klog_exit_mm_entry,
+	.handler = klog_exit_mm_ret,
+};
 
 static void klog_probe_exit(void *data, struct task_struct *p)
 {
@@ -394,15 +413,20 @@ static void klog_probe_exit(void *data, struct task_struct *p)
 		klog_thread_write(KLOG_HOOK_THREAD_END, p, klog_tid(p), NULL, ts);
 	if (atomic_read(&p->signal->live))
 		return;
-	if (!klog_first_end(p) || !klog_enabled(ETW_KFLAG_PROCESS)) {
-		/* No End from this thread: only free what was kept. */
-		klog_exit_kept(etw_start_key_of(p), NULL);
-		return;
-	}
+	klog_kretprobe_missed(&klog_exit_mm_rp, &klog_exit_mm_seen,
+			      ETW_KFLAG_PROCESS);
 	klog_proc_ids(&sc->p, p);
-	/* None kept: the name is the leader's comm, no command line. */
-	if (!klog_exit_kept(sc->p.key, &sc->p))
+	/*
+	 * A user process's End is its keeper's; a kernel thread's is its own,
+	 * the comm, no command line.
+	 */
+	if (!klog_exit_kept(p, sc->p.key, &sc->p)) {
+		if (!(p->flags & PF_KTHREAD) || !klog_first_end(p))
+			return;
 		klog_comm_into(sc->p.image, p->group_leader);
+	}
+	if (!klog_enabled(ETW_KFLAG_PROCESS))
+		return;
 	sc->p.exit_status = klog_exit_status(p);
 	klog_process_write(KLOG_HOOK_PROCESS_END, &sc->p, NULL, ts, sc->payload);
 }
@@ -439,12 +463,10 @@ static int klog_process_start(void)
 	ret = klog_tp_register(klog_process_tps, ARRAY_SIZE(klog_process_tps));
 	if (ret)
 		return ret;
-	/* A kprobe is one-shot: a fresh one each time the source starts. */
-	klog_exit_mm_kp.addr = NULL;
-	klog_exit_mm_kp.flags = 0;
-	ret = register_kprobe(&klog_exit_mm_kp);
+	ret = klog_kretprobe_register(&klog_exit_mm_rp, &klog_exit_mm_seen);
 	if (ret) {
-		pr_warn("etw: kprobe %s: %d\n", klog_exit_mm_kp.symbol_name, ret);
+		pr_warn("etw: kretprobe %s: %d\n", klog_exit_mm_rp.kp.symbol_name,
+			ret);
 		klog_tp_unregister(klog_process_tps,
 				   ARRAY_SIZE(klog_process_tps));
 	}
@@ -453,7 +475,7 @@ static int klog_process_start(void)
 
 static void klog_process_stop(void)
 {
-	unregister_kprobe(&klog_exit_mm_kp);
+	unregister_kretprobe(&klog_exit_mm_rp);
 	klog_tp_unregister(klog_process_tps, ARRAY_SIZE(klog_process_tps));
 }
 
