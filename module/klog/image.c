@@ -14,11 +14,15 @@
  * build-id (klog/image_id.c).
  *
  * Image/Unload: Linux has no munmap tracepoint either; a probe on
- * remove_vma(), which munmap and the teardown of an address space (exit,
- * exec) call for each mapping they drop while its file is still held,
- * writes the same record as the mapping's Load.  Debian's 6.1 inlines
- * remove_vma(); there unlink_file_vma(), which the same two paths call for
- * each mapping (free_pgtables()) before it, stands in.
+ * remove_vma(), which munmap calls for each mapping it drops while its
+ * file is still held, writes the same record as the mapping's Load.
+ * Debian's 6.1 inlines remove_vma(); there unlink_file_vma(), which munmap
+ * calls for each mapping (free_pgtables()) before it, stands in.  At exit
+ * and exec the process writes the Unloads of all its images as it leaves
+ * its address space (klog_image_leave(), from klog/process.c's probes on
+ * exit_mm_release() and exec_mm_release()): the teardown that follows may
+ * run in another task (a CLONE_VM process or vfork child still holding the
+ * space), or not at all while one does, and is not followed.
  *
  * Both are kretprobes: the entry, an int3 handler where the function is
  * not ftrace-able (which lockdep counts as NMI), only keeps the mapping;
@@ -137,23 +141,17 @@ void klog_image_vma(u16 hook, u32 pid, struct vm_area_struct *vma, char *buf,
 }
 
 /*
- * Is @vma, being removed, one of the current process's images?  munmap
- * (exec's own scratch mappings excepted: they had no Load), the address
- * space exit is leaving, or the one exec replaced (the images fork
- * copied, or an earlier exec loaded).  The last reference to an address
- * space dropped by another task (a /proc reader) is not.
+ * Is @vma, being removed, one of the current process's images, unmapped
+ * while it lives (munmap; exec's own scratch mappings excepted: they had
+ * no Load)?  The teardown of an address space at exit or exec is not: the
+ * process wrote those Unloads as it left it (klog_image_leave()).
  */
 static bool klog_unmap_ours(struct vm_area_struct *vma)
 {
 	struct task_struct *t = current;
 
-	if (t->flags & PF_KTHREAD)
-		return false;
-	if (vma->vm_mm == t->mm)
-		return !t->in_execve;
-	if (!t->mm)
-		return vma->vm_mm == t->active_mm;
-	return t->in_execve;
+	return !(t->flags & PF_KTHREAD) && vma->vm_mm == t->mm &&
+	       !t->in_execve;
 }
 
 /*
@@ -246,20 +244,42 @@ void klog_image_mm(u16 hook, u32 pid, struct mm_struct *mm, char *buf,
 }
 
 /*
- * At exec (a probe, preemption disabled): the images of the new address
- * space, the executable and its interpreter; at fork, those the child's
- * copy of its parent's holds.  The mmap lock only if it is free: a probe
- * cannot wait for it.
+ * A record of @hook for each image of @t's address space, in a probe
+ * (preemption disabled).  The mmap lock only if it is free: a probe
+ * cannot wait for it; false without it.
  */
-void klog_image_exec(struct task_struct *t)
+static bool klog_image_all(u16 hook, struct task_struct *t)
 {
 	struct mm_struct *mm = t->mm;
 
-	if (!mm || !klog_image_scratch || !mmap_read_trylock(mm))
-		return;
-	klog_image_mm(KLOG_HOOK_IMAGE_LOAD, klog_pid(t), mm,
+	if (!mm || !klog_image_scratch)
+		return true;
+	if (!mmap_read_trylock(mm))
+		return false;
+	klog_image_mm(hook, klog_pid(t), mm,
 		      this_cpu_ptr(klog_image_scratch)->path, NULL, 0);
 	mmap_read_unlock(mm);
+	return true;
+}
+
+/*
+ * At exec: the images of the new address space, the executable and its
+ * interpreter; at fork, those the child's copy of its parent's holds.
+ */
+void klog_image_exec(struct task_struct *t)
+{
+	klog_image_all(KLOG_HOOK_IMAGE_LOAD, t);
+}
+
+/*
+ * As @t's process leaves its address space for good (its last thread's
+ * exit, its exec): an Unload of each of its images.  Without the mmap
+ * lock they are counted lost, one at least.
+ */
+void klog_image_leave(struct task_struct *t)
+{
+	if (!klog_image_all(KLOG_HOOK_IMAGE_UNLOAD, t))
+		klog_write_lost(ETW_KFLAG_IMAGE_LOAD, 1);
 }
 
 /* perf_event_mmap(vma): a new mapping of the current process. */

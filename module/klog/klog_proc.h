@@ -60,6 +60,7 @@ void klog_image_vma(u16 hook, u32 pid, struct vm_area_struct *vma, char *buf,
 void klog_image_mm(u16 hook, u32 pid, struct mm_struct *mm, char *buf,
 		   struct klog_session *target, u64 ts);
 void klog_image_exec(struct task_struct *t);
+void klog_image_leave(struct task_struct *t);
 void klog_image_kernel(u16 hook, struct klog_session *target);
 struct kretprobe;
 int klog_kretprobe_register(struct kretprobe *rp, unsigned long *seen);

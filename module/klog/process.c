@@ -13,14 +13,18 @@
  *   and command line; PerfView begins a new instance of the process at a
  *   second Start.  Then Thread/Start of the thread that exec'd (a non-leader
  *   that exec'd takes the leader's id: Thread/End of its old id first) and
- *   the image loads of its new address space.
+ *   the image loads of its new address space.  Before them, at
+ *   exec_mm_release(), the Unloads of the images of the one it left.
  * - exit: Thread/End of each thread; Process/End with the last one (the
  *   group's live count reached 0, once), ExitStatus the exit code, or 128 + the
  *   signal for a process a signal killed, as shells report it.  Its image
  *   name and command line are those of Start: the address space is gone by
  *   the exit tracepoint, so a kretprobe on exit_mm_release(), where the
  *   last thread still has it, keeps them in a slot until then, and only
- *   the thread that kept them writes End (none kept: counted lost).
+ *   the thread that kept them writes End (none kept: counted lost).  It
+ *   writes the Unloads of the process's images there too, before End.
+ * - a CLONE_VM process (vfork, posix_spawn) shares its parent's images:
+ *   no Load of them at its fork, no Unload at its exit or exec.
  * - kernel threads are processes of their own (tgid == pid, parent
  *   kthreadd), their name their comm, no command line.
  * - ids are the initial PID namespace's: ETL has one id space.
@@ -239,6 +243,60 @@ void klog_proc_task(struct klog_proc *p, struct task_struct *t)
 		p->exit_status = klog_exit_status(t);
 }
 
+/*
+ * The processes that share the address space of the one that cloned them
+ * (CLONE_VM without CLONE_THREAD: vfork, posix_spawn) by start key: they
+ * had no Image/Load of its images, and write no Unload of them at their
+ * exit or exec; a key is taken out then.  Full, a process is not marked
+ * (nor one cloned before the logger started, unless a vfork child still
+ * waited for): it writes the Unloads as its own.
+ */
+#define KLOG_SHARER_SLOTS	64
+static u64 klog_sharers[KLOG_SHARER_SLOTS];
+
+static void klog_sharer_add(u64 key)
+{
+	int i;
+
+	for (i = 0; i < KLOG_SHARER_SLOTS; i++)
+		if (!READ_ONCE(klog_sharers[i]) && !cmpxchg(&klog_sharers[i], 0, key))
+			return;
+}
+
+/* Was the process of @key a sharer?  No longer one. */
+static bool klog_sharer_take(u64 key)
+{
+	int i;
+
+	for (i = 0; i < KLOG_SHARER_SLOTS; i++)
+		if (READ_ONCE(klog_sharers[i]) == key &&
+		    cmpxchg(&klog_sharers[i], key, 0) == key)
+			return true;
+	return false;
+}
+
+/*
+ * What a probe's entry on exit_mm_release() or exec_mm_release() decided
+ * for its return: the process shares another's address space (no Unloads
+ * of its images); its start key.
+ */
+struct klog_leave {
+	u64 key;
+	bool sharer;
+};
+
+/*
+ * The current process leaves its address space: is it a sharer?  A vfork
+ * child not yet released (mm_release() releases it) always is.
+ */
+static void klog_leave_decide(struct kretprobe_instance *ri)
+{
+	struct klog_leave *lv = (void *)ri->data;
+
+	lv->key = etw_start_key_of(current);
+	lv->sharer = klog_sharer_take(lv->key) || READ_ONCE(current->vfork_done);
+}
+
 static void klog_probe_fork(void *data, struct task_struct *parent,
 			    struct task_struct *child)
 {
@@ -259,10 +317,15 @@ static void klog_probe_fork(void *data, struct task_struct *parent,
 				  NULL, ts);
 		klog_thread_name_write(child, child->comm, NULL, ts);
 	}
+	if (!child->mm || (child->flags & PF_KTHREAD))
+		return;
 	/* A new address space: the images it copied, loaded in the child. */
-	if (klog_enabled(ETW_KFLAG_IMAGE_LOAD) && child->mm &&
-	    child->mm != parent->mm && !(child->flags & PF_KTHREAD))
-		klog_image_exec(child);
+	if (child->mm != parent->mm) {
+		if (klog_enabled(ETW_KFLAG_IMAGE_LOAD))
+			klog_image_exec(child);
+	} else if (child->tgid != parent->tgid) {
+		klog_sharer_add(etw_start_key_of(child));
+	}
 }
 
 static void klog_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
@@ -369,11 +432,13 @@ static bool klog_exit_kept(struct task_struct *p, u64 key, struct klog_proc *out
 }
 
 /*
- * exit_mm_release(tsk, mm): a thread leaves its address space.  A
- * kretprobe: the entry, an int3 handler where the function is not
- * ftrace-able, only decides; the return, an ordinary context with
- * preemption disabled, reads the name and command line.  A hit missed
- * (its instances all in use) counts one record lost, End or not.
+ * exit_mm_release(tsk, mm): a thread leaves its address space; the last
+ * one of a process writes the Unloads of its images there, before its
+ * End, and keeps what End says.  A kretprobe: the entry, an int3 handler
+ * where the function is not ftrace-able, only decides; the return, an
+ * ordinary context with preemption disabled, reads the name and command
+ * line and names the images.  A hit missed (its instances all in use)
+ * counts one record lost, End, Unload or neither.
  */
 static unsigned long klog_exit_mm_seen;
 
@@ -383,18 +448,24 @@ static int klog_exit_mm_entry(struct kretprobe_instance *ri,
 	struct task_struct *t = current;
 
 	klog_kretprobe_missed(get_kretprobe(ri), &klog_exit_mm_seen,
-			      ETW_KFLAG_PROCESS);
+			      ETW_KFLAG_PROCESS | ETW_KFLAG_IMAGE_LOAD);
 	/* The group's last live thread, of a user process, once. */
 	if (!t->mm || (t->flags & PF_KTHREAD) || atomic_read(&t->signal->live) ||
-	    !klog_first_end(t) || !klog_enabled(ETW_KFLAG_PROCESS))
+	    !klog_first_end(t))
 		return 1;
-	return 0;
+	klog_leave_decide(ri);
+	return !klog_enabled(ETW_KFLAG_PROCESS | ETW_KFLAG_IMAGE_LOAD);
 }
 
 static int klog_exit_mm_ret(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
-	klog_exit_keep(etw_start_key_of(current));
+	struct klog_leave *lv = (void *)ri->data;
+
+	if (!lv->sharer && klog_enabled(ETW_KFLAG_IMAGE_LOAD))
+		klog_image_leave(current);
+	if (klog_enabled(ETW_KFLAG_PROCESS))
+		klog_exit_keep(lv->key);
 	return 0;
 }
 
@@ -402,6 +473,44 @@ static struct kretprobe klog_exit_mm_rp = {
 	.kp.symbol_name = "exit_mm_release",
 	.entry_handler = klog_exit_mm_entry,
 	.handler = klog_exit_mm_ret,
+	.data_size = sizeof(struct klog_leave),
+};
+
+/*
+ * exec_mm_release(tsk, old_mm): the process (its only thread now) leaves
+ * the address space exec replaces; the Unloads of its images come before
+ * the exec's Process/Start.
+ */
+static unsigned long klog_exec_mm_seen;
+
+static int klog_exec_mm_entry(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+
+	klog_kretprobe_missed(get_kretprobe(ri), &klog_exec_mm_seen,
+			      ETW_KFLAG_IMAGE_LOAD);
+	if (!t->mm || (t->flags & PF_KTHREAD))
+		return 1;
+	klog_leave_decide(ri);
+	return !klog_enabled(ETW_KFLAG_IMAGE_LOAD);
+}
+
+static int klog_exec_mm_ret(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	struct klog_leave *lv = (void *)ri->data;
+
+	if (!lv->sharer)
+		klog_image_leave(current);
+	return 0;
+}
+
+static struct kretprobe klog_exec_mm_rp = {
+	.kp.symbol_name = "exec_mm_release",
+	.entry_handler = klog_exec_mm_entry,
+	.handler = klog_exec_mm_ret,
+	.data_size = sizeof(struct klog_leave),
 };
 
 static void klog_probe_exit(void *data, struct task_struct *p)
@@ -414,7 +523,7 @@ static void klog_probe_exit(void *data, struct task_struct *p)
 	if (atomic_read(&p->signal->live))
 		return;
 	klog_kretprobe_missed(&klog_exit_mm_rp, &klog_exit_mm_seen,
-			      ETW_KFLAG_PROCESS);
+			      ETW_KFLAG_PROCESS | ETW_KFLAG_IMAGE_LOAD);
 	klog_proc_ids(&sc->p, p);
 	/*
 	 * A user process's End is its keeper's; a kernel thread's is its own,
@@ -460,6 +569,7 @@ static int klog_process_start(void)
 		return -ENOMEM;
 	/* No probe runs: slots a stop left kept are free again. */
 	memset(klog_exit_slots, 0, KLOG_EXIT_SLOTS * sizeof(*klog_exit_slots));
+	memset(klog_sharers, 0, sizeof(klog_sharers));
 	ret = klog_tp_register(klog_process_tps, ARRAY_SIZE(klog_process_tps));
 	if (ret)
 		return ret;
@@ -467,14 +577,26 @@ static int klog_process_start(void)
 	if (ret) {
 		pr_warn("etw: kretprobe %s: %d\n", klog_exit_mm_rp.kp.symbol_name,
 			ret);
-		klog_tp_unregister(klog_process_tps,
-				   ARRAY_SIZE(klog_process_tps));
+		goto err_tps;
 	}
+	ret = klog_kretprobe_register(&klog_exec_mm_rp, &klog_exec_mm_seen);
+	if (ret) {
+		pr_warn("etw: kretprobe %s: %d\n", klog_exec_mm_rp.kp.symbol_name,
+			ret);
+		goto err_exit_mm;
+	}
+	return 0;
+
+err_exit_mm:
+	unregister_kretprobe(&klog_exit_mm_rp);
+err_tps:
+	klog_tp_unregister(klog_process_tps, ARRAY_SIZE(klog_process_tps));
 	return ret;
 }
 
 static void klog_process_stop(void)
 {
+	unregister_kretprobe(&klog_exec_mm_rp);
 	unregister_kretprobe(&klog_exit_mm_rp);
 	klog_tp_unregister(klog_process_tps, ARRAY_SIZE(klog_process_tps));
 }
@@ -490,7 +612,8 @@ void klog_process_exit(void)
 
 /*
  * The probes also serve IMAGE_LOAD: exec maps the new image before the
- * process is announced, so its image loads are written at exec.
+ * process is announced, so its image loads are written at exec; the
+ * images a process leaves at exit or exec are unloaded as it leaves them.
  */
 const struct klog_source klog_source_process = {
 	.name = "process",
