@@ -23,7 +23,11 @@
  * - every kernel record well formed: the layout of its (group, opcode,
  *   version), its sizes exact;
  * - the same of a second logger, started after a first one recorded a
- *   child and stopped.
+ *   child and stopped;
+ * - a child that exits, and one that execs, while a process it cloned
+ *   with CLONE_VM still holds its address space: an Image/Unload of each
+ *   of its images, once, before its Process/End (or the exec's Start),
+ *   none of the holder, and End with its command line.
  *
  * Then the settings: system loggers started with
  * EVENT_TRACE_SYSTEM_LOGGER_MODE, TraceSetInformation and
@@ -34,6 +38,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -63,6 +68,16 @@
  */
 #define LEADER_EXIT	3
 #define LATE_THREAD_EXIT 4
+/*
+ * A child that exits (HOLDER_EXIT) or execs while a process it cloned
+ * with CLONE_VM still holds its address space; after the exec it exits
+ * with EXEC_EXIT.
+ */
+#define HOLDER_ARG	"--klog-holder"
+#define EXEC_ARG	"--klog-exit"
+#define HOLDER_OUT	"/tmp/etwtest-klog-holder.txt"
+#define HOLDER_EXIT	11
+#define EXEC_EXIT	12
 /* Built beside the selftests, in /usr/lib of the VM; no test links it. */
 #define DLOPEN_LIB	"libetw_selftest_dlopen.so"
 
@@ -195,6 +210,61 @@ static void leader_exits_first(void)
 	syscall(SYS_exit, LEADER_EXIT);
 }
 
+/*
+ * The CLONE_VM process: it shares its parent's address space and holds
+ * it until the parent's end of the pipe closes (the parent's exit, or its
+ * exec: the pipe is O_CLOEXEC).  Raw system calls: it runs on the
+ * parent's thread pointer.
+ */
+static int holder_main(void *arg)
+{
+	int *fds = arg;
+	char c;
+
+	syscall(SYS_close, fds[1]);
+	while (syscall(SYS_read, fds[0], &c, 1) > 0)
+		;
+	syscall(SYS_exit, 0);
+	return 0;
+}
+
+/*
+ * The holder's child: a CLONE_VM process holds our address space; our
+ * maps and its pid into @out; then exit, or exec ourselves with EXEC_ARG.
+ */
+static void holder_child(const char *out, const char *mode)
+{
+	static char stack[64 << 10] __attribute__((aligned(16)));
+	static int fds[2];
+	char line[512], exe[512];
+	FILE *f, *m;
+	ssize_t n;
+	pid_t holder;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0 || pipe2(fds, O_CLOEXEC))
+		_exit(100);
+	exe[n] = 0;
+	holder = clone(holder_main, stack + sizeof(stack), CLONE_VM | SIGCHLD,
+		       fds);
+	if (holder < 0)
+		_exit(101);
+	f = fopen(out, "w");
+	m = fopen("/proc/self/maps", "r");
+	if (!f || !m)
+		_exit(102);
+	fprintf(f, "holder %d\n", holder);
+	while (fgets(line, sizeof(line), m))
+		fputs(line, f);
+	fclose(m);
+	fclose(f);
+	if (!strcmp(mode, "exec")) {
+		execl(exe, exe, EXEC_ARG, (char *)NULL);
+		_exit(103);
+	}
+	exit(HOLDER_EXIT);
+}
+
 /* Run as the child when exec'd with CHILD_ARG, before the harness. */
 __attribute__((constructor)) static void maybe_child(void)
 {
@@ -210,6 +280,13 @@ __attribute__((constructor)) static void maybe_child(void)
 	i = strnlen(args, n) + 1;
 	if (i < n && !strcmp(args + i, CHILD_ARG))
 		child_main(args + i + strlen(CHILD_ARG) + 1);
+	if (i < n && !strcmp(args + i, EXEC_ARG))
+		_exit(EXEC_EXIT);
+	if (i < n && !strcmp(args + i, HOLDER_ARG)) {
+		const char *out = args + i + strlen(HOLDER_ARG) + 1;
+
+		holder_child(out, out + strlen(out) + 1);
+	}
 }
 
 /* Microsoft's sample: one allocation, the names after the structure. */
@@ -257,6 +334,8 @@ struct seen {
 	int dcend_self;
 	int rundown_complete;
 	int child_starts;
+	LONGLONG child_start_time[4];	/* of its first Starts */
+	LONGLONG child_end_time;
 	char child_image[256];
 	char child_cmdline[1024];
 	uint32_t child_parent;
@@ -328,6 +407,9 @@ static void on_process(struct seen *s, const EVENT_RECORD *r)
 	case 1:		/* Start: the last one is the exec's */
 		if (pid != (uint32_t)s->child)
 			break;
+		if (s->child_starts < 4)
+			s->child_start_time[s->child_starts] =
+				r->EventHeader.TimeStamp.QuadPart;
 		s->child_starts++;
 		snprintf(s->child_image, sizeof(s->child_image), "%s", image);
 		snprintf(s->child_cmdline, sizeof(s->child_cmdline), "%s", cmd);
@@ -345,6 +427,7 @@ static void on_process(struct seen *s, const EVENT_RECORD *r)
 		if (pid == (uint32_t)s->child) {
 			s->child_ends++;
 			s->child_exit = status;
+			s->child_end_time = r->EventHeader.TimeStamp.QuadPart;
 			snprintf(s->child_end_image, sizeof(s->child_end_image),
 				 "%s", image);
 			snprintf(s->child_end_cmdline,
@@ -930,6 +1013,165 @@ TEST_F(klog, images_of_a_logger_after_another_stopped)
 	EXPECT_EQ(0, b.p.EventsLost);
 	unlink(first);
 	records_a_child(_metadata);
+}
+
+/* Image/Unloads of @pid for @path at @base in (@after, @before]. */
+static int unloads_between(const struct seen *s, uint32_t pid, const char *path,
+			   uint64_t base, LONGLONG after, LONGLONG before)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->n_images; i++) {
+		const struct image_ev *im = &s->images[i];
+
+		n += im->op == 2 && im->pid == pid && !strcmp(im->path, path) &&
+		     im->base == base && im->time > after && im->time <= before;
+	}
+	return n;
+}
+
+/* Image/Unloads of @pid, any image. */
+static int unloads_of(const struct seen *s, uint32_t pid)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->n_images; i++)
+		n += s->images[i].op == 2 && s->images[i].pid == pid;
+	return n;
+}
+
+/*
+ * A child that leaves its address space while a process it cloned with
+ * CLONE_VM still holds it (the space outlives the child): at its exit
+ * (@mode "exit") or at its exec ("exec"), Image/Unload of each image its
+ * maps showed, exactly once, in the child, before its Process/End (exit)
+ * or its exec's Process/Start; none of the holder, which loaded none; and
+ * Process/End with its command line.
+ */
+static void holder_case(struct __test_metadata *_metadata, const char *mode)
+{
+	static struct seen s;
+	char exe[512], want_cmd[1024], line[512];
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE h;
+	CONTROLTRACE_ID id;
+	struct kprops b;
+	bool exec = !strcmp(mode, "exec");
+	LONGLONG after, before;
+	int status, i, checked = 0;
+	pid_t holder = 0;
+	FILE *f;
+	ssize_t n;
+
+	memset(&s, 0, sizeof(s));
+	s.parent = getpid();
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ASSERT_LT(0, n);
+	exe[n] = 0;
+	/* The holder outlives its parent: ours to reap then. */
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
+	unlink(KLOG_FILE);
+	unlink(HOLDER_OUT);
+	ASSERT_EQ(ERROR_SUCCESS,
+		  StartTraceA(&id, KERNEL_LOGGER_NAMEA,
+			      kernel_props(&b, EVENT_TRACE_FLAG_PROCESS |
+					   EVENT_TRACE_FLAG_THREAD |
+					   EVENT_TRACE_FLAG_IMAGE_LOAD,
+					   KLOG_FILE)));
+	s.child = fork();
+	ASSERT_LE(0, s.child);
+	if (!s.child) {
+		execl(exe, exe, HOLDER_ARG, HOLDER_OUT, mode, (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(s.child, waitpid(s.child, &status, 0));
+	f = fopen(HOLDER_OUT, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(1, fscanf(f, "holder %d\n", &holder));
+	/* Its parent gone, the holder is ours; it ends as the pipe closes. */
+	ASSERT_EQ(holder, waitpid(holder, NULL, 0));
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, KERNEL_LOGGER_NAMEA,
+					    kernel_props(&b, 0, NULL)));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(exec ? EXEC_EXIT : HOLDER_EXIT, WEXITSTATUS(status));
+	EXPECT_EQ(0, b.p.EventsLost);
+
+	memset(&lf, 0, sizeof(lf));
+	lf.LogFileName = (LPSTR)KLOG_FILE;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = on_record;
+	lf.Context = &s;
+	h = OpenTraceA(&lf);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
+	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
+	CloseTrace(h);
+	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
+	EXPECT_EQ(0, s.images_dropped);
+
+	/* Started at fork and exec (and the second exec), ended once. */
+	ASSERT_EQ(exec ? 3 : 2, s.child_starts);
+	EXPECT_EQ(1, s.child_ends);
+	EXPECT_EQ(exec ? EXEC_EXIT : HOLDER_EXIT, s.child_exit);
+	if (exec)
+		snprintf(want_cmd, sizeof(want_cmd), "%s %s", exe, EXEC_ARG);
+	else
+		snprintf(want_cmd, sizeof(want_cmd), "%s %s %s %s", exe,
+			 HOLDER_ARG, HOLDER_OUT, mode);
+	EXPECT_STREQ(want_cmd, s.child_end_cmdline);
+	EXPECT_STREQ(strrchr(exe, '/') + 1, s.child_end_image);
+	/* The images of its first exec, unloaded before it ends (or execs). */
+	after = s.child_start_time[1];
+	before = exec ? s.child_start_time[2] : s.child_end_time;
+	EXPECT_EQ(0, unloads_of(&s, (uint32_t)holder));
+	for (i = 0; i < s.n_images; i++)
+		if (s.images[i].op == 2 && s.images[i].pid == (uint32_t)s.child)
+			EXPECT_TRUE(unload_matches_load(&s, &s.images[i]))
+				TH_LOG("Image/Unload of %s at 0x%llx: no such Load",
+				       s.images[i].path,
+				       (unsigned long long)s.images[i].base);
+
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi, off, base = 0;
+		char perms[8], path[256] = "", l2[512];
+		FILE *g;
+
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", &lo, &hi, perms,
+			   &off, path) < 4 || perms[2] != 'x' || path[0] != '/')
+			continue;
+		g = fopen(HOLDER_OUT, "r");
+		ASSERT_NE(NULL, g);
+		while (fgets(l2, sizeof(l2), g)) {
+			unsigned long lo2, off2;
+			char p2[256] = "";
+
+			if (sscanf(l2, "%lx-%*x %*s %lx %*s %*s %255s", &lo2, &off2,
+				   p2) == 3 && !off2 && !strcmp(p2, path)) {
+				base = lo2;
+				break;
+			}
+		}
+		fclose(g);
+		EXPECT_EQ(1, unloads_between(&s, (uint32_t)s.child, path, base,
+					     after, before))
+			TH_LOG("%s: not one Image/Unload of %s at 0x%lx before %s",
+			       mode, path, base, exec ? "the exec's Start" : "End");
+		checked++;
+	}
+	fclose(f);
+	/* The executable, ld.so and libc at least. */
+	EXPECT_LE(3, checked);
+	unlink(KLOG_FILE);
+	unlink(HOLDER_OUT);
+}
+
+TEST_F(klog, unloads_at_exit_with_a_clone_vm_holder)
+{
+	holder_case(_metadata, "exit");
+}
+
+TEST_F(klog, unloads_at_exec_with_a_clone_vm_holder)
+{
+	holder_case(_metadata, "exec");
 }
 
 /*
