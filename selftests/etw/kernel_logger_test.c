@@ -651,6 +651,28 @@ static void WINAPI on_record(PEVENT_RECORD r)
 }
 
 /* An Image/Load of the child at @base for @path covering [lo, hi)? */
+/* Where @path's mapping at file offset 0 starts in the maps copy @maps; 0: none. */
+static unsigned long file_base(const char *maps, const char *path)
+{
+	unsigned long lo, off, base = 0;
+	char line[512];
+	FILE *f = fopen(maps, "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char p[256] = "";
+
+		if (sscanf(line, "%lx-%*x %*s %lx %*s %*s %255s", &lo, &off, p) == 3 &&
+		    !off && !strcmp(p, path)) {
+			base = lo;
+			break;
+		}
+	}
+	fclose(f);
+	return base;
+}
+
 static bool image_loaded(const struct seen *s, const char *path, uint64_t base,
 			 uint64_t lo, uint64_t hi)
 {
@@ -905,27 +927,14 @@ static void records_a_child(struct __test_metadata *_metadata)
 	 * the start of the file's offset-0 mapping, covering the mapping.
 	 */
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi, off, base = 0;
-		char perms[8], path[256] = "", l2[512];
-		FILE *g;
+		unsigned long lo, hi, off, base;
+		char perms[8], path[256] = "";
 
 		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", &lo, &hi, perms,
 			   &off, path) < 4 || perms[2] != 'x' || path[0] != '/')
 			continue;
 		/* The first mapping of the same file at offset 0. */
-		g = fopen(CHILD_OUT, "r");
-		ASSERT_NE(NULL, g);
-		while (fgets(l2, sizeof(l2), g)) {
-			unsigned long lo2, off2;
-			char p2[256] = "";
-
-			if (sscanf(l2, "%lx-%*x %*s %lx %*s %*s %255s", &lo2, &off2,
-				   p2) == 3 && !off2 && !strcmp(p2, path)) {
-				base = lo2;
-				break;
-			}
-		}
-		fclose(g);
+		base = file_base(CHILD_OUT, path);
 		EXPECT_TRUE(image_loaded(&s, path, base, lo, hi))
 			TH_LOG("no Image/Load of %s at 0x%lx covering 0x%lx-0x%lx",
 			       path, base, lo, hi);
@@ -1131,26 +1140,13 @@ static void holder_case(struct __test_metadata *_metadata, const char *mode)
 				       (unsigned long long)s.images[i].base);
 
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi, off, base = 0;
-		char perms[8], path[256] = "", l2[512];
-		FILE *g;
+		unsigned long lo, hi, off, base;
+		char perms[8], path[256] = "";
 
 		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", &lo, &hi, perms,
 			   &off, path) < 4 || perms[2] != 'x' || path[0] != '/')
 			continue;
-		g = fopen(HOLDER_OUT, "r");
-		ASSERT_NE(NULL, g);
-		while (fgets(l2, sizeof(l2), g)) {
-			unsigned long lo2, off2;
-			char p2[256] = "";
-
-			if (sscanf(l2, "%lx-%*x %*s %lx %*s %*s %255s", &lo2, &off2,
-				   p2) == 3 && !off2 && !strcmp(p2, path)) {
-				base = lo2;
-				break;
-			}
-		}
-		fclose(g);
+		base = file_base(HOLDER_OUT, path);
 		EXPECT_EQ(1, unloads_between(&s, (uint32_t)s.child, path, base,
 					     after, before))
 			TH_LOG("%s: not one Image/Unload of %s at 0x%lx before %s",
