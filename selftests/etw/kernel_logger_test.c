@@ -650,6 +650,28 @@ static void WINAPI on_record(PEVENT_RECORD r)
 		bad(s, "unexpected group", r);
 }
 
+/* Every record of @file through on_record() into @s: ProcessTrace's status. */
+static ULONG read_trace(const char *file, struct seen *s, bool *kernel)
+{
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE h;
+	ULONG ret;
+
+	memset(&lf, 0, sizeof(lf));
+	lf.LogFileName = (LPSTR)file;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = on_record;
+	lf.Context = s;
+	h = OpenTraceA(&lf);
+	if (h == INVALID_PROCESSTRACE_HANDLE)
+		return ERROR_INVALID_HANDLE;
+	ret = ProcessTrace(&h, 1, NULL, NULL);
+	CloseTrace(h);
+	if (kernel)
+		*kernel = lf.IsKernelTrace == 1;
+	return ret;
+}
+
 /* An Image/Load of the child at @base for @path covering [lo, hi)? */
 /* Where @path's mapping at file offset 0 starts in the maps copy @maps; 0: none. */
 static unsigned long file_base(const char *maps, const char *path)
@@ -810,8 +832,7 @@ static void records_a_child(struct __test_metadata *_metadata)
 	siginfo_t si;
 	unsigned long dl_base, dl_lo, dl_hi;
 	LONGLONG dl_unload;
-	EVENT_TRACE_LOGFILEA lf;
-	PROCESSTRACE_HANDLE h;
+	bool kernel = false;
 	CONTROLTRACE_ID id;
 	struct kprops b;
 	int n_before, n_after, i, j, exit_code, checked = 0;
@@ -868,16 +889,8 @@ static void records_a_child(struct __test_metadata *_metadata)
 	ASSERT_EQ(4, fscanf(f, "dl %lx %lx %lx %255s\n", &dl_base, &dl_lo, &dl_hi,
 			    dl_path));
 
-	memset(&lf, 0, sizeof(lf));
-	lf.LogFileName = (LPSTR)KLOG_FILE;
-	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
-	lf.EventRecordCallback = on_record;
-	lf.Context = &s;
-	h = OpenTraceA(&lf);
-	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
-	EXPECT_EQ(1, lf.IsKernelTrace);
-	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
-	CloseTrace(h);
+	ASSERT_EQ(ERROR_SUCCESS, read_trace(KLOG_FILE, &s, &kernel));
+	EXPECT_TRUE(kernel);
 
 	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
 	EXPECT_LT(0, s.kernel_records);
@@ -1061,8 +1074,6 @@ static void holder_case(struct __test_metadata *_metadata, const char *mode)
 {
 	static struct seen s;
 	char exe[512], want_cmd[1024], line[512];
-	EVENT_TRACE_LOGFILEA lf;
-	PROCESSTRACE_HANDLE h;
 	CONTROLTRACE_ID id;
 	struct kprops b;
 	bool exec = !strcmp(mode, "exec");
@@ -1105,15 +1116,7 @@ static void holder_case(struct __test_metadata *_metadata, const char *mode)
 	ASSERT_EQ(exec ? EXEC_EXIT : HOLDER_EXIT, WEXITSTATUS(status));
 	EXPECT_EQ(0, b.p.EventsLost);
 
-	memset(&lf, 0, sizeof(lf));
-	lf.LogFileName = (LPSTR)KLOG_FILE;
-	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
-	lf.EventRecordCallback = on_record;
-	lf.Context = &s;
-	h = OpenTraceA(&lf);
-	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
-	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
-	CloseTrace(h);
+	ASSERT_EQ(ERROR_SUCCESS, read_trace(KLOG_FILE, &s, NULL));
 	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
 	EXPECT_EQ(0, s.images_dropped);
 
@@ -1178,8 +1181,6 @@ TEST_F(klog, etw_record_kernel)
 {
 	static struct seen s;
 	static const char file[] = "/tmp/etwtest-klog-record.etl";
-	EVENT_TRACE_LOGFILEA lf;
-	PROCESSTRACE_HANDLE h;
 	char out[4096];
 
 	if (access("/usr/bin/etw", X_OK) || access("/bin/sh", X_OK))
@@ -1196,15 +1197,7 @@ TEST_F(klog, etw_record_kernel)
 
 	memset(&s, 0, sizeof(s));
 	s.child = -1;
-	memset(&lf, 0, sizeof(lf));
-	lf.LogFileName = (LPSTR)file;
-	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
-	lf.EventRecordCallback = on_record;
-	lf.Context = &s;
-	h = OpenTraceA(&lf);
-	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
-	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
-	CloseTrace(h);
+	ASSERT_EQ(ERROR_SUCCESS, read_trace(file, &s, NULL));
 	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
 	/* Some process ended with 5: the shell. */
 	EXPECT_EQ(1, s.exit5);
