@@ -673,6 +673,22 @@ static ULONG read_trace(const char *file, struct seen *s, bool *kernel)
 }
 
 /* An Image/Load of the child at @base for @path covering [lo, hi)? */
+/* The next executable file mapping of a maps copy: its range and file. */
+static bool next_exec_mapping(FILE *f, unsigned long *lo, unsigned long *hi,
+			      char path[256])
+{
+	char line[512], perms[8];
+	unsigned long off;
+
+	while (fgets(line, sizeof(line), f)) {
+		path[0] = 0;
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", lo, hi, perms,
+			   &off, path) >= 4 && perms[2] == 'x' && path[0] == '/')
+			return true;
+	}
+	return false;
+}
+
 /* Where @path's mapping at file offset 0 starts in the maps copy @maps; 0: none. */
 static unsigned long file_base(const char *maps, const char *path)
 {
@@ -827,10 +843,10 @@ static void records_a_child(struct __test_metadata *_metadata)
 {
 	static struct seen s;
 	static int before[MAX_PIDS], after[MAX_PIDS];
-	char exe[512], base_name[64], want_cmd[1024], line[512], dl_path[256];
+	char exe[512], base_name[64], want_cmd[1024], line[512], dl_path[256], path[256];
 	char comm[32] = "";
 	siginfo_t si;
-	unsigned long dl_base, dl_lo, dl_hi;
+	unsigned long dl_base, dl_lo, dl_hi, lo, hi;
 	LONGLONG dl_unload;
 	bool kernel = false;
 	CONTROLTRACE_ID id;
@@ -939,15 +955,10 @@ static void records_a_child(struct __test_metadata *_metadata)
 	 * Each executable file mapping of its maps: an Image/Load based at
 	 * the start of the file's offset-0 mapping, covering the mapping.
 	 */
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi, off, base;
-		char perms[8], path[256] = "";
-
-		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", &lo, &hi, perms,
-			   &off, path) < 4 || perms[2] != 'x' || path[0] != '/')
-			continue;
+	while (next_exec_mapping(f, &lo, &hi, path)) {
 		/* The first mapping of the same file at offset 0. */
-		base = file_base(CHILD_OUT, path);
+		unsigned long base = file_base(CHILD_OUT, path);
+
 		EXPECT_TRUE(image_loaded(&s, path, base, lo, hi))
 			TH_LOG("no Image/Load of %s at 0x%lx covering 0x%lx-0x%lx",
 			       path, base, lo, hi);
@@ -1073,7 +1084,8 @@ static int unloads_of(const struct seen *s, uint32_t pid)
 static void holder_case(struct __test_metadata *_metadata, const char *mode)
 {
 	static struct seen s;
-	char exe[512], want_cmd[1024], line[512];
+	char exe[512], want_cmd[1024], path[256];
+	unsigned long lo, hi;
 	CONTROLTRACE_ID id;
 	struct kprops b;
 	bool exec = !strcmp(mode, "exec");
@@ -1142,14 +1154,9 @@ static void holder_case(struct __test_metadata *_metadata, const char *mode)
 				       s.images[i].path,
 				       (unsigned long long)s.images[i].base);
 
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi, off, base;
-		char perms[8], path[256] = "";
+	while (next_exec_mapping(f, &lo, &hi, path)) {
+		unsigned long base = file_base(HOLDER_OUT, path);
 
-		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", &lo, &hi, perms,
-			   &off, path) < 4 || perms[2] != 'x' || path[0] != '/')
-			continue;
-		base = file_base(HOLDER_OUT, path);
 		EXPECT_EQ(1, unloads_between(&s, (uint32_t)s.child, path, base,
 					     after, before))
 			TH_LOG("%s: not one Image/Unload of %s at 0x%lx before %s",
