@@ -1027,9 +1027,11 @@ static int run_op(int op, int fd, const __u8 guid[16], __u32 reg, __u32 id,
  * the kernel's around it alike) for n = 1, 2, ... until the operation
  * makes fewer.  Each injected failure is ENOMEM and leaves nothing behind
  * (no session, no consumer, the provider as it was), or the operation
- * absorbed it (a notification dropped whole) and worked.
+ * absorbed it (a notification dropped whole) and worked.  The kernel
+ * logger's start alone, with every flag, its probes and rundowns, makes
+ * 194 allocations (the debug kernel): more than the default 30 s.
  */
-TEST_F(fi, every_allocation_site_once)
+TEST_F_TIMEOUT(fi, every_allocation_site_once, 120)
 {
 	struct etw_consumer_attach a;
 	int op, n, ret, made = -1, sites, nomem;
