@@ -254,20 +254,8 @@ static void WINAPI on_record(PEVENT_RECORD r)
 /* FILEIO_ETL's FileIo records into @s, through ProcessTrace; then gone. */
 static ULONG read_trace(struct fseen *s)
 {
-	EVENT_TRACE_LOGFILEA lf;
-	PROCESSTRACE_HANDLE h;
-	ULONG err;
+	ULONG err = kernel_trace_read(FILEIO_ETL, on_record, s, NULL);
 
-	memset(&lf, 0, sizeof(lf));
-	lf.LogFileName = (LPSTR)FILEIO_ETL;
-	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
-	lf.EventRecordCallback = on_record;
-	lf.Context = s;
-	h = OpenTraceA(&lf);
-	if (h == INVALID_PROCESSTRACE_HANDLE)
-		return ERROR_FILE_NOT_FOUND;
-	err = ProcessTrace(&h, 1, NULL, NULL);
-	CloseTrace(h);
 	unlink(FILEIO_ETL);
 	return err;
 }

@@ -650,28 +650,6 @@ static void WINAPI on_record(PEVENT_RECORD r)
 		bad(s, "unexpected group", r);
 }
 
-/* Every record of @file through on_record() into @s: ProcessTrace's status. */
-static ULONG read_trace(const char *file, struct seen *s, bool *kernel)
-{
-	EVENT_TRACE_LOGFILEA lf;
-	PROCESSTRACE_HANDLE h;
-	ULONG ret;
-
-	memset(&lf, 0, sizeof(lf));
-	lf.LogFileName = (LPSTR)file;
-	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
-	lf.EventRecordCallback = on_record;
-	lf.Context = s;
-	h = OpenTraceA(&lf);
-	if (h == INVALID_PROCESSTRACE_HANDLE)
-		return ERROR_INVALID_HANDLE;
-	ret = ProcessTrace(&h, 1, NULL, NULL);
-	CloseTrace(h);
-	if (kernel)
-		*kernel = lf.IsKernelTrace == 1;
-	return ret;
-}
-
 /* An Image/Load of the child at @base for @path covering [lo, hi)? */
 /* The next executable file mapping of a maps copy: its range and file. */
 static bool next_exec_mapping(FILE *f, unsigned long *lo, unsigned long *hi,
@@ -905,7 +883,7 @@ static void records_a_child(struct __test_metadata *_metadata)
 	ASSERT_EQ(4, fscanf(f, "dl %lx %lx %lx %255s\n", &dl_base, &dl_lo, &dl_hi,
 			    dl_path));
 
-	ASSERT_EQ(ERROR_SUCCESS, read_trace(KLOG_FILE, &s, &kernel));
+	ASSERT_EQ(ERROR_SUCCESS, kernel_trace_read(KLOG_FILE, on_record, &s, &kernel));
 	EXPECT_TRUE(kernel);
 
 	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
@@ -1128,7 +1106,7 @@ static void holder_case(struct __test_metadata *_metadata, const char *mode)
 	ASSERT_EQ(exec ? EXEC_EXIT : HOLDER_EXIT, WEXITSTATUS(status));
 	EXPECT_EQ(0, b.p.EventsLost);
 
-	ASSERT_EQ(ERROR_SUCCESS, read_trace(KLOG_FILE, &s, NULL));
+	ASSERT_EQ(ERROR_SUCCESS, kernel_trace_read(KLOG_FILE, on_record, &s, NULL));
 	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
 	EXPECT_EQ(0, s.images_dropped);
 
@@ -1204,7 +1182,7 @@ TEST_F(klog, etw_record_kernel)
 
 	memset(&s, 0, sizeof(s));
 	s.child = -1;
-	ASSERT_EQ(ERROR_SUCCESS, read_trace(file, &s, NULL));
+	ASSERT_EQ(ERROR_SUCCESS, kernel_trace_read(file, on_record, &s, NULL));
 	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.bad_what);
 	/* Some process ended with 5: the shell. */
 	EXPECT_EQ(1, s.exit5);

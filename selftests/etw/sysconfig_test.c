@@ -381,8 +381,6 @@ static void WINAPI on_record(PEVENT_RECORD r)
 /* The NT Kernel Logger with @flags into SYSCONF_FILE, stopped, read. */
 static int record_and_read(struct sc_seen *s, ULONG flags)
 {
-	EVENT_TRACE_LOGFILEA lf;
-	PROCESSTRACE_HANDLE h;
 	TRACEHANDLE th = 0;
 	struct kprops b;
 	ULONG err;
@@ -397,16 +395,7 @@ static int record_and_read(struct sc_seen *s, ULONG flags)
 	if (err)
 		return (int)err;
 	memset(s, 0, sizeof(*s));
-	memset(&lf, 0, sizeof(lf));
-	lf.LogFileName = (LPSTR)SYSCONF_FILE;
-	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
-	lf.EventRecordCallback = on_record;
-	lf.Context = s;
-	h = OpenTraceA(&lf);
-	if (h == INVALID_PROCESSTRACE_HANDLE)
-		return -1;
-	err = ProcessTrace(&h, 1, NULL, NULL);
-	CloseTrace(h);
+	err = kernel_trace_read(SYSCONF_FILE, on_record, s, NULL);
 	unlink(SYSCONF_FILE);
 	return (int)err;
 }
